@@ -1,0 +1,145 @@
+import { type OptionalKind, type PropertySignatureStructure } from 'ts-morph';
+import { buildTsFile } from './ts-file.js';
+import { camelCase, pascalCase } from './naming.js';
+import { callToTs, expectationText } from './render-example.js';
+import type { ArgSpec, LoadedSpec, OutputSpec } from './spec-types.js';
+
+const ARG_TS: Record<string, string> = {
+  sparse: 'SparseLike',
+  dense: 'TensorLike',
+  scalar: 'ScalarLike',
+  sparse_or_dense: 'SparseLike | TensorLike',
+  sparse_list: 'readonly SparseLike[]',
+  int: 'number',
+  bool: 'boolean',
+  int_list: 'readonly number[]',
+  shape: 'ShapeLike',
+  axes: 'AxesLike',
+};
+
+const OUTPUT_TS: Record<string, string> = {
+  sparse: 'SparseTensor',
+  dense: 'Tensor',
+  sparse_list: 'SparseTensor[]',
+  sparse_or_dense: 'SparseTensor | Tensor',
+};
+
+/** `runtime/src/generated/ops-api.ts`: the typed API, one method per op (and alias), bound to a runtime's `run`. */
+export function emitOpsApi(specs: LoadedSpec[]): string {
+  return buildTsFile('ops-api.ts', (f) => {
+    f.addImportDeclaration({ isTypeOnly: true, moduleSpecifier: '../sparse-tensor.js', namedImports: ['SparseTensor'] });
+    f.addImportDeclaration({ isTypeOnly: true, moduleSpecifier: '../tensor.js', namedImports: ['Tensor'] });
+    f.addImportDeclaration({
+      isTypeOnly: true,
+      moduleSpecifier: '../arg-types.js',
+      namedImports: ['AxesLike', 'RunOp', 'ScalarLike', 'ShapeLike', 'SparseLike', 'TensorLike'],
+    });
+
+    for (const s of specs) {
+      const optional = s.args.filter((a) => a.default !== undefined);
+      if (optional.length) {
+        f.addInterface({
+          name: optionsName(s),
+          isExported: true,
+          docs: [`Optional arguments of {@link SparseOps.${s.apiName}}.`],
+          properties: optional.flatMap((a) => optionProps(a)),
+        });
+      }
+      if (s.outputs.length > 1) {
+        f.addInterface({
+          name: `${pascalCase(s.apiName)}Result`,
+          isExported: true,
+          docs: [`The outputs of {@link SparseOps.${s.apiName}}.`],
+          properties: s.outputs.map((o) => ({ name: camelCase(o.name), type: OUTPUT_TS[o.type], docs: [o.doc.trim()] })),
+        });
+      }
+    }
+
+    f.addInterface({
+      name: 'SparseOps',
+      isExported: true,
+      docs: ['Every op of sparse, as a typed function. Required arguments are positional; optional ones go in the last, options, argument.'],
+      methods: specs.flatMap((s) => {
+        const params = paramsOf(s);
+        const ret = returnType(s);
+        return [
+          { name: s.apiName, parameters: params, returnType: ret, docs: [jsDoc(s)] },
+          ...s.apiAliases.map((alias) => ({
+            name: alias,
+            parameters: params,
+            returnType: ret,
+            docs: [`Alias of {@link SparseOps.${s.apiName}}: ${s.summary}`],
+          })),
+        ];
+      }),
+    });
+
+    f.addFunction({
+      name: 'bindOps',
+      isExported: true,
+      docs: ['The typed API over one runtime: each method calls `run` with the spec\'s argument names.'],
+      parameters: [{ name: 'run', type: 'RunOp' }],
+      returnType: 'SparseOps',
+      statements: (w) => {
+        w.writeLine('const ops: SparseOps = {');
+        for (const s of specs) {
+          const params = paramsOf(s).map((p) => p.name);
+          const argEntries = s.args.flatMap((a) =>
+            a.default === undefined
+              ? [`${a.name}: ${camelCase(a.name)}`]
+              : [a.name, ...(a.aliases ?? [])].map((n) => `${n}: options.${camelCase(n)}`),
+          );
+          const call = `run('${s.name}', { ${argEntries.join(', ')} })`;
+          const body =
+            s.outputs.length === 1
+              ? `${call}.${s.outputs[0].name} as ${OUTPUT_TS[s.outputs[0].type]}`
+              : `{ const out = ${call}; return { ${s.outputs.map((o) => `${camelCase(o.name)}: out.${o.name} as ${OUTPUT_TS[o.type]}`).join(', ')} }; }`;
+          const sig = params.map((p) => (p === 'options' ? 'options = {}' : p)).join(', ');
+          w.writeLine(`  ${s.apiName}: (${sig}) => ${s.outputs.length === 1 ? body : `${body}`},`);
+        }
+        for (const s of specs) for (const alias of s.apiAliases) w.writeLine(`  ${alias}: (...args) => ops.${s.apiName}(...args),`);
+        w.writeLine('};');
+        w.writeLine('return ops;');
+      },
+    });
+  });
+}
+
+function optionsName(s: LoadedSpec): string {
+  return `${pascalCase(s.apiName)}Options`;
+}
+
+function optionProps(a: ArgSpec): OptionalKind<PropertySignatureStructure>[] {
+  const def = a.default === 'zero' ? 'the zero of the dtype' : JSON.stringify(a.default);
+  return [
+    { name: camelCase(a.name), hasQuestionToken: true, type: ARG_TS[a.type], docs: [`${a.doc.trim()}\n\nDefault: ${def}.`] },
+    ...(a.aliases ?? []).map((alias) => ({
+      name: camelCase(alias),
+      hasQuestionToken: true,
+      type: ARG_TS[a.type],
+      docs: [`@deprecated The old name of \`${camelCase(a.name)}\`.`],
+    })),
+  ];
+}
+
+function paramsOf(s: LoadedSpec) {
+  const params = s.args
+    .filter((a) => a.default === undefined)
+    .map((a) => ({ name: camelCase(a.name), type: ARG_TS[a.type] }));
+  if (s.args.some((a) => a.default !== undefined)) params.push({ name: 'options', type: optionsName(s), hasQuestionToken: true } as never);
+  return params as { name: string; type: string; hasQuestionToken?: boolean }[];
+}
+
+function returnType(s: LoadedSpec): string {
+  return s.outputs.length === 1 ? OUTPUT_TS[s.outputs[0].type] : `${pascalCase(s.apiName)}Result`;
+}
+
+function jsDoc(s: LoadedSpec): string {
+  const lines = [s.summary.trim(), '', s.doc.trim(), ''];
+  for (const a of s.args.filter((x) => x.default === undefined)) lines.push(`@param ${camelCase(a.name)} ${a.doc.trim()}`);
+  if (s.args.some((a) => a.default !== undefined)) lines.push(`@param options ${s.args.filter((a) => a.default !== undefined).map((a) => camelCase(a.name)).join(', ')}`);
+  lines.push(`@returns ${s.outputs.map((o) => (s.outputs.length > 1 ? `${camelCase(o.name)}: ` : '') + o.doc.trim()).join('; ')}`);
+  const ex = s.examples.find((e) => e.expect) ?? s.examples[0];
+  lines.push('@example', '```ts', callToTs(s, ex), ...expectationText(ex).split('\n').map((l) => `// → ${l}`), '```');
+  return lines.join('\n').replace(/\*\//g, '*\\/');
+}

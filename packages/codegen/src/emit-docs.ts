@@ -1,0 +1,49 @@
+import { readFileSync } from 'node:fs';
+import Handlebars from 'handlebars';
+import { mdHeader } from './header.js';
+import { camelCase } from './naming.js';
+import { callToTs, expectationText } from './render-example.js';
+import { ARG_TYPES, type ArgSpec, type CaseSpec, type CheckSpec, type LoadedSpec, type ShapeRule } from './spec-types.js';
+
+const hb = Handlebars.create();
+
+hb.registerHelper('signature', (s: LoadedSpec) => {
+  const req = s.args.filter((a) => a.default === undefined).map((a) => camelCase(a.name));
+  const opt = s.args.filter((a) => a.default !== undefined).map((a) => camelCase(a.name));
+  return [...req, ...(opt.length ? [`{ ${opt.join(', ')} }?`] : [])].join(', ');
+});
+hb.registerHelper('argKind', (t: keyof typeof ARG_TYPES) => ARG_TYPES[t]);
+hb.registerHelper('dtypeText', (s: LoadedSpec, d: string | undefined) =>
+  d === undefined ? '' : s.dtypes[d] ? `${d} ∈ {${s.dtypes[d].join(', ')}}` : d,
+);
+hb.registerHelper('defaultText', (a: ArgSpec) =>
+  a.default === undefined ? 'required' : a.default === 'zero' ? 'zero of the dtype' : `\`${JSON.stringify(a.default)}\``,
+);
+hb.registerHelper('oneLine', (t: string) => t.trim().replace(/\s*\n\s*/g, ' ').replace(/\|/g, '\\|'));
+hb.registerHelper('shapeText', (r: ShapeRule) =>
+  'like' in r ? `dense shape of \`${r.like}\`` : 'value' in r ? `the value of \`${r.value}\`` : r.computed,
+);
+hb.registerHelper('checkText', (c: CheckSpec) => CHECK_TEXT[c.rule](c as never));
+hb.registerHelper('call', (s: LoadedSpec, ex: CaseSpec) => callToTs(s, ex));
+hb.registerHelper('expectText', (ex: CaseSpec) =>
+  expectationText(ex)
+    .split('\n')
+    .map((l) => `→ \`${l.replace(/`/g, "'")}\``)
+    .join('<br>'),
+);
+
+const CHECK_TEXT: { [R in CheckSpec['rule']]: (c: Extract<CheckSpec, { rule: R }>) => string } = {
+  indices_ordered: (c) => `\`${c.arg}\` indices in canonical row-major order without repeats${c.when ? ` (when \`${c.when}\`)` : ''}: InvalidArgumentError naming the index`,
+  same_shape: (c) => `\`${c.args[0]}\` and \`${c.args[1]}\` have the same dense shape: InvalidArgumentError`,
+  broadcast_to_sparse: (c) => `\`${c.dense}\` broadcasts to the dense shape of \`${c.sparse}\` (never the other way): InvalidArgumentError`,
+  not_both_dense: (c) => `at least one of \`${c.args[0]}\`, \`${c.args[1]}\` is sparse: TypeError`,
+  rank: (c) => `\`${c.arg}\` has rank ${c.min !== undefined && c.max !== undefined ? `${c.min}..${c.max}` : c.min !== undefined ? `≥ ${c.min}` : `≤ ${c.max}`}: InvalidArgumentError`,
+  index_matrix: (c) =>
+    `\`${c.indices}\` is a scalar, vector or [N, rank] matrix of indices within \`${c.shape}\`, with one value of \`${c.values}\` per index or a single value${c.ordered_when ? `; in canonical order without repeats when \`${c.ordered_when}\`` : ''}: InvalidArgumentError`,
+};
+
+/** `docs/ops.md`: the op reference, from the specs through the handlebars template. */
+export function emitDocs(specs: LoadedSpec[], templatePath: string): string {
+  const template = hb.compile(readFileSync(templatePath, 'utf8'), { noEscape: true });
+  return template({ header: mdHeader.trim(), specs });
+}

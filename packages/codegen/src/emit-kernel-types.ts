@@ -1,0 +1,88 @@
+import { buildTsFile } from './ts-file.js';
+import { pascalCase } from './naming.js';
+import type { LoadedSpec } from './spec-types.js';
+
+const KERNEL_ARG: Record<string, string> = {
+  sparse: 'SparseData',
+  dense: 'DenseData',
+  scalar: 'Scalar',
+  sparse_or_dense: 'SparseData | DenseData',
+  sparse_list: 'SparseData[]',
+  int: 'number',
+  bool: 'boolean',
+  int_list: 'number[]',
+  shape: 'number[]',
+  axes: 'number[] | null',
+};
+
+const KERNEL_OUT: Record<string, string> = {
+  sparse: 'SparseData',
+  dense: 'DenseData',
+  sparse_list: 'SparseData[]',
+  sparse_or_dense: 'SparseData | DenseData',
+};
+
+const COMMON = `
+/** A value dtype of sparse. */
+export type DType = 'float32' | 'float64' | 'int32' | 'int64' | 'bool' | 'string';
+
+/** The storage of each dtype: Float32Array, Float64Array, Int32Array, BigInt64Array, Uint8Array (bool as 0/1), string[]. */
+export type Values = Float32Array | Float64Array | Int32Array | BigInt64Array | Uint8Array | string[];
+
+/** One value: number (float32, float64, int32), bigint (int64), boolean or string. */
+export type Scalar = number | bigint | boolean | string;
+
+/** A SparseTensor as plain data. \`indices\` is row-major [nnz × rank]; every index is a whole number. */
+export interface SparseData {
+  readonly kind: 'sparse';
+  indices: Float64Array;
+  values: Values;
+  shape: number[];
+  dtype: DType;
+}
+
+/**
+ * A failure only a kernel can see (integer division by zero...). The runtime turns it into the same
+ * InvalidArgumentError on every backend, prefixed with the op id. Kernels never throw anything else on purpose.
+ */
+export class KernelError extends Error {
+  override name = 'KernelError';
+}
+
+/** A dense tensor as plain data, row-major. */
+export interface DenseData {
+  readonly kind: 'dense';
+  data: Values;
+  shape: number[];
+  dtype: DType;
+}
+`;
+
+/** The kernel signatures of every op, for a backend package (`<backend>/src/generated/kernel-types.ts`). */
+export function emitKernelTypes(specs: LoadedSpec[]): string {
+  return buildTsFile('kernel-types.ts', (f) => {
+    f.addStatements(COMMON.trim());
+    for (const s of specs) {
+      const base = pascalCase(s.name);
+      f.addInterface({
+        name: `${base}Args`,
+        isExported: true,
+        docs: [`Arguments of the ${s.name} kernel, validated by the runtime, defaults filled in.`],
+        properties: s.args.map((a) => ({ name: a.name, type: KERNEL_ARG[a.type] })),
+      });
+      f.addInterface({
+        name: `${base}Outputs`,
+        isExported: true,
+        properties: s.outputs.map((o) => ({ name: o.name, type: KERNEL_OUT[o.type] })),
+      });
+      f.addTypeAlias({ name: `${base}Kernel`, isExported: true, type: `(args: ${base}Args) => ${base}Outputs` });
+    }
+    f.addInterface({
+      name: 'KernelTable',
+      isExported: true,
+      docs: ['A kernel for each op id. A backend that lacks one leaves it out (Partial<KernelTable>).'],
+      properties: specs.map((s) => ({ name: s.name, type: `${pascalCase(s.name)}Kernel` })),
+    });
+  });
+}
+

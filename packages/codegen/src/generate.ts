@@ -1,0 +1,56 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadSpecs } from './load-specs.js';
+import { emitOpsMeta } from './emit-meta.js';
+import { emitOpsApi } from './emit-api.js';
+import { emitKernelTypes } from './emit-kernel-types.js';
+import { emitJsRegistry } from './emit-registry.js';
+import { emitCases } from './emit-cases.js';
+import { emitDocs } from './emit-docs.js';
+
+const TEMPLATES = join(dirname(fileURLToPath(import.meta.url)), '..', 'templates');
+
+export interface GenerateOptions {
+  /** The repository root (holds specs/ and packages/). */
+  root: string;
+  /** Where the specs are; default `<root>/specs`. */
+  specsDir?: string;
+  /** Compare instead of writing: the files that would change. */
+  check?: boolean;
+}
+
+/** Every generated file of the repository, path (relative to root) → content. */
+export function generatedFiles(opts: GenerateOptions): Map<string, string> {
+  const specs = loadSpecs(opts.specsDir ?? join(opts.root, 'specs'), opts.root);
+  const pkg = (p: string) => join('packages', p);
+  return new Map([
+    [join(pkg('runtime'), 'src/generated/ops-meta.ts'), emitOpsMeta(specs)],
+    [join(pkg('runtime'), 'src/generated/ops-api.ts'), emitOpsApi(specs)],
+    [join(pkg('kernels-js'), 'src/generated/kernel-types.ts'), emitKernelTypes(specs)],
+    [join(pkg('kernels-js'), 'src/generated/registry.ts'), emitJsRegistry(specs, join(opts.root, pkg('kernels-js'), 'src/kernels'))],
+    [join(pkg('conformance'), 'generated/cases.json'), emitCases(specs)],
+    ['docs/ops.md', emitDocs(specs, join(TEMPLATES, 'docs/ops.md.hbs'))],
+  ]);
+}
+
+/** Writes the generated files (or, with `check`, lists those that are stale); returns the paths written or stale. */
+export function generate(opts: GenerateOptions): string[] {
+  const changed: string[] = [];
+  for (const [rel, content] of generatedFiles(opts)) {
+    const path = join(opts.root, rel);
+    let old: string | undefined;
+    try {
+      old = readFileSync(path, 'utf8');
+    } catch {
+      old = undefined;
+    }
+    if (old === content) continue;
+    changed.push(relative(opts.root, path));
+    if (!opts.check) {
+      mkdirSync(dirname(path), { recursive: true });
+      writeFileSync(path, content);
+    }
+  }
+  return changed;
+}

@@ -1,0 +1,225 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import { basename, join, relative } from 'node:path';
+import { Ajv, type ErrorObject } from 'ajv';
+import { LineCounter, parseDocument, isNode, type Document } from 'yaml';
+import { specSchema } from './schema.js';
+import { SpecError, fieldPath, type SpecProblem } from './spec-error.js';
+import { apiNameOf } from './naming.js';
+import { CHECK_RULES, DTYPE_NAMES, type ArgSpec, type CheckSpec, type LoadedSpec, type OpSpec } from './spec-types.js';
+import { checkCaseValues } from './check-case-values.js';
+
+const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true, discriminator: true, strictRequired: false, verbose: true });
+const validateSchema = ajv.compile(specSchema);
+
+const TENSOR_ARGS = new Set(['sparse', 'dense', 'scalar', 'sparse_or_dense', 'sparse_list']);
+
+/** Reads every `*.yaml` under `specsDir`, validates each and all of them together; throws one SpecError listing every problem. */
+export function loadSpecs(specsDir: string, displayRoot = process.cwd()): LoadedSpec[] {
+  const files = readdirSync(specsDir).filter((f) => f.endsWith('.yaml')).sort();
+  const problems: SpecProblem[] = [];
+  const specs: LoadedSpec[] = [];
+  for (const f of files) {
+    const path = join(specsDir, f);
+    const spec = loadSpecFile(path, relative(displayRoot, path) || path, problems);
+    if (spec) specs.push(spec);
+  }
+  checkAcrossSpecs(specs, problems);
+  if (problems.length) throw new SpecError(problems);
+  return specs;
+}
+
+function loadSpecFile(path: string, display: string, problems: SpecProblem[]): LoadedSpec | undefined {
+  const lines = new LineCounter();
+  const doc = parseDocument(readFileSync(path, 'utf8'), { lineCounter: lines, prettyErrors: false });
+  const lineOf = (p: readonly (string | number)[]) => locate(doc, lines, p);
+  const report = (p: readonly (string | number)[], message: string) =>
+    problems.push({ file: display, field: fieldPath(p), line: lineOf(p), message });
+
+  if (doc.errors.length) {
+    for (const e of doc.errors) {
+      problems.push({ file: display, field: '', line: lines.linePos(e.pos[0]).line, message: `YAML: ${e.message.split('\n')[0]}` });
+    }
+    return undefined;
+  }
+  const raw: unknown = doc.toJS();
+  if (!validateSchema(raw)) {
+    for (const e of validateSchema.errors ?? []) {
+      const p = pointerToPath(e.instancePath);
+      const at = e.keyword === 'additionalProperties' ? [...p, String(e.params.additionalProperty)] : e.keyword === 'discriminator' ? [...p, String(e.params.tag)] : p;
+      report(at, schemaMessage(e));
+    }
+    return undefined;
+  }
+  const spec = raw as OpSpec;
+  const before = problems.length;
+  if (basename(path) !== `${spec.name}.yaml`) report(['name'], `the op id '${spec.name}' must match the file name ${basename(path)}`);
+  checkSpec(spec, report);
+  if (problems.length > before) return undefined;
+  return {
+    ...spec,
+    checks: spec.checks ?? [],
+    file: display,
+    apiName: spec.api?.name ?? apiNameOf(spec.name),
+    apiAliases: spec.api?.aliases ?? [],
+  };
+}
+
+type Report = (path: readonly (string | number)[], message: string) => void;
+
+function checkSpec(spec: OpSpec, report: Report): void {
+  const dtypeVars = Object.keys(spec.dtypes);
+  const checkDtype = (d: string | undefined, p: (string | number)[], required: boolean) => {
+    if (d === undefined) {
+      if (required) report(p, 'a tensor needs a dtype: a dtype variable of `dtypes` or a concrete dtype');
+      return;
+    }
+    if (!dtypeVars.includes(d) && !(DTYPE_NAMES as readonly string[]).includes(d)) {
+      report(p, `unknown dtype '${d}' (dtype variables: ${dtypeVars.join(', ') || 'none'}; dtypes: ${DTYPE_NAMES.join(', ')})`);
+    }
+  };
+
+  const argByName = new Map<string, ArgSpec>();
+  const seen = new Set<string>();
+  spec.args.forEach((a, i) => {
+    for (const n of [a.name, ...(a.aliases ?? [])]) {
+      if (seen.has(n)) report(['args', i, 'name'], `the argument name '${n}' is used twice`);
+      seen.add(n);
+    }
+    argByName.set(a.name, a);
+    const isTensor = TENSOR_ARGS.has(a.type);
+    if (isTensor) checkDtype(a.dtype, ['args', i, 'dtype'], true);
+    else if (a.dtype !== undefined) report(['args', i, 'dtype'], `a '${a.type}' argument takes no dtype`);
+    if (a.default === 'zero' && a.type !== 'scalar') report(['args', i, 'default'], "'zero' is a default only for a scalar");
+  });
+  const outNames = new Set<string>();
+  spec.outputs.forEach((o, i) => {
+    if (outNames.has(o.name)) report(['outputs', i, 'name'], `the output name '${o.name}' is used twice`);
+    outNames.add(o.name);
+    checkDtype(o.dtype, ['outputs', i, 'dtype'], true);
+    const rule = o.shape;
+    if ('like' in rule) {
+      const a = argByName.get(rule.like);
+      if (!a || !['sparse', 'dense', 'sparse_or_dense'].includes(a.type)) report(['outputs', i, 'shape', 'like'], `'${rule.like}' is not a tensor argument`);
+    } else if ('value' in rule) {
+      const a = argByName.get(rule.value);
+      if (!a || !['shape', 'int_list'].includes(a.type)) report(['outputs', i, 'shape', 'value'], `'${rule.value}' is not a shape argument`);
+    }
+  });
+  (spec.checks ?? []).forEach((c, i) => checkCheck(c, i, argByName, report));
+
+  const caseNames = new Set<string>();
+  const usedOutputs = new Set<string>();
+  spec.examples.forEach((ex, i) => {
+    const at = (...p: (string | number)[]) => ['examples', i, ...p];
+    if (caseNames.has(ex.name)) report(at('name'), `the example name '${ex.name}' is used twice`);
+    caseNames.add(ex.name);
+    if ((ex.expect === undefined) === (ex.expect_error === undefined)) report(at(), 'an example has either `expect` or `expect_error`');
+    if (ex.op !== undefined && ex.op !== spec.name) report(at('op'), `an example of ${spec.name} names the op '${ex.op}'`);
+    const given = new Set<string>();
+    for (const key of Object.keys(ex.args)) {
+      const arg = spec.args.find((a) => a.name === key || a.aliases?.includes(key));
+      if (!arg) report(at('args', key), `unknown argument '${key}' (arguments: ${spec.args.map((a) => a.name).join(', ')})`);
+      else {
+        if (given.has(arg.name)) report(at('args', key), `'${arg.name}' is given twice`);
+        given.add(arg.name);
+        checkCaseValues(ex.args[key], arg.type, (p, m) => report(at('args', key, ...p), m));
+      }
+    }
+    for (const a of spec.args) {
+      if (a.default === undefined && !given.has(a.name)) report(at('args'), `the required argument '${a.name}' is missing`);
+    }
+    for (const key of Object.keys(ex.expect ?? {})) {
+      if (!outNames.has(key)) report(at('expect', key), `unknown output '${key}' (outputs: ${[...outNames].join(', ')})`);
+      else {
+        usedOutputs.add(key);
+        const o = spec.outputs.find((x) => x.name === key)!;
+        checkCaseValues(ex.expect![key], o.type, (p, m) => report(at('expect', key, ...p), m));
+      }
+    }
+  });
+  spec.outputs.forEach((o, i) => {
+    if (!usedOutputs.has(o.name)) report(['outputs', i, 'name'], `no example shows the output '${o.name}'`);
+  });
+}
+
+function checkCheck(c: CheckSpec, i: number, args: Map<string, ArgSpec>, report: Report): void {
+  const need = (field: string, name: string | undefined, types: string[]) => {
+    if (name === undefined) return;
+    const a = args.get(name);
+    if (!a) report(['checks', i, field], `unknown argument '${name}'`);
+    else if (!types.includes(a.type)) report(['checks', i, field], `'${name}' is a ${a.type} argument; ${c.rule} needs ${types.join(' or ')}`);
+  };
+  const tensor = ['sparse', 'dense', 'sparse_or_dense', 'scalar'];
+  switch (c.rule) {
+    case 'indices_ordered':
+      need('arg', c.arg, ['sparse', 'sparse_or_dense', 'sparse_list']);
+      need('when', c.when, ['bool']);
+      break;
+    case 'same_shape':
+    case 'not_both_dense':
+      need('args', c.args[0], tensor);
+      need('args', c.args[1], tensor);
+      break;
+    case 'broadcast_to_sparse':
+      need('dense', c.dense, ['dense', 'scalar']);
+      need('sparse', c.sparse, ['sparse']);
+      break;
+    case 'rank':
+      need('arg', c.arg, tensor);
+      if (c.min !== undefined && c.max !== undefined && c.min > c.max) report(['checks', i], 'min is above max');
+      break;
+    case 'index_matrix':
+      need('indices', c.indices, ['dense', 'scalar']);
+      need('values', c.values, ['dense', 'scalar']);
+      need('shape', c.shape, ['shape']);
+      need('ordered_when', c.ordered_when, ['bool']);
+      break;
+  }
+}
+
+function checkAcrossSpecs(specs: LoadedSpec[], problems: SpecProblem[]): void {
+  const owner = new Map<string, string>();
+  for (const s of specs) {
+    for (const n of [s.apiName, ...s.apiAliases]) {
+      const other = owner.get(n);
+      if (other) problems.push({ file: s.file, field: 'api', message: `the API name '${n}' is already taken by ${other}` });
+      else owner.set(n, s.name);
+    }
+  }
+}
+
+function pointerToPath(pointer: string): (string | number)[] {
+  if (!pointer) return [];
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .map((s) => (/^\d+$/.test(s) ? Number(s) : s));
+}
+
+function schemaMessage(e: ErrorObject): string {
+  switch (e.keyword) {
+    case 'additionalProperties':
+      return 'unknown field';
+    case 'enum':
+      return `must be one of ${(e.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}; got ${JSON.stringify(e.data)}`;
+    case 'required':
+      return `the field '${e.params.missingProperty}' is missing`;
+    case 'pattern':
+      return `${JSON.stringify(e.data)} does not match ${e.params.pattern}`;
+    case 'discriminator':
+      return `unknown ${e.params.tag} ${JSON.stringify(e.params.tagValue)} (known: ${CHECK_RULES.join(', ')})`;
+    case 'const':
+      return `must be ${JSON.stringify(e.params.allowedValue)}`;
+    default:
+      return e.message ?? e.keyword;
+  }
+}
+
+function locate(doc: Document, lines: LineCounter, path: readonly (string | number)[]): number | undefined {
+  for (let n = path.length; n >= 0; n--) {
+    const node = doc.getIn(path.slice(0, n), true);
+    if (isNode(node) && node.range) return lines.linePos(node.range[0]).line;
+  }
+  return undefined;
+}

@@ -1,0 +1,133 @@
+import { ARG_TYPES, DTYPE_NAMES, KERNEL_FAMILIES, OUTPUT_TYPES } from './spec-types.js';
+
+const identifier = { type: 'string', pattern: '^[a-z][a-z0-9_]*$' };
+const camel = { type: 'string', pattern: '^[a-z][A-Za-z0-9]*$' };
+const dtypeVar = { type: 'string', pattern: '^[A-Z][A-Za-z0-9]*$|^(float32|float64|int32|int64|bool|string)$' };
+const text = { type: 'string', minLength: 1 };
+
+const check = (rule: string, props: Record<string, unknown>, required: string[]) => ({
+  type: 'object',
+  additionalProperties: false,
+  required: ['rule', ...required],
+  properties: { rule: { const: rule }, ...props },
+});
+const argPair = { type: 'array', items: identifier, minItems: 2, maxItems: 2 };
+
+const caseSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['name', 'args'],
+  properties: {
+    op: identifier,
+    name: { type: 'string', pattern: '^[A-Za-z0-9_.-]+$' },
+    doc: text,
+    args: { type: 'object' },
+    expect: { type: 'object', minProperties: 1 },
+    expect_error: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['kind'],
+      properties: { kind: { enum: ['InvalidArgument', 'TypeError'] }, match: text },
+    },
+    tolerance: {
+      type: 'object',
+      additionalProperties: false,
+      properties: { rtol: { type: 'number', minimum: 0 }, atol: { type: 'number', minimum: 0 } },
+    },
+  },
+};
+
+/** The JSON Schema every spec must pass before any other check. */
+export const specSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['name', 'summary', 'doc', 'dtypes', 'args', 'outputs', 'kernel', 'examples'],
+  properties: {
+    name: identifier,
+    summary: text,
+    doc: text,
+    api: {
+      type: 'object',
+      additionalProperties: false,
+      properties: { name: camel, aliases: { type: 'array', items: camel, uniqueItems: true } },
+    },
+    dtypes: {
+      type: 'object',
+      propertyNames: { pattern: '^[A-Z][A-Za-z0-9]*$' },
+      additionalProperties: {
+        type: 'array',
+        minItems: 1,
+        uniqueItems: true,
+        items: { enum: [...DTYPE_NAMES] },
+      },
+    },
+    args: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['name', 'type', 'doc'],
+        properties: {
+          name: identifier,
+          type: { enum: Object.keys(ARG_TYPES) },
+          dtype: dtypeVar,
+          default: {},
+          aliases: { type: 'array', items: identifier, uniqueItems: true },
+          doc: text,
+        },
+      },
+    },
+    outputs: {
+      type: 'array',
+      minItems: 1,
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['name', 'type', 'dtype', 'shape', 'doc'],
+        properties: {
+          name: identifier,
+          type: { enum: [...OUTPUT_TYPES] },
+          dtype: dtypeVar,
+          shape: {
+            type: 'object',
+            minProperties: 1,
+            maxProperties: 1,
+            additionalProperties: false,
+            properties: { like: identifier, value: identifier, computed: text },
+          },
+          doc: text,
+        },
+      },
+    },
+    checks: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['rule'],
+        discriminator: { propertyName: 'rule' },
+        oneOf: [
+          check('indices_ordered', { arg: identifier, when: identifier }, ['arg']),
+          check('same_shape', { args: argPair }, ['args']),
+          check('broadcast_to_sparse', { dense: identifier, sparse: identifier }, ['dense', 'sparse']),
+          check('not_both_dense', { args: argPair }, ['args']),
+          check('rank', { arg: identifier, min: { type: 'integer', minimum: 0 }, max: { type: 'integer', minimum: 0 } }, ['arg']),
+          check(
+            'index_matrix',
+            { indices: identifier, values: identifier, shape: identifier, ordered_when: identifier },
+            ['indices', 'values', 'shape'],
+          ),
+        ],
+      },
+    },
+    kernel: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['family'],
+      properties: { family: { enum: [...KERNEL_FAMILIES] } },
+    },
+    examples: { type: 'array', minItems: 1, items: caseSchema },
+  },
+} as const;
+
+/** The schema of a case file (CASES.md): a list of cases, or `{cases: [...]}`. */
+export const caseSchemaForFiles = caseSchema;

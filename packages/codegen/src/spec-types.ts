@@ -1,0 +1,92 @@
+/** The shape of one op spec (`specs/<op>.yaml`) once it has passed the schema. */
+
+export const DTYPE_NAMES = ['float32', 'float64', 'int32', 'int64', 'bool', 'string'] as const;
+export type DTypeName = (typeof DTYPE_NAMES)[number];
+
+/** How a runtime argument is passed and converted. */
+export const ARG_TYPES = {
+  sparse: 'a SparseTensor',
+  dense: 'a dense tensor (a Tensor, or nested arrays)',
+  scalar: 'a rank-0 tensor or a plain value',
+  sparse_or_dense: 'a SparseTensor or a dense tensor',
+  sparse_list: 'a list of SparseTensors',
+  int: 'a whole number',
+  bool: 'a boolean',
+  int_list: 'a list of whole numbers',
+  shape: 'a dense shape: a list of non-negative whole numbers',
+  axes: 'null (every axis), an axis, or a list of axes',
+} as const;
+export type ArgType = keyof typeof ARG_TYPES;
+
+export const OUTPUT_TYPES = ['sparse', 'dense', 'sparse_list', 'sparse_or_dense'] as const;
+export type OutputType = (typeof OUTPUT_TYPES)[number];
+
+export const KERNEL_FAMILIES = ['cwise', 'merge', 'reduce', 'map', 'structural', 'matmul'] as const;
+export type KernelFamily = (typeof KERNEL_FAMILIES)[number];
+
+export interface ArgSpec {
+  name: string;
+  type: ArgType;
+  /** A dtype variable of the spec (`T`) or a concrete dtype. */
+  dtype?: string;
+  /** Absent: required. `zero`: the dtype's zero (0, false, ''). */
+  default?: unknown;
+  aliases?: string[];
+  doc: string;
+}
+
+/** How an output's dense shape follows from the arguments. */
+export type ShapeRule =
+  | { like: string }
+  | { value: string }
+  | { computed: string };
+
+export interface OutputSpec {
+  name: string;
+  type: OutputType;
+  dtype: string;
+  shape: ShapeRule;
+  doc: string;
+}
+
+/** A check the runtime makes before any kernel runs; each rule is one function in @sparse/runtime. */
+export type CheckSpec =
+  | { rule: 'indices_ordered'; arg: string; when?: string }
+  | { rule: 'same_shape'; args: [string, string] }
+  | { rule: 'broadcast_to_sparse'; dense: string; sparse: string }
+  | { rule: 'not_both_dense'; args: [string, string] }
+  | { rule: 'rank'; arg: string; min?: number; max?: number }
+  | { rule: 'index_matrix'; indices: string; values: string; shape: string; ordered_when?: string };
+
+export type CheckRule = CheckSpec['rule'];
+export const CHECK_RULES: readonly CheckRule[] = ['indices_ordered', 'same_shape', 'broadcast_to_sparse', 'not_both_dense', 'rank', 'index_matrix'];
+
+export interface CaseSpec {
+  op?: string;
+  name: string;
+  doc?: string;
+  args: Record<string, unknown>;
+  expect?: Record<string, unknown>;
+  expect_error?: { kind: 'InvalidArgument' | 'TypeError'; match?: string };
+  tolerance?: { rtol?: number; atol?: number };
+}
+
+export interface OpSpec {
+  name: string;
+  summary: string;
+  doc: string;
+  api?: { name?: string; aliases?: string[] };
+  dtypes: Record<string, DTypeName[]>;
+  args: ArgSpec[];
+  outputs: OutputSpec[];
+  checks?: CheckSpec[];
+  kernel: { family: KernelFamily };
+  examples: CaseSpec[];
+}
+
+/** A spec with everything derived that emitters need. */
+export interface LoadedSpec extends OpSpec {
+  file: string;
+  apiName: string;
+  apiAliases: string[];
+}

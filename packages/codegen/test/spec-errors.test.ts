@@ -1,0 +1,103 @@
+import { cpSync, mkdtempSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadSpecs, SpecError } from '../src/index.js';
+
+const SPECS = join(import.meta.dirname, '../../../specs');
+const GOOD = readFileSync(join(SPECS, 'sparse_tensor_to_dense.yaml'), 'utf8');
+
+let dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  dirs = [];
+});
+
+/** A specs folder holding one spec, `sparse_tensor_to_dense.yaml`, edited by `edit`. */
+function specsWith(edit: (yaml: string) => string, file = 'sparse_tensor_to_dense.yaml'): string {
+  const dir = mkdtempSync(join(tmpdir(), 'specs-'));
+  dirs.push(dir);
+  writeFileSync(join(dir, file), edit(GOOD));
+  return dir;
+}
+
+function problemsOf(dir: string): string {
+  try {
+    loadSpecs(dir, dir);
+  } catch (e) {
+    expect(e).toBeInstanceOf(SpecError);
+    return (e as SpecError).message;
+  }
+  throw new Error('the broken spec was accepted');
+}
+
+describe('a broken spec fails codegen with a message naming file and field', () => {
+  it('accepts the real specs', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'specs-'));
+    dirs.push(dir);
+    cpSync(SPECS, dir, { recursive: true });
+    expect(loadSpecs(dir, dir).length).toBeGreaterThan(0);
+  });
+
+  it('unknown field', () => {
+    const msg = problemsOf(specsWith((y) => y.replace('summary:', 'sumary: typo\nsummary:')));
+    expect(msg).toMatch(/^sparse_tensor_to_dense\.yaml:2: sumary: unknown field/m);
+  });
+
+  it('unknown dtype in a dtype variable', () => {
+    const msg = problemsOf(specsWith((y) => y.replace('T: [float32,', 'T: [float16,')));
+    expect(msg).toMatch(/sparse_tensor_to_dense\.yaml:\d+: dtypes\.T\[0\]: must be one of .*got "float16"/);
+  });
+
+  it('an argument whose dtype variable does not exist', () => {
+    const msg = problemsOf(specsWith((y) => y.replace('    type: sparse\n    dtype: T', '    type: sparse\n    dtype: U')));
+    expect(msg).toMatch(/args\[0\]\.dtype: unknown dtype 'U'/);
+  });
+
+  it('an example with an argument the op does not declare', () => {
+    const msg = problemsOf(specsWith((y) => y.replace('      default_value: x', '      default_valu: x')));
+    expect(msg).toMatch(/examples\[0\]\.args\.default_valu: unknown argument 'default_valu'/);
+  });
+
+  it('an example missing a required argument', () => {
+    const msg = problemsOf(specsWith((y) => y.replace(/  - name: seed_sparse_tensor_example\n(.|\n)*?    expect:/, '  - name: seed_sparse_tensor_example\n    args: {}\n    expect:')));
+    expect(msg).toMatch(/examples\[1\]\.args: the required argument 'sp_input' is missing/);
+  });
+
+  it('an example expecting an output the op does not have', () => {
+    const msg = problemsOf(specsWith((y) => y.replace('    expect:\n      output:\n        dense: [[x', '    expect:\n      result:\n        dense: [[x')));
+    expect(msg).toMatch(/examples\[0\]\.expect\.result: unknown output 'result'/);
+  });
+
+  it('an output that no example shows', () => {
+    const msg = problemsOf(
+      specsWith((y) =>
+        y.replace('kernel:', 'outputs_extra: 1\nkernel:').replace('outputs_extra: 1\n', '').replace(
+          '    doc: A dense tensor of shape `sp_input.dense_shape`.',
+          '    doc: A dense tensor of shape `sp_input.dense_shape`.\n  - name: extra\n    type: dense\n    dtype: T\n    shape: {like: sp_input}\n    doc: Unused.',
+        ),
+      ),
+    );
+    expect(msg).toMatch(/outputs\[1\]\.name: no example shows the output 'extra'/);
+  });
+
+  it('a check naming an unknown argument', () => {
+    const msg = problemsOf(specsWith((y) => y.replace('    arg: sp_input\n    when:', '    arg: sp_inptu\n    when:')));
+    expect(msg).toMatch(/checks\[0\]\.arg: unknown argument 'sp_inptu'/);
+  });
+
+  it('an unknown check rule', () => {
+    const msg = problemsOf(specsWith((y) => y.replace('rule: indices_ordered', 'rule: indices_sorted')));
+    expect(msg).toMatch(/checks\[0\]\.rule: unknown rule "indices_sorted" \(known: indices_ordered, /);
+  });
+
+  it('a file whose name is not the op id', () => {
+    const msg = problemsOf(specsWith((y) => y, 'to_dense.yaml'));
+    expect(msg).toMatch(/to_dense\.yaml:1: name: the op id 'sparse_tensor_to_dense' must match the file name/);
+  });
+
+  it('YAML that does not parse', () => {
+    const msg = problemsOf(specsWith((y) => y.replace('summary: Converts', 'summary: [Converts')));
+    expect(msg).toMatch(/sparse_tensor_to_dense\.yaml:\d+: \(spec\): YAML:/);
+  });
+});

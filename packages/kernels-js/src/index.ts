@@ -1,0 +1,2 @@
+export * from './generated/kernel-types.js';
+export { kernels } from './generated/registry.js';

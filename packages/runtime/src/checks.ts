@@ -1,0 +1,90 @@
+import type { DenseData, SparseData } from '@sparse/kernels-js';
+import { InvalidArgumentError } from './errors.js';
+import type { CheckMeta, OpMeta } from './op-meta.js';
+import { sameShape, shapeText } from './shape.js';
+import { rowText, validateOrdered } from './validate-sparse.js';
+
+type Data = SparseData | DenseData;
+type Args = Record<string, unknown>;
+
+const shapeOf = (x: unknown): number[] => (x as Data).shape;
+const isSparse = (x: unknown): x is SparseData => (x as Data)?.kind === 'sparse';
+const isDense = (x: unknown): x is DenseData => (x as Data)?.kind === 'dense';
+
+/** Runs the spec's checks on bound arguments; each rule is one function, and each error names the op and argument. */
+export function runChecks(op: OpMeta, args: Args): void {
+  for (const c of op.checks) CHECKS[c.rule](op.name, c as never, args);
+}
+
+const CHECKS: { [R in CheckMeta['rule']]: (op: string, c: Extract<CheckMeta, { rule: R }>, args: Args) => void } = {
+  indices_ordered(op, c, args) {
+    if (c.when !== undefined && args[c.when] !== true) return;
+    const v = args[c.arg];
+    const list = Array.isArray(v) ? (v as SparseData[]) : [v];
+    list.forEach((st, k) => {
+      if (!isSparse(st)) return;
+      validateOrdered(st.indices, st.values.length, st.shape.length, `${op}: ${c.arg}${Array.isArray(v) ? `[${k}]` : ''}.indices`);
+    });
+  },
+
+  same_shape(op, c, args) {
+    const [a, b] = c.args;
+    if (!sameShape(shapeOf(args[a]), shapeOf(args[b]))) {
+      throw new InvalidArgumentError(
+        `${op}: ${a} and ${b} must have the same dense shape; got ${shapeText(shapeOf(args[a]))} and ${shapeText(shapeOf(args[b]))}`,
+      );
+    }
+  },
+
+  broadcast_to_sparse(op, c, args) {
+    const d = shapeOf(args[c.dense]);
+    const s = shapeOf(args[c.sparse]);
+    const fits = d.length <= s.length && d.every((dim, i) => dim === 1 || dim === s[s.length - d.length + i]);
+    if (!fits) {
+      throw new InvalidArgumentError(
+        `${op}: ${c.dense} of shape ${shapeText(d)} does not broadcast to the dense shape ${shapeText(s)} of ${c.sparse} (the dense side is broadcast to the sparse side only)`,
+      );
+    }
+  },
+
+  not_both_dense(op, c, args) {
+    if (isDense(args[c.args[0]]) && isDense(args[c.args[1]])) {
+      throw new TypeError(`${op}: at least one of ${c.args[0]} and ${c.args[1]} must be a SparseTensor; both are dense (add dense tensors directly)`);
+    }
+  },
+
+  rank(op, c, args) {
+    const r = shapeOf(args[c.arg]).length;
+    if ((c.min !== undefined && r < c.min) || (c.max !== undefined && r > c.max)) {
+      const want = c.min !== undefined && c.max !== undefined ? `between ${c.min} and ${c.max}` : c.min !== undefined ? `at least ${c.min}` : `at most ${c.max}`;
+      throw new InvalidArgumentError(`${op}: ${c.arg} must have rank ${want}, got rank ${r}`);
+    }
+  },
+
+  index_matrix(op, c, args) {
+    const ind = args[c.indices] as DenseData | number | bigint;
+    const vals = args[c.values];
+    const out = args[c.shape] as number[];
+    // A scalar index arrives in scalar form; treat it as one index of one dim.
+    const data: ArrayLike<number | bigint> = isDense(ind) ? (ind.data as ArrayLike<number | bigint>) : [ind as number];
+    const ishape = isDense(ind) ? ind.shape : [];
+    if (ishape.length > 2) throw new InvalidArgumentError(`${op}: ${c.indices} must be a scalar, vector or matrix, got shape ${shapeText(ishape)}`);
+    const n = ishape.length === 0 ? 1 : ishape[0];
+    const rank = ishape.length === 2 ? ishape[1] : 1;
+    if (out.length !== rank) {
+      throw new InvalidArgumentError(`${op}: ${c.shape} has ${out.length} dims but each index of ${c.indices} has ${rank}`);
+    }
+    if (isDense(vals) && !(vals.shape.length === 0 || (vals.shape.length === 1 && vals.shape[0] === n))) {
+      throw new InvalidArgumentError(`${op}: ${c.values} has shape ${shapeText(vals.shape)}; it must be a scalar or have shape [${n}]`);
+    }
+    for (let k = 0; k < n * rank; k++) {
+      const x = Number(data[k]);
+      const dim = out[k % rank];
+      if (!(x >= 0 && x < dim)) {
+        const i = Math.floor(k / rank);
+        throw new InvalidArgumentError(`${op}: ${c.indices}[${i}] = ${rowText(data, i, rank)} is out of bounds: need 0 <= index < ${shapeText(out)}`);
+      }
+    }
+    if (c.ordered_when === undefined || args[c.ordered_when] === true) validateOrdered(data, n, rank, `${op}: ${c.indices}`);
+  },
+};

@@ -1,0 +1,31 @@
+import { kernels } from '@sparse/kernels-js';
+import { registerBackend } from './backend.js';
+import { createRuntime, Runtime } from './runtime.js';
+import { bindOps, type SparseOps } from './generated/ops-api.js';
+
+registerBackend('js', () => ({ name: 'js', kernels }));
+
+let current: Runtime | undefined;
+
+/** The runtime behind `sparse` and `setBackend`: created on first use, on the JS backend. */
+function defaultRuntime(): Runtime {
+  current ??= new Runtime({ name: 'js', kernels });
+  return current;
+}
+
+/** Switches the default runtime (the one behind `sparse.*` and SparseTensor methods) to another backend. */
+export async function setBackend(name: string): Promise<void> {
+  current = await createRuntime({ backend: name });
+}
+
+/** The name of the default runtime's backend. */
+export function getBackend(): string {
+  return defaultRuntime().backend;
+}
+
+/** Every op on the default runtime; follows `setBackend`. */
+export const sparse: SparseOps = bindOps((opId, args) => defaultRuntime().run(opId, args));
+
+export function defaultOps(): SparseOps {
+  return sparse;
+}

@@ -1,0 +1,149 @@
+import type { DType, Values, Scalar } from '@sparse/kernels-js';
+
+export type { DType, Values, Scalar };
+
+export const DTYPES: readonly DType[] = ['float32', 'float64', 'int32', 'int64', 'bool', 'string'];
+
+export function isDType(x: unknown): x is DType {
+  return typeof x === 'string' && (DTYPES as readonly string[]).includes(x);
+}
+
+export function isIntegerDType(dtype: DType): boolean {
+  return dtype === 'int32' || dtype === 'int64';
+}
+
+export function isNumericDType(dtype: DType): boolean {
+  return dtype !== 'bool' && dtype !== 'string';
+}
+
+/** A zero-filled value store of `n` elements. */
+export function allocValues(dtype: DType, n: number): Values {
+  switch (dtype) {
+    case 'float32': return new Float32Array(n);
+    case 'float64': return new Float64Array(n);
+    case 'int32': return new Int32Array(n);
+    case 'int64': return new BigInt64Array(n);
+    case 'bool': return new Uint8Array(n);
+    case 'string': return new Array<string>(n).fill('');
+  }
+}
+
+/** The dtype's zero, as TensorFlow's `zeros([], dtype)`: 0, 0n, false or ''. */
+export function zeroOf(dtype: DType): Scalar {
+  switch (dtype) {
+    case 'int64': return 0n;
+    case 'bool': return false;
+    case 'string': return '';
+    default: return 0;
+  }
+}
+
+const INT32_MIN = -(2 ** 31);
+const INT32_MAX = 2 ** 31 - 1;
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+
+/** The dtype TensorFlow gives a Python value: ints → int32 (int64 past int32's range), floats → float32. */
+export function inferDType(items: readonly unknown[]): DType {
+  let sawFloat = false;
+  let sawWideInt = false;
+  let kind: 'number' | 'bigint' | 'boolean' | 'string' | undefined;
+  for (const x of items) {
+    const t = typeof x;
+    if (t !== 'number' && t !== 'bigint' && t !== 'boolean' && t !== 'string') {
+      throw new TypeError(`cannot make a tensor of ${describe(x)}`);
+    }
+    const k = t === 'bigint' ? 'number' : (t as 'number' | 'boolean' | 'string');
+    if (kind !== undefined && kind !== k) throw new TypeError(`mixed value kinds: ${kind} and ${t}`);
+    kind = k;
+    if (t === 'bigint') sawWideInt = true;
+    else if (t === 'number') {
+      const v = x as number;
+      if (!Number.isInteger(v)) sawFloat = true;
+      else if (v < INT32_MIN || v > INT32_MAX) sawWideInt = true;
+    }
+  }
+  if (kind === 'boolean') return 'bool';
+  if (kind === 'string') return 'string';
+  if (kind === undefined || sawFloat) return 'float32';
+  return sawWideInt ? 'int64' : 'int32';
+}
+
+/** The dtype a typed array stands for, or undefined for a plain array. */
+export function dtypeOfStorage(values: unknown): DType | undefined {
+  if (values instanceof Float32Array) return 'float32';
+  if (values instanceof Float64Array) return 'float64';
+  if (values instanceof Int32Array) return 'int32';
+  if (values instanceof BigInt64Array) return 'int64';
+  if (values instanceof Uint8Array) return 'bool';
+  return undefined;
+}
+
+/** Converts one value to the dtype's storage form, refusing what TensorFlow's conversion refuses. */
+export function toScalar(x: unknown, dtype: DType, what: string): Scalar {
+  switch (dtype) {
+    case 'float32':
+    case 'float64':
+      if (typeof x === 'number') return x;
+      if (typeof x === 'bigint') return Number(x);
+      break;
+    case 'int32':
+      if (typeof x === 'number' && Number.isInteger(x)) {
+        if (x < INT32_MIN || x > INT32_MAX) throw new TypeError(`${what}: ${x} does not fit in int32`);
+        return x;
+      }
+      if (typeof x === 'bigint') {
+        if (x < INT32_MIN || x > INT32_MAX) throw new TypeError(`${what}: ${x} does not fit in int32`);
+        return Number(x);
+      }
+      break;
+    case 'int64': {
+      let v: bigint | undefined;
+      if (typeof x === 'bigint') v = x;
+      else if (typeof x === 'number' && Number.isSafeInteger(x)) v = BigInt(x);
+      else if (typeof x === 'string' && /^-?\d+$/.test(x)) v = BigInt(x);
+      if (v !== undefined) {
+        if (v < INT64_MIN || v > INT64_MAX) throw new TypeError(`${what}: ${x} does not fit in int64`);
+        return v;
+      }
+      break;
+    }
+    case 'bool':
+      if (typeof x === 'boolean') return x;
+      break;
+    case 'string':
+      if (typeof x === 'string') return x;
+      break;
+  }
+  throw new TypeError(`${what}: ${describe(x)} is not a valid ${dtype} value`);
+}
+
+/** Copies plain values into the dtype's storage; typed arrays of the right kind are taken as they are. */
+export function toValues(items: ArrayLike<unknown>, dtype: DType, what: string): Values {
+  if (dtypeOfStorage(items) === dtype) return items as Values;
+  const n = items.length;
+  const out = allocValues(dtype, n);
+  for (let i = 0; i < n; i++) setValue(out, i, toScalar(items[i], dtype, `${what}[${i}]`));
+  return out;
+}
+
+export function setValue(values: Values, i: number, v: Scalar): void {
+  if (values instanceof Uint8Array) values[i] = v ? 1 : 0;
+  else (values as unknown as Scalar[])[i] = v;
+}
+
+export function getValue(values: Values, i: number): Scalar {
+  const v = values[i];
+  return values instanceof Uint8Array ? v === 1 : (v as Scalar);
+}
+
+export function describe(x: unknown): string {
+  if (x === null) return 'null';
+  if (x === undefined) return 'undefined';
+  if (typeof x === 'string') return JSON.stringify(x.length > 40 ? x.slice(0, 40) + '…' : x);
+  if (typeof x === 'bigint') return `${x}n`;
+  if (typeof x === 'number' || typeof x === 'boolean') return String(x);
+  if (Array.isArray(x)) return `an array of length ${x.length}`;
+  const name = (x as object).constructor?.name;
+  return name && name !== 'Object' ? `a ${name}` : 'an object';
+}

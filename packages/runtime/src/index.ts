@@ -1,0 +1,11 @@
+export { SparseTensor, type SparseTensorValue } from './sparse-tensor.js';
+export { Tensor, tensor } from './tensor.js';
+export { DTYPES, isDType, type DType, type Scalar, type Values } from './dtype.js';
+export { InvalidArgumentError, UnimplementedError } from './errors.js';
+export { Runtime, createRuntime, listOps } from './runtime.js';
+export { registerBackend, listBackends, type Backend } from './backend.js';
+export { sparse, setBackend, getBackend } from './default-runtime.js';
+export { MAX_DENSE_ELEMENTS } from './shape.js';
+export type { SparseOps } from './generated/ops-api.js';
+export type * from './generated/ops-api.js';
+export type { AxesLike, ScalarLike, ShapeLike, SparseLike, TensorLike } from './arg-types.js';

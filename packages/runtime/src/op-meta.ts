@@ -1,0 +1,42 @@
+import type { DType } from './dtype.js';
+
+/** The runtime's view of one op spec (generated into `generated/ops-meta.ts` by @sparse/codegen). */
+export type ArgKind = 'sparse' | 'dense' | 'scalar' | 'sparse_or_dense' | 'sparse_list' | 'int' | 'bool' | 'int_list' | 'shape' | 'axes';
+export type OutputKind = 'sparse' | 'dense' | 'sparse_list' | 'sparse_or_dense';
+
+export interface ArgMeta {
+  name: string;
+  type: ArgKind;
+  /** A dtype variable of the op (`T`) or a concrete dtype. */
+  dtype?: string;
+  /** Absent: required; `'zero'`: the dtype's zero. */
+  default?: unknown;
+  aliases: string[];
+}
+
+export type ShapeRule = { like: string } | { value: string } | { computed: string };
+
+export interface OutputMeta {
+  name: string;
+  type: OutputKind;
+  dtype: string;
+  shape: ShapeRule;
+}
+
+export type CheckMeta =
+  | { rule: 'indices_ordered'; arg: string; when?: string }
+  | { rule: 'same_shape'; args: string[] }
+  | { rule: 'broadcast_to_sparse'; dense: string; sparse: string }
+  | { rule: 'not_both_dense'; args: string[] }
+  | { rule: 'rank'; arg: string; min?: number; max?: number }
+  | { rule: 'index_matrix'; indices: string; values: string; shape: string; ordered_when?: string };
+
+export interface OpMeta {
+  name: string;
+  apiName: string;
+  family: string;
+  dtypes: Record<string, DType[]>;
+  args: ArgMeta[];
+  outputs: OutputMeta[];
+  checks: CheckMeta[];
+}

@@ -1,0 +1,58 @@
+import type { DenseData, SparseData } from '@sparse/kernels-js';
+import { isDType, type DType } from './dtype.js';
+import type { OpMeta, OutputMeta } from './op-meta.js';
+import { assertAllocatable, sameShape, shapeText } from './shape.js';
+import { SparseTensor } from './sparse-tensor.js';
+import { Tensor } from './tensor.js';
+import type { BoundArgs } from './bind-args.js';
+
+type Data = SparseData | DenseData;
+
+/** The dense shape an output must have by its spec rule, where the rule fixes it before the kernel runs. */
+export function expectedShape(o: OutputMeta, bound: BoundArgs): number[] | undefined {
+  const r = o.shape;
+  if ('like' in r) return (bound.values[r.like] as Data).shape;
+  if ('value' in r) return bound.values[r.value] as number[];
+  return undefined;
+}
+
+/** Refuses, before any kernel allocates it, a dense output too large to hold. */
+export function guardOutputSizes(op: OpMeta, bound: BoundArgs): void {
+  for (const o of op.outputs) {
+    if (o.type !== 'dense' && o.type !== 'sparse_or_dense') continue;
+    const shape = expectedShape(o, bound);
+    if (shape && !(o.type === 'sparse_or_dense' && !isDenseResult(op, bound))) assertAllocatable(shape, `${op.name}: ${o.name}`);
+  }
+}
+
+// A sparse_or_dense output is dense when any sparse_or_dense argument is dense (sparse_add's rule).
+function isDenseResult(op: OpMeta, bound: BoundArgs): boolean {
+  return op.args.some((a) => a.type === 'sparse_or_dense' && (bound.values[a.name] as Data).kind === 'dense');
+}
+
+/** Turns kernel outputs into SparseTensors and Tensors, checking each against its spec (a backend bug otherwise). */
+export function wrapOutputs(op: OpMeta, bound: BoundArgs, out: Record<string, unknown>, backend: string): Record<string, unknown> {
+  const result: Record<string, unknown> = {};
+  const fail = (o: OutputMeta, why: string): never => {
+    throw new Error(`the ${backend} kernel of ${op.name} returned a wrong ${o.name}: ${why}`);
+  };
+  for (const o of op.outputs) {
+    const v = out[o.name];
+    const want: DType = isDType(o.dtype) ? o.dtype : bound.dtypes[o.dtype];
+    const check = (d: Data, shape?: number[]) => {
+      if (d.dtype !== want) fail(o, `dtype ${d.dtype}, not ${want}`);
+      if (shape && !sameShape(d.shape, shape)) fail(o, `shape ${shapeText(d.shape)}, not ${shapeText(shape)}`);
+      return d.kind === 'sparse' ? SparseTensor.fromData(d) : new Tensor(d.data, d.shape, d.dtype);
+    };
+    if (o.type === 'sparse_list') {
+      if (!Array.isArray(v)) fail(o, 'not a list');
+      result[o.name] = (v as Data[]).map((d) => check(d));
+    } else {
+      const d = v as Data;
+      if (d?.kind !== 'sparse' && d?.kind !== 'dense') fail(o, 'not a tensor');
+      if ((o.type === 'sparse' && d.kind !== 'sparse') || (o.type === 'dense' && d.kind !== 'dense')) fail(o, `a ${d.kind} tensor`);
+      result[o.name] = check(d, expectedShape(o, bound));
+    }
+  }
+  return result;
+}

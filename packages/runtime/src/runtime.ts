@@ -1,0 +1,68 @@
+import type { KernelTable } from '@sparse/kernels-js';
+import { bindArgs } from './bind-args.js';
+import { runChecks } from './checks.js';
+import { InvalidArgumentError, UnimplementedError } from './errors.js';
+import { loadBackend, type Backend } from './backend.js';
+import { guardOutputSizes, wrapOutputs } from './outputs.js';
+import { validateSparse } from './validate-sparse.js';
+import { OPS } from './generated/ops-meta.js';
+import { bindOps, type SparseOps } from './generated/ops-api.js';
+import type { SparseData } from '@sparse/kernels-js';
+
+/** An isolated instance: one backend, the typed ops API over it, and the generic `run`. */
+export class Runtime {
+  /** Every op as a typed function (`rt.sparse.toDense(st)`). */
+  readonly sparse: SparseOps;
+  readonly backend: string;
+  private readonly kernels: Partial<KernelTable>;
+
+  constructor(backend: Backend) {
+    this.backend = backend.name;
+    this.kernels = backend.kernels;
+    this.sparse = bindOps((opId, args) => this.run(opId, args));
+  }
+
+  /** Whether the op exists and this runtime's backend has a kernel for it. */
+  hasOp(opId: string): boolean {
+    return Object.hasOwn(OPS, opId) && typeof this.kernels[opId as keyof KernelTable] === 'function';
+  }
+
+  /**
+   * Runs an op by id with arguments keyed by the spec's argument names (snake_case; deprecated aliases accepted)
+   * and returns its outputs keyed by the spec's output names. Arguments are converted, validated and checked
+   * here, the same for every backend, before the backend's kernel sees them.
+   */
+  run(opId: string, args: Record<string, unknown>): Record<string, unknown> {
+    if (!Object.hasOwn(OPS, opId)) throw new UnimplementedError(`unknown op '${opId}'`);
+    const op = OPS[opId];
+    const kernel = this.kernels[opId as keyof KernelTable] as ((a: Record<string, unknown>) => Record<string, unknown>) | undefined;
+    if (!kernel) throw new UnimplementedError(`${opId} has no kernel on the ${this.backend} backend`);
+    const bound = bindArgs(op, args);
+    for (const a of op.args) {
+      const v = bound.values[a.name];
+      if (a.type === 'sparse_list') (v as SparseData[]).forEach((s, i) => validateSparse(s, `${opId}: ${a.name}[${i}]`));
+      else if ((v as SparseData | undefined)?.kind === 'sparse') validateSparse(v as SparseData, `${opId}: ${a.name}`);
+    }
+    runChecks(op, bound.values);
+    guardOutputSizes(op, bound);
+    let out: Record<string, unknown>;
+    try {
+      out = kernel(bound.values);
+    } catch (e) {
+      if (e instanceof Error && e.name === 'KernelError') throw new InvalidArgumentError(`${opId}: ${e.message}`);
+      if (e instanceof RangeError) throw new InvalidArgumentError(`${opId}: the result does not fit in memory (${e.message})`);
+      throw e;
+    }
+    return wrapOutputs(op, bound, out, this.backend);
+  }
+}
+
+/** A new runtime on the named backend (`js`, the default, needs no setup). */
+export async function createRuntime(options: { backend?: string } = {}): Promise<Runtime> {
+  return new Runtime(await loadBackend(options.backend ?? 'js'));
+}
+
+/** The ids of every op of the project. */
+export function listOps(): string[] {
+  return Object.keys(OPS);
+}

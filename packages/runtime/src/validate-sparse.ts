@@ -1,0 +1,47 @@
+import type { SparseData } from '@sparse/kernels-js';
+import { InvalidArgumentError } from './errors.js';
+import { shapeText } from './shape.js';
+
+/** Every index a whole number within the dense shape: checked before any kernel, so no kernel reads or writes out of range. */
+export function validateSparse(st: SparseData, where: string): void {
+  const { indices, shape, values } = st;
+  const rank = shape.length;
+  if (indices.length !== values.length * rank) {
+    throw new InvalidArgumentError(`${where}: indices hold ${indices.length} numbers but ${values.length} values of rank ${rank} need ${values.length * rank}`);
+  }
+  for (let k = 0; k < indices.length; k++) {
+    const x = indices[k];
+    const d = k % rank;
+    if (!(x >= 0 && x < shape[d] && Number.isInteger(x))) {
+      const i = (k - d) / rank;
+      const why = Number.isInteger(x) ? `is out of bounds: need 0 <= index < ${shapeText(shape)}` : 'is not a whole number';
+      throw new InvalidArgumentError(`${where}.indices[${i}] = ${rowText(indices, i, rank)} ${why}`);
+    }
+  }
+}
+
+export function rowText(indices: ArrayLike<number | bigint>, i: number, rank: number): string {
+  const row: string[] = [];
+  for (let d = 0; d < rank; d++) row.push(String(indices[i * rank + d]));
+  return `[${row.join(',')}]`;
+}
+
+/** -1, 0 or 1: how index row i of `a` compares with row j of `b` in row-major order. */
+export function compareRows(a: ArrayLike<number | bigint>, i: number, b: ArrayLike<number | bigint>, j: number, rank: number): number {
+  for (let d = 0; d < rank; d++) {
+    const x = a[i * rank + d];
+    const y = b[j * rank + d];
+    if (x !== y) return x < y ? -1 : 1;
+  }
+  return 0;
+}
+
+/** Canonical row-major order without repeats; the error names the first index out of order or repeated. */
+export function validateOrdered(indices: ArrayLike<number | bigint>, n: number, rank: number, label: string): void {
+  for (let i = 1; i < n; i++) {
+    const c = compareRows(indices, i - 1, indices, i, rank);
+    if (c < 0) continue;
+    const why = c === 0 ? 'is repeated' : 'is out of order. Many sparse ops need canonical row-major order: sparse.reorder gives an ordered copy';
+    throw new InvalidArgumentError(`${label}[${i}] = ${rowText(indices, i, rank)} ${why}`);
+  }
+}

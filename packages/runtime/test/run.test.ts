@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import {
+  InvalidArgumentError,
+  SparseTensor,
+  UnimplementedError,
+  createRuntime,
+  getBackend,
+  listBackends,
+  listOps,
+  setBackend,
+  sparse,
+  tensor,
+} from '@sparse/runtime';
+
+const st = () => new SparseTensor([[0, 0], [1, 2]], [1, 2], [3, 4], 'float32');
+
+describe('rt.run: the generic entry keyed by spec names', () => {
+  it('returns outputs keyed by the spec output names', async () => {
+    const rt = await createRuntime({ backend: 'js' });
+    expect(rt.backend).toBe('js');
+    const out = rt.run('sparse_tensor_to_dense', { sp_input: st(), default_value: -1 });
+    expect(Object.keys(out)).toEqual(['output']);
+    expect((out.output as { toArray(): unknown }).toArray()).toEqual([[1, -1, -1, -1], [-1, -1, 2, -1], [-1, -1, -1, -1]]);
+  });
+
+  it('knows every op of the specs', async () => {
+    const rt = await createRuntime();
+    for (const op of listOps()) expect(rt.hasOp(op)).toBe(true);
+    expect(rt.hasOp('sparse_frobnicate')).toBe(false);
+    expect(() => rt.run('sparse_frobnicate', {})).toThrow(UnimplementedError);
+  });
+
+  it('refuses unknown, missing and doubly given arguments with TypeErrors naming them', async () => {
+    const rt = await createRuntime();
+    expect(() => rt.run('sparse_tensor_to_dense', { sp_input: st(), default_val: 1 })).toThrow(/sparse_tensor_to_dense: unknown argument 'default_val'/);
+    expect(() => rt.run('sparse_tensor_to_dense', {})).toThrow(/the required argument 'sp_input' is missing/);
+    expect(() => rt.run('sparse_tensor_to_dense', { sp_input: tensor([1]) })).toThrow(/sp_input must be a SparseTensor, got a Tensor/);
+    expect(() => rt.run('sparse_tensor_to_dense', { sp_input: st(), validate_indices: 'yes' })).toThrow(/validate_indices must be true or false/);
+  });
+
+  it('unifies dtype variables and refuses a mismatch', () => {
+    expect(() => sparse.toDense(st(), { defaultValue: tensor(1, 'int32') })).toThrow(
+      /default_value has dtype int32 but sp_input has dtype float32; both must be the same T/,
+    );
+    expect(() => sparse.toDense(new SparseTensor([[0]], ['a'], [2]), { defaultValue: 1 })).toThrow(TypeError);
+    // A plain value takes the dtype of the tensor operand.
+    expect(sparse.toDense(new SparseTensor([[0]], [2n], [2]), { defaultValue: 7 }).toArray()).toEqual([2n, 7n]);
+  });
+
+  it('refuses a non-scalar where a scalar is due', () => {
+    expect(() => sparse.toDense(st(), { defaultValue: [1, 2] })).toThrow(/default_value must be a scalar, got shape \[2\]/);
+  });
+
+  it('checks every index against the dense shape before the kernel runs', () => {
+    const bad = new SparseTensor([[0, 0], [3, 1]], [1, 2], [3, 4]);
+    expect(() => sparse.toDense(bad)).toThrow(InvalidArgumentError);
+    expect(() => sparse.toDense(bad)).toThrow(/sp_input\.indices\[1\] = \[3,1\] is out of bounds: need 0 <= index < \[3,4\]/);
+  });
+
+  it('refuses a dense output too large to allocate before allocating it', () => {
+    const huge = new SparseTensor([[0, 0]], [1], [1e9, 1e9]);
+    expect(() => sparse.toDense(huge)).toThrow(/would hold 1\.000e\+18 elements/);
+    expect(() => sparse.toDense(huge)).toThrow(InvalidArgumentError);
+  });
+
+  it('accepts the plain-data SparseTensorValue form', () => {
+    const out = sparse.toDense({ indices: [[1]], values: [5], dense_shape: [3] });
+    expect(out.toArray()).toEqual([0, 5, 0]);
+  });
+});
+
+describe('backends', () => {
+  it('js is registered and the default', () => {
+    expect(listBackends()).toContain('js');
+    expect(getBackend()).toBe('js');
+  });
+
+  it('an unknown backend is a clear error that lists the known ones', async () => {
+    await expect(createRuntime({ backend: 'tpu' })).rejects.toThrow(/unknown backend 'tpu': the registered backends are js/);
+    await expect(setBackend('tpu')).rejects.toThrow(/unknown backend/);
+    expect(getBackend()).toBe('js');
+  });
+});
