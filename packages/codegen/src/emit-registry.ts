@@ -7,24 +7,27 @@ import { SpecError } from './spec-error.js';
 import type { LoadedSpec } from './spec-types.js';
 
 /**
- * `kernels-js/src/generated/registry.ts`: the kernel table of the JS backend. A hand-written kernel of op `x`
- * lives in `src/kernels/x.ts` and exports the function `camelCase(x)`; a spec without one is a codegen error.
+ * `kernels-js/src/generated/registry.ts`: the kernel table of the JS backend. The kernel of an expression-family
+ * op is generated (`generated/kernels/x.ts`); any other op's is hand-written in `src/kernels/x.ts`, exporting
+ * `camelCase(x)`. A hand-written op without its file, or a generated one with a stale file, is a codegen error.
  */
 export function emitJsRegistry(specs: LoadedSpec[], kernelsDir: string): string {
-  const missing = specs.filter((s) => !existsSync(join(kernelsDir, `${s.name}.ts`)));
-  if (missing.length) {
-    throw new SpecError(
-      missing.map((s) => ({
-        file: s.file,
-        field: 'kernel',
-        message: `the JS backend has no kernel for ${s.name}: write packages/kernels-js/src/kernels/${s.name}.ts exporting ${camelCase(s.name)}`,
-      })),
-    );
-  }
+  const problems = specs.flatMap((s) => {
+    const handWritten = existsSync(join(kernelsDir, `${s.name}.ts`));
+    if (s.compiled && handWritten) {
+      return [{ file: s.file, field: 'kernel', message: `the ${s.kernel.family} kernel of ${s.name} is generated from its expressions: delete packages/kernels-js/src/kernels/${s.name}.ts` }];
+    }
+    if (!s.compiled && !handWritten) {
+      return [{ file: s.file, field: 'kernel', message: `the JS backend has no kernel for ${s.name}: write packages/kernels-js/src/kernels/${s.name}.ts exporting ${camelCase(s.name)}` }];
+    }
+    return [];
+  });
+  if (problems.length) throw new SpecError(problems);
   return buildTsFile('registry.ts', (f) => {
     f.addImportDeclaration({ isTypeOnly: true, moduleSpecifier: './kernel-types.js', namedImports: ['KernelTable'] });
     for (const s of specs) {
-      f.addImportDeclaration({ moduleSpecifier: `../kernels/${s.name}.js`, namedImports: [camelCase(s.name)] });
+      const from = s.compiled ? `./kernels/${s.name}.js` : `../kernels/${s.name}.js`;
+      f.addImportDeclaration({ moduleSpecifier: from, namedImports: [camelCase(s.name)] });
     }
     f.addVariableStatement({
       isExported: true,

@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadSpecs } from './load-specs.js';
@@ -8,8 +8,13 @@ import { emitKernelTypes } from './emit-kernel-types.js';
 import { emitJsRegistry } from './emit-registry.js';
 import { emitCases } from './emit-cases.js';
 import { emitDocs } from './emit-docs.js';
+import { emitJsExprRuntime, emitJsFamilyKernels } from './emit-js-kernels.js';
 
-const TEMPLATES = join(dirname(fileURLToPath(import.meta.url)), '..', 'templates');
+const CODEGEN = join(dirname(fileURLToPath(import.meta.url)), '..');
+const TEMPLATES = join(CODEGEN, 'templates');
+
+/** The folders codegen owns: a file there that the specs no longer make is deleted. */
+const GENERATED_DIRS = ['packages/runtime/src/generated', 'packages/kernels-js/src/generated', 'packages/conformance/generated'];
 
 export interface GenerateOptions {
   /** The repository root (holds specs/ and packages/). */
@@ -24,7 +29,10 @@ export interface GenerateOptions {
 export function generatedFiles(opts: GenerateOptions): Map<string, string> {
   const specs = loadSpecs(opts.specsDir ?? join(opts.root, 'specs'), opts.root);
   const pkg = (p: string) => join('packages', p);
+  const familyKernels = emitJsFamilyKernels(specs, join(TEMPLATES, 'js'));
   return new Map([
+    ...[...familyKernels].map(([file, text]) => [join(pkg('kernels-js'), 'src/generated/kernels', file), text] as [string, string]),
+    [join(pkg('kernels-js'), 'src/generated/expr-runtime.ts'), emitJsExprRuntime(join(CODEGEN, 'src/expr/js-runtime.ts'))],
     [join(pkg('runtime'), 'src/generated/ops-meta.ts'), emitOpsMeta(specs)],
     [join(pkg('runtime'), 'src/generated/ops-api.ts'), emitOpsApi(specs)],
     [join(pkg('kernels-js'), 'src/generated/kernel-types.ts'), emitKernelTypes(specs)],
@@ -37,7 +45,12 @@ export function generatedFiles(opts: GenerateOptions): Map<string, string> {
 /** Writes the generated files (or, with `check`, lists those that are stale); returns the paths written or stale. */
 export function generate(opts: GenerateOptions): string[] {
   const changed: string[] = [];
-  for (const [rel, content] of generatedFiles(opts)) {
+  const files = generatedFiles(opts);
+  for (const stale of staleFiles(opts.root, files)) {
+    changed.push(stale);
+    if (!opts.check) rmSync(join(opts.root, stale));
+  }
+  for (const [rel, content] of files) {
     const path = join(opts.root, rel);
     let old: string | undefined;
     try {
@@ -53,4 +66,19 @@ export function generate(opts: GenerateOptions): string[] {
     }
   }
   return changed;
+}
+
+function staleFiles(root: string, files: Map<string, string>): string[] {
+  const out: string[] = [];
+  const walk = (rel: string) => {
+    const abs = join(root, rel);
+    if (!existsSync(abs)) return;
+    for (const entry of readdirSync(abs, { withFileTypes: true })) {
+      const child = join(rel, entry.name);
+      if (entry.isDirectory()) walk(child);
+      else if (!files.has(child)) out.push(child);
+    }
+  };
+  GENERATED_DIRS.forEach(walk);
+  return out.sort();
 }

@@ -7,6 +7,8 @@ import { SpecError, fieldPath, type SpecProblem } from './spec-error.js';
 import { apiNameOf } from './naming.js';
 import { CHECK_RULES, DTYPE_NAMES, type ArgSpec, type CheckSpec, type LoadedSpec, type OpSpec } from './spec-types.js';
 import { checkCaseValues } from './check-case-values.js';
+import { compileKernel } from './expr/family.js';
+import { keepsZero } from './expr/zero-check.js';
 
 const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true, discriminator: true, strictRequired: false, verbose: true });
 const validateSchema = ajv.compile(specSchema);
@@ -54,9 +56,11 @@ function loadSpecFile(path: string, display: string, problems: SpecProblem[]): L
   const before = problems.length;
   if (basename(path) !== `${spec.name}.yaml`) report(['name'], `the op id '${spec.name}' must match the file name ${basename(path)}`);
   checkSpec(spec, report);
+  const compiled = compileKernel(spec, report, keepsZero);
   if (problems.length > before) return undefined;
   return {
     ...spec,
+    compiled,
     checks: spec.checks ?? [],
     file: display,
     apiName: spec.api?.name ?? apiNameOf(spec.name),
@@ -100,6 +104,11 @@ function checkSpec(spec: OpSpec, report: Report): void {
     if ('like' in rule) {
       const a = argByName.get(rule.like);
       if (!a || !['sparse', 'dense', 'sparse_or_dense'].includes(a.type)) report(['outputs', i, 'shape', 'like'], `'${rule.like}' is not a tensor argument`);
+    } else if ('reduce' in rule) {
+      const r = rule.reduce;
+      if (argByName.get(r.input)?.type !== 'sparse') report(['outputs', i, 'shape', 'reduce', 'input'], `'${r.input}' is not a sparse argument`);
+      if (argByName.get(r.axes)?.type !== 'axes') report(['outputs', i, 'shape', 'reduce', 'axes'], `'${r.axes}' is not an axes argument`);
+      if (argByName.get(r.keepdims)?.type !== 'bool') report(['outputs', i, 'shape', 'reduce', 'keepdims'], `'${r.keepdims}' is not a bool argument`);
     } else if ('value' in rule) {
       const a = argByName.get(rule.value);
       if (!a || !['shape', 'int_list'].includes(a.type)) report(['outputs', i, 'shape', 'value'], `'${rule.value}' is not a shape argument`);
@@ -122,7 +131,8 @@ function checkSpec(spec: OpSpec, report: Report): void {
       else {
         if (given.has(arg.name)) report(at('args', key), `'${arg.name}' is given twice`);
         given.add(arg.name);
-        checkCaseValues(ex.args[key], arg.type, (p, m) => report(at('args', key, ...p), m));
+        // An error example may pass a wrong kind on purpose (a dense tensor where a SparseTensor is due).
+        if (!ex.expect_error) checkCaseValues(ex.args[key], arg.type, (p, m) => report(at('args', key, ...p), m));
       }
     }
     for (const a of spec.args) {
@@ -173,6 +183,10 @@ function checkCheck(c: CheckSpec, i: number, args: Map<string, ArgSpec>, report:
       need('values', c.values, ['dense', 'scalar']);
       need('shape', c.shape, ['shape']);
       need('ordered_when', c.ordered_when, ['bool']);
+      break;
+    case 'axes_in_range':
+      need('axes', c.axes, ['axes']);
+      need('of', c.of, ['sparse', 'dense']);
       break;
   }
 }

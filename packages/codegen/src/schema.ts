@@ -4,6 +4,8 @@ const identifier = { type: 'string', pattern: '^[a-z][a-z0-9_]*$' };
 const camel = { type: 'string', pattern: '^[a-z][A-Za-z0-9]*$' };
 const dtypeVar = { type: 'string', pattern: '^[A-Z][A-Za-z0-9]*$|^(float32|float64|int32|int64|bool|string)$' };
 const text = { type: 'string', minLength: 1 };
+// YAML reads `init: 0` as a number; an expression may be one.
+const expression = { type: ['string', 'number'], minLength: 1 };
 
 const check = (rule: string, props: Record<string, unknown>, required: string[]) => ({
   type: 'object',
@@ -93,7 +95,17 @@ export const specSchema = {
             minProperties: 1,
             maxProperties: 1,
             additionalProperties: false,
-            properties: { like: identifier, value: identifier, computed: text },
+            properties: {
+              like: identifier,
+              value: identifier,
+              computed: text,
+              reduce: {
+                type: 'object',
+                additionalProperties: false,
+                required: ['input', 'axes', 'keepdims'],
+                properties: { input: identifier, axes: identifier, keepdims: identifier },
+              },
+            },
           },
           doc: text,
         },
@@ -116,6 +128,7 @@ export const specSchema = {
             { indices: identifier, values: identifier, shape: identifier, ordered_when: identifier },
             ['indices', 'values', 'shape'],
           ),
+          check('axes_in_range', { axes: identifier, of: identifier }, ['axes', 'of']),
         ],
       },
     },
@@ -123,7 +136,18 @@ export const specSchema = {
       type: 'object',
       additionalProperties: false,
       required: ['family'],
-      properties: { family: { enum: [...KERNEL_FAMILIES] } },
+      properties: {
+        family: { enum: [...KERNEL_FAMILIES] },
+        expr: expression,
+        join: { enum: ['union', 'intersection'] },
+        only_a: expression,
+        only_b: expression,
+        keep: expression,
+        init: expression,
+        combine: expression,
+        finalize: expression,
+        implicit_zeros: { enum: ['ignore', 'include'] },
+      },
     },
     examples: { type: 'array', minItems: 1, items: caseSchema },
   },

@@ -39,6 +39,7 @@ export interface ArgSpec {
 export type ShapeRule =
   | { like: string }
   | { value: string }
+  | { reduce: { input: string; axes: string; keepdims: string } }
   | { computed: string };
 
 export interface OutputSpec {
@@ -56,10 +57,11 @@ export type CheckSpec =
   | { rule: 'broadcast_to_sparse'; dense: string; sparse: string }
   | { rule: 'not_both_dense'; args: [string, string] }
   | { rule: 'rank'; arg: string; min?: number; max?: number }
-  | { rule: 'index_matrix'; indices: string; values: string; shape: string; ordered_when?: string };
+  | { rule: 'index_matrix'; indices: string; values: string; shape: string; ordered_when?: string }
+  | { rule: 'axes_in_range'; axes: string; of: string };
 
 export type CheckRule = CheckSpec['rule'];
-export const CHECK_RULES: readonly CheckRule[] = ['indices_ordered', 'same_shape', 'broadcast_to_sparse', 'not_both_dense', 'rank', 'index_matrix'];
+export const CHECK_RULES: readonly CheckRule[] = ['indices_ordered', 'same_shape', 'broadcast_to_sparse', 'not_both_dense', 'rank', 'index_matrix', 'axes_in_range'];
 
 export interface CaseSpec {
   op?: string;
@@ -80,8 +82,28 @@ export interface OpSpec {
   args: ArgSpec[];
   outputs: OutputSpec[];
   checks?: CheckSpec[];
-  kernel: { family: KernelFamily };
+  kernel: KernelSpec;
   examples: CaseSpec[];
+}
+
+/** The kernel of an op: a family, and for the expression families the expressions that make the kernel. */
+export interface KernelSpec {
+  family: KernelFamily;
+  /** cwise (over a, b), merge (over a, b where both hold an entry), map (over x). */
+  expr?: string;
+  /** merge: which indices the output holds. */
+  join?: 'union' | 'intersection';
+  /** merge: the value where only a (only b) holds an entry; default: expr with the missing side 0. */
+  only_a?: string;
+  only_b?: string;
+  /** merge: a condition over out (and a, b) deciding whether an entry where both hold one is kept. */
+  keep?: string;
+  /** reduce: the start value, the step over acc and x, and the last step over acc and count. */
+  init?: string;
+  combine?: string;
+  finalize?: string;
+  /** reduce: whether the implicit zeros of a group take part (a group with any takes one 0 more). */
+  implicit_zeros?: 'ignore' | 'include';
 }
 
 /** A spec with everything derived that emitters need. */
@@ -89,4 +111,6 @@ export interface LoadedSpec extends OpSpec {
   file: string;
   apiName: string;
   apiAliases: string[];
+  /** For the expression families: the kernel, parsed and checked. */
+  compiled?: import('./expr/family.js').CompiledKernel;
 }

@@ -13,3 +13,10 @@ export function buildTsFile(name: string, build: (file: SourceFile) => void): st
   file.formatText({ indentSize: 2, convertTabsToSpaces: true });
   return tsHeader + file.getFullText();
 }
+
+/** Formats TS source text (a template's output) the way ts-morph formats the files it builds. */
+export function formatTs(name: string, text: string): string {
+  const file = project.createSourceFile(name, text, { overwrite: true });
+  file.formatText({ indentSize: 2, convertTabsToSpaces: true });
+  return file.getFullText();
+}

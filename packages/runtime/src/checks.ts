@@ -61,6 +61,16 @@ const CHECKS: { [R in CheckMeta['rule']]: (op: string, c: Extract<CheckMeta, { r
     }
   },
 
+  axes_in_range(op, c, args) {
+    const axes = args[c.axes] as number[] | null;
+    const rank = shapeOf(args[c.of]).length;
+    axes?.forEach((a, i) => {
+      if (a < -rank || a >= rank) {
+        throw new InvalidArgumentError(`${op}: ${c.axes}[${i}] = ${a} is out of range for ${c.of} of rank ${rank}: need ${-rank} <= axis < ${rank}`);
+      }
+    });
+  },
+
   index_matrix(op, c, args) {
     const ind = args[c.indices] as DenseData | number | bigint;
     const vals = args[c.values];

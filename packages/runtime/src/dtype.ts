@@ -83,10 +83,13 @@ export function dtypeOfStorage(values: unknown): DType | undefined {
 export function toScalar(x: unknown, dtype: DType, what: string): Scalar {
   switch (dtype) {
     case 'float32':
-    case 'float64':
-      if (typeof x === 'number') return x;
-      if (typeof x === 'bigint') return Number(x);
+    case 'float64': {
+      // float32 scalars round as TensorFlow converts them, so kernels see the value the dtype holds.
+      const round = dtype === 'float32' ? Math.fround : (v: number) => v;
+      if (typeof x === 'number') return round(x);
+      if (typeof x === 'bigint') return round(Number(x));
       break;
+    }
     case 'int32':
       if (typeof x === 'number' && Number.isInteger(x)) {
         if (x < INT32_MIN || x > INT32_MAX) throw new TypeError(`${what}: ${x} does not fit in int32`);

@@ -14,7 +14,11 @@ export interface ArgMeta {
   aliases: string[];
 }
 
-export type ShapeRule = { like: string } | { value: string } | { computed: string };
+export type ShapeRule =
+  | { like: string }
+  | { value: string }
+  | { reduce: { input: string; axes: string; keepdims: string } }
+  | { computed: string };
 
 export interface OutputMeta {
   name: string;
@@ -29,7 +33,8 @@ export type CheckMeta =
   | { rule: 'broadcast_to_sparse'; dense: string; sparse: string }
   | { rule: 'not_both_dense'; args: string[] }
   | { rule: 'rank'; arg: string; min?: number; max?: number }
-  | { rule: 'index_matrix'; indices: string; values: string; shape: string; ordered_when?: string };
+  | { rule: 'index_matrix'; indices: string; values: string; shape: string; ordered_when?: string }
+  | { rule: 'axes_in_range'; axes: string; of: string };
 
 export interface OpMeta {
   name: string;

@@ -13,7 +13,18 @@ export function expectedShape(o: OutputMeta, bound: BoundArgs): number[] | undef
   const r = o.shape;
   if ('like' in r) return (bound.values[r.like] as Data).shape;
   if ('value' in r) return bound.values[r.value] as number[];
+  if ('reduce' in r) {
+    const { input, axes, keepdims } = r.reduce;
+    return reducedShape((bound.values[input] as Data).shape, bound.values[axes] as number[] | null, bound.values[keepdims] as boolean);
+  }
   return undefined;
+}
+
+/** The dense shape left when `axes` (null: all; negative from the end) are reduced: dropped, or kept as 1. */
+export function reducedShape(shape: readonly number[], axes: readonly number[] | null, keepdims: boolean): number[] {
+  const rank = shape.length;
+  const reduced = new Set((axes ?? shape.map((_, d) => d)).map((a) => (a < 0 ? a + rank : a)));
+  return keepdims ? shape.map((d, i) => (reduced.has(i) ? 1 : d)) : shape.filter((_, i) => !reduced.has(i));
 }
 
 /** Refuses, before any kernel allocates it, a dense output too large to hold. */

@@ -81,3 +81,13 @@ describe('backends', () => {
     expect(getBackend()).toBe('js');
   });
 });
+
+describe('scalars take the dtype of their operand', () => {
+  it('a float32 thresh is rounded to float32 before it is compared, as TensorFlow converts it', () => {
+    const a = new SparseTensor([[0]], [0.05], [1], 'float32');
+    // The float32 sum is fround(0.1); 0.1000000016 is above it as a double but rounds to it as a float32.
+    const out = sparse.add(a, a, { thresh: 0.1000000016 }) as SparseTensor;
+    expect(out.nnz).toBe(1);
+    expect(Array.from(out.values as Float32Array)).toEqual([Math.fround(0.1)]);
+  });
+});

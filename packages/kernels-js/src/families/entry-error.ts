@@ -1,0 +1,7 @@
+import { indexText } from '../index-text.js';
+
+/** A KernelError thrown while computing entry `i` of `indices` (an integer division by zero...), told where it happened. */
+export function atEntry(e: unknown, what: string, indices: ArrayLike<number>, i: number, rank: number): unknown {
+  if (e instanceof Error && e.name === 'KernelError') e.message += ` at ${what}[${i}] = ${indexText(indices, i, rank)}`;
+  return e;
+}
