@@ -1,0 +1,61 @@
+import type { DType, Scalar, Values } from './generated/kernel-types.js';
+
+/** A zero-filled value store of `n` elements in the dtype's storage (bool as 0/1 bytes, string as ''). */
+export function allocValues(dtype: DType, n: number): Values {
+  switch (dtype) {
+    case 'float32':
+      return new Float32Array(n);
+    case 'float64':
+      return new Float64Array(n);
+    case 'int32':
+      return new Int32Array(n);
+    case 'int64':
+      return new BigInt64Array(n);
+    case 'bool':
+      return new Uint8Array(n);
+    case 'string':
+      return new Array<string>(n).fill('');
+  }
+}
+
+/** An element as the dtype's storage holds it: bool → 0/1, int64 → bigint, the rest unchanged. */
+export function storageValue(dtype: DType, v: Scalar): number | bigint | string {
+  switch (dtype) {
+    case 'bool':
+      return v === true || v === 1 ? 1 : 0;
+    case 'int64':
+      return typeof v === 'bigint' ? v : BigInt(v as number);
+    default:
+      return v as number | string;
+  }
+}
+
+/** A store of `n` copies of `v`. */
+export function filledValues(dtype: DType, n: number, v: Scalar): Values {
+  const out = allocValues(dtype, n);
+  const s = storageValue(dtype, v);
+  if (Array.isArray(out)) out.fill(s as string);
+  else (out as unknown as { fill(x: unknown): void }).fill(s);
+  return out;
+}
+
+/** Element `i` of a store, in storage form. */
+export type Element = number | bigint | string;
+
+/** Writes `src[j]` into `dst[i]`; both stores hold the same dtype. */
+export function copyValue(dst: Values, i: number, src: Values, j: number): void {
+  (dst as unknown as Element[])[i] = src[j];
+}
+
+/** A new store of the same dtype holding `src[order[k]]` at `k`. */
+export function takeValues(src: Values, dtype: DType, order: ArrayLike<number>): Values {
+  const out = allocValues(dtype, order.length);
+  for (let k = 0; k < order.length; k++) copyValue(out, k, src, order[k]);
+  return out;
+}
+
+/** Whether element `i` is the dtype's zero: 0 or -0, 0n, false, ''. NaN is not zero. */
+export function isZeroAt(values: Values, i: number): boolean {
+  const v = values[i];
+  return v === 0 || v === 0n || v === '';
+}
