@@ -1,0 +1,44 @@
+/** The shape of a conformance case (see CASES.md) and of the result of running one. */
+
+/** The two error kinds a case may expect: bad data, or an argument of the wrong kind. */
+export const ERROR_KINDS = ['InvalidArgument', 'TypeError'] as const;
+export type ErrorKind = (typeof ERROR_KINDS)[number];
+
+export interface ExpectError {
+  kind: ErrorKind;
+  /** A regex the error message must match (searched, not anchored). */
+  match?: string;
+}
+
+export interface Tolerance {
+  rtol?: number;
+  atol?: number;
+}
+
+export interface Case {
+  /** The op id: the spec's `name`. */
+  op: string;
+  /** Unique within the op. */
+  name: string;
+  /** Where the example comes from. */
+  doc?: string;
+  /** Keyed by the spec's argument names; values in the CASES.md value forms. */
+  args: Record<string, unknown>;
+  /** Keyed by the spec's output names; exactly one of `expect` and `expect_error` is set. */
+  expect?: Record<string, unknown>;
+  expect_error?: ExpectError;
+  tolerance?: Tolerance;
+}
+
+/** `delegated`: a backend handed the op to another backend (an explicit fallback), so the result is not its own. */
+export const STATUSES = ['passed', 'failed', 'unsupported', 'delegated'] as const;
+export type CaseStatus = (typeof STATUSES)[number];
+
+export interface CaseResult {
+  op: string;
+  name: string;
+  backend: string;
+  status: CaseStatus;
+  /** Empty when passed; otherwise what differed, what was thrown, or why the case could not run. */
+  message: string;
+}

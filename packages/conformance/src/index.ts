@@ -1,0 +1,17 @@
+export type { Case, CaseResult, CaseStatus, ErrorKind, ExpectError, Tolerance } from './case.js';
+export { ERROR_KINDS, STATUSES } from './case.js';
+export { CaseFormatError } from './case-format-error.js';
+export { loadCases, parseCaseFile, CASE_FILE_EXTENSIONS } from './load-cases.js';
+export { validateCase } from './validate-case.js';
+export { decodeArgValue, decodeFloat, formatValue } from './case-values.js';
+export { toRuntimeArgs, toRuntimeValue } from './runtime-args.js';
+export type { DenseView, OutputView, SparseView, TensorView } from './tensor-view.js';
+export { expectedView } from './expected-view.js';
+export { resultView } from './result-view.js';
+export { compareOutputs, compareOutput } from './compare.js';
+export { DEFAULT_TOLERANCE, isClose, resolveTolerance, type ResolvedTolerance } from './tolerance.js';
+export { runCase, type CaseRuntime } from './run-case.js';
+export { runCases } from './run-cases.js';
+export { openRuntime } from './open-runtime.js';
+export { parseBackendList } from './backend-names.js';
+export { countByBackend, formatSummaryLine, type StatusCounts } from './summary.js';

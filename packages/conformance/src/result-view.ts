@@ -1,0 +1,70 @@
+import { formatValue, isDigitString } from './case-values.js';
+import type { DenseView, OutputView, SparseView, TensorView } from './tensor-view.js';
+
+/**
+ * The view of an output a runtime returned, found by its structure rather than its class so that plain data
+ * works too: a SparseTensor (`indices`, `values`, `denseShape` or `dense_shape`, `dtype`), a dense Tensor
+ * (`data`, `shape`, `dtype`) or a list of those. Returns a description instead when it is none of them.
+ */
+export function resultView(got: unknown): OutputView | { unrecognized: string } {
+  if (Array.isArray(got)) {
+    const views: TensorView[] = [];
+    for (const [i, item] of got.entries()) {
+      const v = resultTensor(item);
+      if (v === undefined) return { unrecognized: `a list whose item ${i} is ${describe(item)}` };
+      views.push(v);
+    }
+    return views;
+  }
+  return resultTensor(got) ?? { unrecognized: describe(got) };
+}
+
+function resultTensor(x: unknown): TensorView | undefined {
+  if (typeof x !== 'object' || x === null) return undefined;
+  const o = x as Record<string, unknown>;
+  const dtype = typeof o.dtype === 'string' ? o.dtype : '(none)';
+  // A SparseTensor also has a `shape`; only it has `indices`, so test for sparse first.
+  const denseShape = o.denseShape ?? o.dense_shape;
+  if (isList(o.indices) && isList(o.values) && isList(denseShape)) {
+    const view: SparseView = {
+      kind: 'sparse',
+      indices: Array.from(o.indices, (row) => Array.from(row as ArrayLike<number>, Number)),
+      values: Array.from(o.values, (v) => normalizeResult(v, dtype)),
+      denseShape: Array.from(denseShape, Number),
+      dtype,
+    };
+    return view;
+  }
+  if (isList(o.data) && isList(o.shape)) {
+    const view: DenseView = {
+      kind: 'dense',
+      data: Array.from(o.data, (v) => normalizeResult(v, dtype)),
+      shape: Array.from(o.shape, Number),
+      dtype,
+    };
+    return view;
+  }
+  return undefined;
+}
+
+/** Storage to comparable values: bool is stored 0/1, int64 as bigint (plain data may hold numbers or digit strings). */
+function normalizeResult(v: unknown, dtype: string): unknown {
+  if (dtype === 'bool' && (v === 0 || v === 1)) return v === 1;
+  if (dtype === 'int64' && ((typeof v === 'number' && Number.isSafeInteger(v)) || isDigitString(v))) return BigInt(v);
+  return v;
+}
+
+const isList = (x: unknown): x is ArrayLike<unknown> =>
+  typeof x === 'object' && x !== null && typeof (x as ArrayLike<unknown>).length === 'number';
+
+export function describeKind(view: OutputView): string {
+  if (Array.isArray(view)) return `a list of ${view.length}`;
+  return view.kind === 'sparse' ? 'a SparseTensor' : 'a dense Tensor';
+}
+
+function describe(x: unknown): string {
+  if (x === undefined || x === null) return String(x);
+  if (typeof x !== 'object') return `${typeof x} ${formatValue(x)}`;
+  const name = (x as object).constructor?.name;
+  return name && name !== 'Object' ? `a ${name}` : `an object with keys ${formatValue(Object.keys(x))}`;
+}

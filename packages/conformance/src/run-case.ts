@@ -1,0 +1,67 @@
+import { InvalidArgumentError, UnimplementedError, type Runtime } from '@sparse/runtime';
+import type { Case, CaseResult, CaseStatus, ErrorKind, ExpectError } from './case.js';
+import { compareOutputs } from './compare.js';
+import { toRuntimeArgs } from './runtime-args.js';
+
+/** What running a case needs of a runtime (a structural subset of Runtime, so a test can hand in a stand-in). */
+export type CaseRuntime = Pick<Runtime, 'backend' | 'hasOp'> & {
+  run(op: string, args: Record<string, unknown>): Record<string, unknown> | Promise<Record<string, unknown>>;
+};
+
+/**
+ * Runs one case on one runtime. `unsupported` when the runtime lacks the op or throws UnimplementedError;
+ * for `expect` cases `passed` iff the outputs agree with the expectation; for `expect_error` cases `passed` iff
+ * the op throws the right kind of error with a message matching `match`. Never throws.
+ */
+export async function runCase(rt: CaseRuntime, c: Case): Promise<CaseResult> {
+  const result = (status: CaseStatus, message = ''): CaseResult => ({ op: c.op, name: c.name, backend: rt.backend, status, message });
+
+  if (!rt.hasOp(c.op)) return result('unsupported', `backend ${rt.backend} has no op '${c.op}'`);
+  let outputs: Record<string, unknown>;
+  try {
+    // Converting the args is inside the try: building a SparseTensor from bad data is itself the error some cases expect.
+    outputs = await rt.run(c.op, toRuntimeArgs(c.args));
+  } catch (e) {
+    if (e instanceof UnimplementedError) return result('unsupported', e.message);
+    if (c.expect_error) {
+      const problem = wrongError(e, c.expect_error);
+      return problem ? result('failed', problem) : result('passed');
+    }
+    return result('failed', `threw ${describeError(e)}`);
+  }
+  if (c.expect_error) return result('failed', `expected ${describeExpected(c.expect_error)}, but the op returned normally`);
+  if (!c.expect) return result('failed', `the case has neither expect nor expect_error`);
+  let diff: string;
+  try {
+    diff = compareOutputs(outputs, c.expect, c.tolerance);
+  } catch (e) {
+    return result('failed', `malformed expect: ${(e as Error).message}`);
+  }
+  return diff === '' ? result('passed') : result('failed', diff);
+}
+
+/** Why a thrown error is not the one expected, or '' if it is. */
+function wrongError(e: unknown, want: ExpectError): string {
+  if (errorKindOf(e) !== want.kind) return `expected ${describeExpected(want)}, got ${describeError(e)}`;
+  const message = (e as Error).message;
+  if (want.match !== undefined && !new RegExp(want.match).test(message)) {
+    return `expected ${describeExpected(want)}, got the message: ${message}`;
+  }
+  return '';
+}
+
+function errorKindOf(e: unknown): ErrorKind | undefined {
+  if (e instanceof InvalidArgumentError) return 'InvalidArgument';
+  if (e instanceof TypeError) return 'TypeError';
+  return undefined;
+}
+
+function describeExpected(want: ExpectError): string {
+  const kind = want.kind === 'InvalidArgument' ? 'an InvalidArgumentError' : 'a TypeError';
+  return want.match === undefined ? kind : `${kind} matching /${want.match}/`;
+}
+
+function describeError(e: unknown): string {
+  if (e instanceof Error) return `${e.name}: ${e.message}`;
+  return `a non-Error value: ${String(e)}`;
+}

@@ -1,0 +1,152 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { CaseFormatError } from '../src/case-format-error.js';
+import { loadCases, parseCaseFile } from '../src/load-cases.js';
+
+const root = mkdtempSync(join(tmpdir(), 'sparse-conformance-load-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+/** Writes a file under the temporary root and returns its path. */
+function write(relative: string, text: string): string {
+  const path = join(root, relative);
+  mkdirSync(join(path, '..'), { recursive: true });
+  writeFileSync(path, text);
+  return path;
+}
+
+const denseCase = (op: string, name: string) => ({
+  op,
+  name,
+  args: { tensor: { dense: [[1, 0]], dtype: 'int32' } },
+  expect: { output: { sparse: { indices: [[0, 0]], values: [1], dense_shape: [1, 2] }, dtype: 'int32' } },
+});
+
+/** The error loadCases/parseCaseFile throws, for checking its message. */
+function errorOf(f: () => unknown): CaseFormatError {
+  try {
+    f();
+  } catch (e) {
+    expect(e).toBeInstanceOf(CaseFormatError);
+    return e as CaseFormatError;
+  }
+  throw new Error('expected a CaseFormatError, but nothing was thrown');
+}
+
+describe('loadCases: formats', () => {
+  it('reads a JSON list of cases', () => {
+    const file = write('list.json', JSON.stringify([denseCase('from_dense', 'a'), denseCase('from_dense', 'b')]));
+    const cases = loadCases(file);
+    expect(cases.map((c) => c.name)).toEqual(['a', 'b']);
+    expect(cases[0].args).toEqual({ tensor: { dense: [[1, 0]], dtype: 'int32' } });
+  });
+
+  it('reads YAML, keeping nan/inf spellings and quoted digit strings as written', () => {
+    const file = write(
+      'one.yaml',
+      `- op: sparse_abs
+  name: specials
+  doc: seeds/x.txt
+  args:
+    sp_input:
+      sparse: {indices: [[0], [1]], values: [nan, -inf], dense_shape: [3]}
+      dtype: float32
+  expect:
+    output:
+      sparse: {indices: [[0], [1]], values: [nan, inf], dense_shape: [3]}
+      dtype: float32
+  tolerance: {rtol: 0.001}
+- op: sparse_abs
+  name: wide
+  args: {sp_input: {sparse: {indices: [[0]], values: ["-9007199254740993"], dense_shape: [1]}, dtype: int64}}
+  expect: {output: {sparse: {indices: [[0]], values: ["9007199254740993"], dense_shape: [1]}, dtype: int64}}
+`,
+    );
+    const [specials, wide] = loadCases(file);
+    expect(specials.tolerance).toEqual({ rtol: 0.001 });
+    expect(specials.doc).toBe('seeds/x.txt');
+    expect((specials.expect!.output as { sparse: { values: unknown[] } }).sparse.values).toEqual(['nan', 'inf']);
+    expect((wide.expect!.output as { sparse: { values: unknown[] } }).sparse.values).toEqual(['9007199254740993']);
+  });
+
+  it('reads the {cases: [...]} wrapper, other top-level fields allowed (the generated bundle has `generated`)', () => {
+    const file = write('wrapped.yml', `generated: by hand\ncases:\n  - ${JSON.stringify(denseCase('from_dense', 'w'))}\n`);
+    expect(loadCases(file).map((c) => `${c.op}/${c.name}`)).toEqual(['from_dense/w']);
+  });
+
+  it('reads expect_error cases', () => {
+    const c = { op: 'sparse_reorder', name: 'bad', args: {}, expect_error: { kind: 'InvalidArgument', match: 'out of (bounds|range)' } };
+    expect(parseCaseFile(JSON.stringify([c]), 'x.json')[0].expect_error).toEqual(c.expect_error);
+  });
+
+  it('reads every case file under a directory, recursively, in sorted order', () => {
+    write('tree/b.yml', JSON.stringify([denseCase('op', 'b')]));
+    write('tree/a/2.yaml', JSON.stringify([denseCase('op', 'a2')]));
+    write('tree/a/1.json', JSON.stringify({ cases: [denseCase('op', 'a1'), denseCase('op', 'a1b')] }));
+    write('tree/a/deeper/0.json', JSON.stringify([denseCase('op', 'a_deeper')]));
+    write('tree/notes.txt', 'not a case file');
+    write('tree/.hidden/x.yaml', 'not: [a case list');
+    expect(loadCases(join(root, 'tree')).map((c) => c.name)).toEqual(['a1', 'a1b', 'a2', 'a_deeper', 'b']);
+  });
+});
+
+describe('loadCases: malformed files', () => {
+  it('names the file and the case index and name', () => {
+    const bad = { ...denseCase('from_dense', 'second'), expect_error: { kind: 'InvalidArgument' } };
+    const file = write('both.json', JSON.stringify([denseCase('from_dense', 'first'), bad]));
+    const e = errorOf(() => loadCases(file));
+    expect(e.message).toBe(`${file}: cases[1] (second): a case has exactly one of 'expect' and 'expect_error'`);
+    expect([e.file, e.index, e.caseName]).toEqual([file, 1, 'second']);
+  });
+
+  it('names the case index when the name is missing', () => {
+    const { name: _dropped, ...nameless } = denseCase('from_dense', 'x');
+    expect(errorOf(() => parseCaseFile(JSON.stringify([nameless]), 'f.json')).message).toBe(`f.json: cases[0]: 'name' must be a non-empty string`);
+  });
+
+  it.each([
+    ['no op', { name: 'n', args: {}, expect: {} }, /'op' must be/],
+    ['args not a mapping', { op: 'o', name: 'n', args: [1], expect_error: { kind: 'TypeError' } }, /'args' must be a mapping/],
+    ['neither expect nor expect_error', { op: 'o', name: 'n', args: {} }, /exactly one of/],
+    ['a misspelt field', { op: 'o', name: 'n', args: {}, expected: {} }, /unknown field 'expected'/],
+    ['an unknown error kind', { op: 'o', name: 'n', args: {}, expect_error: { kind: 'ValueError' } }, /kind must be one of InvalidArgument, TypeError/],
+    ['a bad regex', { op: 'o', name: 'n', args: {}, expect_error: { kind: 'TypeError', match: '(' } }, /not a valid regex/],
+    ['a negative tolerance', { ...denseCase('o', 'n'), tolerance: { rtol: -1 } }, /tolerance\.rtol must be a number >= 0/],
+    ['an expected value of the wrong dtype', { ...denseCase('o', 'n'), expect: { output: { dense: [1, 'x'], dtype: 'int32' } } }, /expect\.output\.dense \(value 1\): "x" is not an int32 value/],
+    ['an expected int64 past 2^53 as a number', { ...denseCase('o', 'n'), expect: { output: { dense: [2 ** 60], dtype: 'int64' } } }, /write it as a string of digits/],
+    ['an expected value with no dtype', { ...denseCase('o', 'n'), expect: { output: { dense: [1] } } }, /expect\.output\.dtype: expected one of/],
+    ['ragged expected nesting', { ...denseCase('o', 'n'), expect: { output: { dense: [[1, 2], [3]], dtype: 'int32' } } }, /not rectangular at \[1\]/],
+    ['indices and values of different lengths', { ...denseCase('o', 'n'), expect: { output: { sparse: { indices: [[0]], values: [1, 2], dense_shape: [3] }, dtype: 'int32' } } }, /1 indices but 2 values/],
+    ['an index of the wrong rank', { ...denseCase('o', 'n'), expect: { output: { sparse: { indices: [[0, 1]], values: [1], dense_shape: [3] }, dtype: 'int32' } } }, /indices\[0\]: expected 1 whole numbers/],
+    ['an expected plain value', { ...denseCase('o', 'n'), expect: { output: [[1, 2]] } }, /expect\.output\[0\]: expected \{sparse/],
+    ['a sparse arg missing a field', { ...denseCase('o', 'n'), args: { sp: { sparse: { indices: [], values: [] }, dtype: 'int32' } } }, /args\.sp\.sparse\.dense_shape must be a list/],
+  ])('rejects %s', (_what, raw, message) => {
+    const e = errorOf(() => parseCaseFile(JSON.stringify([raw]), 'bad.json'));
+    expect(e.message).toMatch(/^bad\.json: cases\[0\]/);
+    expect(e.message).toMatch(message);
+  });
+
+  it('rejects an unparseable file, naming it', () => {
+    const file = write('broken.yaml', '- op: x\n  name: [unclosed\n');
+    expect(errorOf(() => loadCases(file)).message).toMatch(new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: cannot parse`));
+  });
+
+  it('rejects a file that is not a list of cases', () => {
+    const file = write('mapping.json', JSON.stringify({ op: 'x' }));
+    expect(errorOf(() => loadCases(file)).message).toBe(`${file}: expected a list of cases, or {cases: [...]}`);
+  });
+
+  it('rejects the same op/name twice, naming both files', () => {
+    const first = write('dup/1.json', JSON.stringify([denseCase('op', 'same')]));
+    const second = write('dup/2.json', JSON.stringify([denseCase('op', 'same')]));
+    const e = errorOf(() => loadCases(join(root, 'dup')));
+    expect(e.message).toBe(`${second}: cases[0] (same): op/same is already a case in ${first}: names must be unique within an op`);
+  });
+
+  it('rejects a file without a case-file extension, and a missing path', () => {
+    const file = write('cases.txt', '[]');
+    expect(errorOf(() => loadCases(file)).message).toMatch(/not a case file/);
+    expect(errorOf(() => loadCases(join(root, 'nope.json'))).message).toMatch(/cannot read: ENOENT/);
+  });
+});
