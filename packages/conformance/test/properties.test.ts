@@ -1,0 +1,25 @@
+import fc from 'fast-check';
+import { describe, it } from 'vitest';
+import { createRuntime, listBackends } from '@sparse/runtime';
+import { runCase } from '../src/index.js';
+import { FAMILY_PROPERTIES } from './properties/family-properties.js';
+
+// Bounded in runs, not in time: the same number of random cases on every machine.
+const RUNS = Number(process.env.PROPERTY_RUNS ?? 150);
+
+for (const backend of listBackends()) {
+  describe(`properties against a dense oracle on ${backend}`, () => {
+    for (const p of FAMILY_PROPERTIES) {
+      it(p.op, async () => {
+        const rt = await createRuntime({ backend });
+        await fc.assert(
+          fc.asyncProperty(p.cases, async (c) => {
+            const r = await runCase(rt, c);
+            if (r.status !== 'passed') throw new Error(`${r.status}: ${r.message}\ncase: ${JSON.stringify(c)}`);
+          }),
+          { numRuns: RUNS },
+        );
+      });
+    }
+  });
+}
