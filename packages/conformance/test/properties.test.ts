@@ -5,7 +5,7 @@ import { runCase } from '../src/index.js';
 import { FAMILY_PROPERTIES } from './properties/family-properties.js';
 
 // Bounded in runs, not in time: the same number of random cases on every machine.
-const RUNS = Number(process.env.PROPERTY_RUNS ?? 150);
+const RUNS = Number(process.env.PROPERTY_RUNS ?? 300);
 
 for (const backend of listBackends()) {
   describe(`properties against a dense oracle on ${backend}`, () => {
