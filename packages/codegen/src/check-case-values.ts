@@ -10,6 +10,13 @@ export function checkCaseValues(value: unknown, type: string, report: Report): v
     case 'sparse':
       checkSparse(value, [], report);
       return;
+    case 'sparse_or_sparse_list':
+      if (Array.isArray(value)) value.forEach((v, i) => checkSparse(v, [i], report));
+      else checkSparse(value, [], report);
+      return;
+    case 'int_or_int_list':
+      if (!Number.isInteger(value) && !(Array.isArray(value) && value.every(Number.isInteger))) report([], `expected a whole number or a list of them, got ${JSON.stringify(value)}`);
+      return;
     case 'sparse_list':
       if (!Array.isArray(value)) report([], 'a list of SparseTensors must be a list');
       else value.forEach((v, i) => checkSparse(v, [i], report));

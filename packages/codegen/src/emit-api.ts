@@ -10,6 +10,8 @@ const ARG_TS: Record<string, string> = {
   scalar: 'ScalarLike',
   sparse_or_dense: 'SparseLike | TensorLike',
   sparse_list: 'readonly SparseLike[]',
+  sparse_or_sparse_list: 'SparseLike | readonly SparseLike[]',
+  int_or_int_list: 'number | readonly number[]',
   int: 'number',
   bool: 'boolean',
   int_list: 'readonly number[]',

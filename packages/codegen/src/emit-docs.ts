@@ -27,7 +27,11 @@ hb.registerHelper('shapeText', (r: ShapeRule) =>
       ? `the value of \`${r.value}\``
       : 'reduce' in r
         ? `\`${r.reduce.input}\` reduced over \`${r.reduce.axes}\` (kept as 1 with \`${r.reduce.keepdims}\`)`
-        : r.computed,
+        : 'replace_last' in r
+          ? `dense shape of \`${r.replace_last.input}\`, the last dim replaced by \`${r.replace_last.with}\``
+          : 'matmul' in r
+            ? `[rows of \`${r.matmul.a}\`, columns of \`${r.matmul.b}\`] after \`${r.matmul.adjoint_a}\` / \`${r.matmul.adjoint_b}\``
+            : r.computed,
 );
 hb.registerHelper('checkText', (c: CheckSpec) => CHECK_TEXT[c.rule](c as never));
 hb.registerHelper('call', (s: LoadedSpec, ex: CaseSpec) => callToTs(s, ex));
@@ -44,6 +48,7 @@ const CHECK_TEXT: { [R in CheckSpec['rule']]: (c: Extract<CheckSpec, { rule: R }
   broadcast_to_sparse: (c) => `\`${c.dense}\` broadcasts to the dense shape of \`${c.sparse}\` (never the other way): InvalidArgumentError`,
   not_both_dense: (c) => `at least one of \`${c.args[0]}\`, \`${c.args[1]}\` is sparse: TypeError`,
   rank: (c) => `\`${c.arg}\` has rank ${c.min !== undefined && c.max !== undefined ? `${c.min}..${c.max}` : c.min !== undefined ? `≥ ${c.min}` : `≤ ${c.max}`}: InvalidArgumentError`,
+  custom: (c) => c.doc.trim(),
   axes_in_range: (c) => `every axis of \`${c.axes}\` in [-rank, rank) of \`${c.of}\`: InvalidArgumentError`,
   index_matrix: (c) =>
     `\`${c.indices}\` is a scalar, vector or [N, rank] matrix of indices within \`${c.shape}\`, with one value of \`${c.values}\` per index or a single value${c.ordered_when ? `; in canonical order without repeats when \`${c.ordered_when}\`` : ''}: InvalidArgumentError`,

@@ -8,6 +8,8 @@ const KERNEL_ARG: Record<string, string> = {
   scalar: 'Scalar',
   sparse_or_dense: 'SparseData | DenseData',
   sparse_list: 'SparseData[]',
+  sparse_or_sparse_list: 'SparseData | SparseData[]',
+  int_or_int_list: 'number | number[]',
   int: 'number',
   bool: 'boolean',
   int_list: 'number[]',

@@ -18,6 +18,7 @@ export function emitOpsMeta(specs: LoadedSpec[]): string {
           ...(a.dtype !== undefined && { dtype: a.dtype }),
           ...(a.default !== undefined && { default: a.default }),
           aliases: a.aliases ?? [],
+          ...(a.bounds === 'except_last' && { bounds: a.bounds }),
         })),
         outputs: s.outputs.map((o) => ({ name: o.name, type: o.type, dtype: o.dtype, shape: o.shape })),
         checks: s.checks ?? [],

@@ -8,6 +8,7 @@ import { emitKernelTypes } from './emit-kernel-types.js';
 import { emitJsRegistry } from './emit-registry.js';
 import { emitCases } from './emit-cases.js';
 import { emitDocs } from './emit-docs.js';
+import { emitCustomChecks } from './emit-custom-checks.js';
 import { emitJsExprRuntime, emitJsFamilyKernels } from './emit-js-kernels.js';
 
 const CODEGEN = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -35,6 +36,7 @@ export function generatedFiles(opts: GenerateOptions): Map<string, string> {
     [join(pkg('kernels-js'), 'src/generated/expr-runtime.ts'), emitJsExprRuntime(join(CODEGEN, 'src/expr/js-runtime.ts'))],
     [join(pkg('runtime'), 'src/generated/ops-meta.ts'), emitOpsMeta(specs)],
     [join(pkg('runtime'), 'src/generated/ops-api.ts'), emitOpsApi(specs)],
+    [join(pkg('runtime'), 'src/generated/custom-checks.ts'), emitCustomChecks(specs, join(opts.root, pkg('runtime'), 'src/custom-checks'))],
     [join(pkg('kernels-js'), 'src/generated/kernel-types.ts'), emitKernelTypes(specs)],
     [join(pkg('kernels-js'), 'src/generated/registry.ts'), emitJsRegistry(specs, join(opts.root, pkg('kernels-js'), 'src/kernels'))],
     [join(pkg('conformance'), 'generated/cases.json'), emitCases(specs)],

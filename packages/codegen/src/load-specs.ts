@@ -13,7 +13,7 @@ import { keepsZero } from './expr/zero-check.js';
 const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true, discriminator: true, strictRequired: false, verbose: true });
 const validateSchema = ajv.compile(specSchema);
 
-const TENSOR_ARGS = new Set(['sparse', 'dense', 'scalar', 'sparse_or_dense', 'sparse_list']);
+const TENSOR_ARGS = new Set(['sparse', 'dense', 'scalar', 'sparse_or_dense', 'sparse_list', 'sparse_or_sparse_list']);
 
 /** Reads every `*.yaml` under `specsDir`, validates each and all of them together; throws one SpecError listing every problem. */
 export function loadSpecs(specsDir: string, displayRoot = process.cwd()): LoadedSpec[] {
@@ -94,6 +94,7 @@ function checkSpec(spec: OpSpec, report: Report): void {
     if (isTensor) checkDtype(a.dtype, ['args', i, 'dtype'], true);
     else if (a.dtype !== undefined) report(['args', i, 'dtype'], `a '${a.type}' argument takes no dtype`);
     if (a.default === 'zero' && a.type !== 'scalar') report(['args', i, 'default'], "'zero' is a default only for a scalar");
+    if (a.bounds !== undefined && !['sparse', 'sparse_or_sparse_list'].includes(a.type)) report(['args', i, 'bounds'], 'only a sparse argument has bounds to check');
   });
   const outNames = new Set<string>();
   spec.outputs.forEach((o, i) => {
@@ -109,6 +110,14 @@ function checkSpec(spec: OpSpec, report: Report): void {
       if (argByName.get(r.input)?.type !== 'sparse') report(['outputs', i, 'shape', 'reduce', 'input'], `'${r.input}' is not a sparse argument`);
       if (argByName.get(r.axes)?.type !== 'axes') report(['outputs', i, 'shape', 'reduce', 'axes'], `'${r.axes}' is not an axes argument`);
       if (argByName.get(r.keepdims)?.type !== 'bool') report(['outputs', i, 'shape', 'reduce', 'keepdims'], `'${r.keepdims}' is not a bool argument`);
+    } else if ('replace_last' in rule) {
+      const r = rule.replace_last;
+      if (!['sparse', 'dense', 'sparse_or_sparse_list'].includes(argByName.get(r.input)?.type ?? '')) report(['outputs', i, 'shape', 'replace_last', 'input'], `'${r.input}' is not a tensor argument`);
+      if (!['int', 'int_list', 'int_or_int_list'].includes(argByName.get(r.with)?.type ?? '')) report(['outputs', i, 'shape', 'replace_last', 'with'], `'${r.with}' is not an int argument`);
+    } else if ('matmul' in rule) {
+      const r = rule.matmul;
+      for (const k of ['a', 'b'] as const) if (!['sparse', 'dense', 'sparse_or_dense'].includes(argByName.get(r[k])?.type ?? '')) report(['outputs', i, 'shape', 'matmul', k], `'${r[k]}' is not a tensor argument`);
+      for (const k of ['adjoint_a', 'adjoint_b'] as const) if (argByName.get(r[k])?.type !== 'bool') report(['outputs', i, 'shape', 'matmul', k], `'${r[k]}' is not a bool argument`);
     } else if ('value' in rule) {
       const a = argByName.get(rule.value);
       if (!a || !['shape', 'int_list'].includes(a.type)) report(['outputs', i, 'shape', 'value'], `'${rule.value}' is not a shape argument`);
@@ -162,7 +171,7 @@ function checkCheck(c: CheckSpec, i: number, args: Map<string, ArgSpec>, report:
   const tensor = ['sparse', 'dense', 'sparse_or_dense', 'scalar'];
   switch (c.rule) {
     case 'indices_ordered':
-      need('arg', c.arg, ['sparse', 'sparse_or_dense', 'sparse_list']);
+      need('arg', c.arg, ['sparse', 'sparse_or_dense', 'sparse_list', 'sparse_or_sparse_list']);
       need('when', c.when, ['bool']);
       break;
     case 'same_shape':
@@ -187,6 +196,8 @@ function checkCheck(c: CheckSpec, i: number, args: Map<string, ArgSpec>, report:
     case 'axes_in_range':
       need('axes', c.axes, ['axes']);
       need('of', c.of, ['sparse', 'dense']);
+      break;
+    case 'custom':
       break;
   }
 }

@@ -10,9 +10,11 @@ export const ARG_TYPES = {
   scalar: 'a rank-0 tensor or a plain value',
   sparse_or_dense: 'a SparseTensor or a dense tensor',
   sparse_list: 'a list of SparseTensors',
+  sparse_or_sparse_list: 'a SparseTensor or a list of SparseTensors',
   int: 'a whole number',
   bool: 'a boolean',
   int_list: 'a list of whole numbers',
+  int_or_int_list: 'a whole number or a list of whole numbers',
   shape: 'a dense shape: a list of non-negative whole numbers',
   axes: 'null (every axis), an axis, or a list of axes',
 } as const;
@@ -32,6 +34,8 @@ export interface ArgSpec {
   /** Absent: required. `zero`: the dtype's zero (0, false, ''). */
   default?: unknown;
   aliases?: string[];
+  /** Sparse arguments: `except_last` leaves the last dim's indices unchecked (an op that discards it, as TF does). */
+  bounds?: 'all' | 'except_last';
   doc: string;
 }
 
@@ -40,6 +44,8 @@ export type ShapeRule =
   | { like: string }
   | { value: string }
   | { reduce: { input: string; axes: string; keepdims: string } }
+  | { replace_last: { input: string; with: string } }
+  | { matmul: { a: string; b: string; adjoint_a: string; adjoint_b: string } }
   | { computed: string };
 
 export interface OutputSpec {
@@ -58,10 +64,11 @@ export type CheckSpec =
   | { rule: 'not_both_dense'; args: [string, string] }
   | { rule: 'rank'; arg: string; min?: number; max?: number }
   | { rule: 'index_matrix'; indices: string; values: string; shape: string; ordered_when?: string }
-  | { rule: 'axes_in_range'; axes: string; of: string };
+  | { rule: 'axes_in_range'; axes: string; of: string }
+  | { rule: 'custom'; name: string; doc: string };
 
 export type CheckRule = CheckSpec['rule'];
-export const CHECK_RULES: readonly CheckRule[] = ['indices_ordered', 'same_shape', 'broadcast_to_sparse', 'not_both_dense', 'rank', 'index_matrix', 'axes_in_range'];
+export const CHECK_RULES: readonly CheckRule[] = ['indices_ordered', 'same_shape', 'broadcast_to_sparse', 'not_both_dense', 'rank', 'index_matrix', 'axes_in_range', 'custom'];
 
 export interface CaseSpec {
   op?: string;

@@ -3,13 +3,18 @@ import { describe, it } from 'vitest';
 import { createRuntime, listBackends } from '@sparse/runtime';
 import { runCase } from '../src/index.js';
 import { FAMILY_PROPERTIES } from './properties/family-properties.js';
+import { RESHAPING_PROPERTIES } from './properties/reshaping-properties.js';
+import { MOVING_PROPERTIES } from './properties/moving-properties.js';
+import { MATH_PROPERTIES } from './properties/math-properties.js';
+
+const PROPERTIES = [...FAMILY_PROPERTIES, ...RESHAPING_PROPERTIES, ...MOVING_PROPERTIES, ...MATH_PROPERTIES];
 
 // Bounded in runs, not in time: the same number of random cases on every machine.
 const RUNS = Number(process.env.PROPERTY_RUNS ?? 300);
 
 for (const backend of listBackends()) {
   describe(`properties against a dense oracle on ${backend}`, () => {
-    for (const p of FAMILY_PROPERTIES) {
+    for (const p of PROPERTIES) {
       it(p.op, async () => {
         const rt = await createRuntime({ backend });
         await fc.assert(

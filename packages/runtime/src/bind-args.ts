@@ -112,6 +112,9 @@ function classify(op: OpMeta, a: ArgMeta, v: unknown): Tensorish {
     case 'sparse_list':
       if (!Array.isArray(v)) throw new TypeError(`${where} must be a list of SparseTensors, got ${describe(v)}`);
       return { kind: 'sparse_list', value: v.map((x, i) => asSparse(x, `${where}[${i}]`)) };
+    case 'sparse_or_sparse_list':
+      if (Array.isArray(v)) return { kind: 'sparse_list', value: v.map((x, i) => asSparse(x, `${where}[${i}]`)) };
+      return { kind: 'sparse', value: asSparse(v, where) };
     case 'sparse_or_dense':
       if (v instanceof SparseTensor || isPlainSparse(v)) return { kind: 'sparse', value: asSparse(v, where) };
       return v instanceof Tensor ? { kind: 'dense', value: v } : { kind: 'pending', value: v };
@@ -164,6 +167,8 @@ function readPlainArg(op: OpMeta, a: ArgMeta, v: unknown): unknown {
       return v;
     case 'int_list':
       return intList(where, v);
+    case 'int_or_int_list':
+      return typeof v === 'number' || typeof v === 'bigint' ? readPlainArg(op, { ...a, type: 'int' }, v) : intList(where, v);
     case 'shape':
       return toShape(intList(where, v), where);
     case 'axes':

@@ -3,6 +3,7 @@ import { InvalidArgumentError } from './errors.js';
 import type { CheckMeta, OpMeta } from './op-meta.js';
 import { sameShape, shapeText } from './shape.js';
 import { rowText, validateOrdered } from './validate-sparse.js';
+import { CUSTOM_CHECKS } from './generated/custom-checks.js';
 
 type Data = SparseData | DenseData;
 type Args = Record<string, unknown>;
@@ -59,6 +60,10 @@ const CHECKS: { [R in CheckMeta['rule']]: (op: string, c: Extract<CheckMeta, { r
       const want = c.min !== undefined && c.max !== undefined ? `between ${c.min} and ${c.max}` : c.min !== undefined ? `at least ${c.min}` : `at most ${c.max}`;
       throw new InvalidArgumentError(`${op}: ${c.arg} must have rank ${want}, got rank ${r}`);
     }
+  },
+
+  custom(op, c, args) {
+    CUSTOM_CHECKS[c.name](op, args);
   },
 
   axes_in_range(op, c, args) {

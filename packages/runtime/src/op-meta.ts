@@ -1,7 +1,19 @@
 import type { DType } from './dtype.js';
 
 /** The runtime's view of one op spec (generated into `generated/ops-meta.ts` by @sparse/codegen). */
-export type ArgKind = 'sparse' | 'dense' | 'scalar' | 'sparse_or_dense' | 'sparse_list' | 'int' | 'bool' | 'int_list' | 'shape' | 'axes';
+export type ArgKind =
+  | 'sparse'
+  | 'dense'
+  | 'scalar'
+  | 'sparse_or_dense'
+  | 'sparse_list'
+  | 'sparse_or_sparse_list'
+  | 'int'
+  | 'bool'
+  | 'int_list'
+  | 'int_or_int_list'
+  | 'shape'
+  | 'axes';
 export type OutputKind = 'sparse' | 'dense' | 'sparse_list' | 'sparse_or_dense';
 
 export interface ArgMeta {
@@ -12,12 +24,16 @@ export interface ArgMeta {
   /** Absent: required; `'zero'`: the dtype's zero. */
   default?: unknown;
   aliases: string[];
+  /** `except_last`: the last dim's indices are not checked against the dense shape (the op discards them). */
+  bounds?: 'except_last';
 }
 
 export type ShapeRule =
   | { like: string }
   | { value: string }
   | { reduce: { input: string; axes: string; keepdims: string } }
+  | { replace_last: { input: string; with: string } }
+  | { matmul: { a: string; b: string; adjoint_a: string; adjoint_b: string } }
   | { computed: string };
 
 export interface OutputMeta {
@@ -34,7 +50,8 @@ export type CheckMeta =
   | { rule: 'not_both_dense'; args: string[] }
   | { rule: 'rank'; arg: string; min?: number; max?: number }
   | { rule: 'index_matrix'; indices: string; values: string; shape: string; ordered_when?: string }
-  | { rule: 'axes_in_range'; axes: string; of: string };
+  | { rule: 'axes_in_range'; axes: string; of: string }
+  | { rule: 'custom'; name: string; doc: string };
 
 export interface OpMeta {
   name: string;

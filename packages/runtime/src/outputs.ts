@@ -13,6 +13,17 @@ export function expectedShape(o: OutputMeta, bound: BoundArgs): number[] | undef
   const r = o.shape;
   if ('like' in r) return (bound.values[r.like] as Data).shape;
   if ('value' in r) return bound.values[r.value] as number[];
+  if ('replace_last' in r) {
+    const input = bound.values[r.replace_last.input] as Data | Data[];
+    const shape = (Array.isArray(input) ? input[0] : input).shape;
+    const last = bound.values[r.replace_last.with] as number | number[];
+    return [...shape.slice(0, -1), ...(Array.isArray(last) ? last : [last])];
+  }
+  if ('matmul' in r) {
+    const { a, b, adjoint_a, adjoint_b } = r.matmul;
+    const [sa, sb] = [(bound.values[a] as Data).shape, (bound.values[b] as Data).shape];
+    return [sa[bound.values[adjoint_a] ? 1 : 0], sb[bound.values[adjoint_b] ? 0 : 1]];
+  }
   if ('reduce' in r) {
     const { input, axes, keepdims } = r.reduce;
     return reducedShape((bound.values[input] as Data).shape, bound.values[axes] as number[] | null, bound.values[keepdims] as boolean);

@@ -40,8 +40,9 @@ export class Runtime {
     const bound = bindArgs(op, args);
     for (const a of op.args) {
       const v = bound.values[a.name];
-      if (a.type === 'sparse_list') (v as SparseData[]).forEach((s, i) => validateSparse(s, `${opId}: ${a.name}[${i}]`));
-      else if ((v as SparseData | undefined)?.kind === 'sparse') validateSparse(v as SparseData, `${opId}: ${a.name}`);
+      const checkLast = a.bounds !== 'except_last';
+      if (Array.isArray(v) && a.type.startsWith('sparse')) (v as SparseData[]).forEach((s, i) => validateSparse(s, `${opId}: ${a.name}[${i}]`, checkLast));
+      else if ((v as SparseData | undefined)?.kind === 'sparse') validateSparse(v as SparseData, `${opId}: ${a.name}`, checkLast);
     }
     runChecks(op, bound.values);
     guardOutputSizes(op, bound);

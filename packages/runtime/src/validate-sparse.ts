@@ -2,8 +2,11 @@ import type { SparseData } from '@sparse/kernels-js';
 import { InvalidArgumentError } from './errors.js';
 import { shapeText } from './shape.js';
 
-/** Every index a whole number within the dense shape: checked before any kernel, so no kernel reads or writes out of range. */
-export function validateSparse(st: SparseData, where: string): void {
+/**
+ * Every index a whole number within the dense shape: checked before any kernel, so no kernel reads or writes out
+ * of range. Without `checkLast`, the last dim's entries need only be whole numbers (an op that discards them).
+ */
+export function validateSparse(st: SparseData, where: string, checkLast = true): void {
   const { indices, shape, values } = st;
   const rank = shape.length;
   if (indices.length !== values.length * rank) {
@@ -12,7 +15,8 @@ export function validateSparse(st: SparseData, where: string): void {
   for (let k = 0; k < indices.length; k++) {
     const x = indices[k];
     const d = k % rank;
-    if (!(x >= 0 && x < shape[d] && Number.isInteger(x))) {
+    const inBounds = (x >= 0 && x < shape[d]) || (!checkLast && d === rank - 1);
+    if (!(inBounds && Number.isInteger(x))) {
       const i = (k - d) / rank;
       const why = Number.isInteger(x) ? `is out of bounds: need 0 <= index < ${shapeText(shape)}` : 'is not a whole number';
       throw new InvalidArgumentError(`${where}.indices[${i}] = ${rowText(indices, i, rank)} ${why}`);

@@ -1,0 +1,6 @@
+/**
+ * A check only one op needs, named by its spec (`rule: custom`). It sees the op's arguments in kernel form
+ * (SparseData, DenseData, scalars, plain numbers), defaults filled in, and throws InvalidArgumentError or
+ * TypeError naming the op, the argument and the offending index or value.
+ */
+export type CustomCheck = (op: string, args: Record<string, unknown>) => void;
