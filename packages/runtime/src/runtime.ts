@@ -8,6 +8,7 @@ import { validateSparse } from './validate-sparse.js';
 import { OPS } from './generated/ops-meta.js';
 import { bindOps, type SparseOps } from './generated/ops-api.js';
 import type { SparseData } from '@sparse/kernels-js';
+import type { OpMeta } from './op-meta.js';
 
 /** An isolated instance: one backend, the typed ops API over it, and the generic `run`. */
 export class Runtime {
@@ -66,4 +67,9 @@ export async function createRuntime(options: { backend?: string } = {}): Promise
 /** The ids of every op of the project. */
 export function listOps(): string[] {
   return Object.keys(OPS);
+}
+
+/** What the spec says of an op: its arguments (names, kinds, defaults, aliases), outputs, dtypes and checks. */
+export function getOpInfo(opId: string): Readonly<OpMeta> | undefined {
+  return Object.hasOwn(OPS, opId) ? OPS[opId] : undefined;
 }
