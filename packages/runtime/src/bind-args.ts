@@ -156,6 +156,8 @@ function toKernelForm(op: OpMeta, a: ArgMeta, t: Tensorish): SparseData | Sparse
 /** Plain (non-tensor) arguments: whole numbers, booleans, lists of whole numbers, shapes, axes. */
 function readPlainArg(op: OpMeta, a: ArgMeta, v: unknown): unknown {
   const where = `${op.name}: ${a.name}`;
+  // An argument whose default is null (None in TensorFlow) takes null.
+  if (v === null && a.default === null) return null;
   switch (a.type) {
     case 'int': {
       const n = typeof v === 'bigint' ? Number(v) : v;

@@ -57,7 +57,14 @@ const CHECKS: { [R in CheckMeta['rule']]: (op: string, c: Extract<CheckMeta, { r
   rank(op, c, args) {
     const r = shapeOf(args[c.arg]).length;
     if ((c.min !== undefined && r < c.min) || (c.max !== undefined && r > c.max)) {
-      const want = c.min !== undefined && c.max !== undefined ? `between ${c.min} and ${c.max}` : c.min !== undefined ? `at least ${c.min}` : `at most ${c.max}`;
+      const want =
+        c.min !== undefined && c.min === c.max
+          ? `${c.min}`
+          : c.min !== undefined && c.max !== undefined
+            ? `between ${c.min} and ${c.max}`
+            : c.min !== undefined
+              ? `at least ${c.min}`
+              : `at most ${c.max}`;
       throw new InvalidArgumentError(`${op}: ${c.arg} must have rank ${want}, got rank ${r}`);
     }
   },
