@@ -114,7 +114,7 @@ function optionsName(s: LoadedSpec): string {
 function optionProps(a: ArgSpec): OptionalKind<PropertySignatureStructure>[] {
   const def = a.default === 'zero' ? 'the zero of the dtype' : JSON.stringify(a.default);
   return [
-    { name: camelCase(a.name), hasQuestionToken: true, type: ARG_TS[a.type], docs: [`${a.doc.trim()}\n\nDefault: ${def}.`] },
+    { name: camelCase(a.name), hasQuestionToken: true, type: a.default === null && a.type !== 'axes' ? `${ARG_TS[a.type]} | null` : ARG_TS[a.type], docs: [`${a.doc.trim()}\n\nDefault: ${def}.`] },
     ...(a.aliases ?? []).map((alias) => ({
       name: camelCase(alias),
       hasQuestionToken: true,

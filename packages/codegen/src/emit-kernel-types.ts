@@ -51,6 +51,12 @@ export class KernelError extends Error {
   override name = 'KernelError';
 }
 
+/**
+ * A kernel may add this key to its outputs when another backend's kernel computed them (an explicit, declared
+ * fallback, e.g. string values on the wasm backend): the reason, which the conformance report shows as "delegated".
+ */
+export const DELEGATED = '$delegated';
+
 /** A dense tensor as plain data, row-major. */
 export interface DenseData {
   readonly kind: 'dense';
@@ -70,7 +76,7 @@ export function emitKernelTypes(specs: LoadedSpec[]): string {
         name: `${base}Args`,
         isExported: true,
         docs: [`Arguments of the ${s.name} kernel, validated by the runtime, defaults filled in.`],
-        properties: s.args.map((a) => ({ name: a.name, type: KERNEL_ARG[a.type] })),
+        properties: s.args.map((a) => ({ name: a.name, type: a.default === null && a.type !== 'axes' ? `${KERNEL_ARG[a.type]} | null` : KERNEL_ARG[a.type] })),
       });
       f.addInterface({
         name: `${base}Outputs`,

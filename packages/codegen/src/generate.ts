@@ -9,13 +9,20 @@ import { emitJsRegistry } from './emit-registry.js';
 import { emitCases } from './emit-cases.js';
 import { emitDocs } from './emit-docs.js';
 import { emitCustomChecks } from './emit-custom-checks.js';
+import { emitAsFamilies, emitAsFamilyTable } from './emit-as-kernels.js';
 import { emitJsExprRuntime, emitJsFamilyKernels } from './emit-js-kernels.js';
 
 const CODEGEN = join(dirname(fileURLToPath(import.meta.url)), '..');
 const TEMPLATES = join(CODEGEN, 'templates');
 
 /** The folders codegen owns: a file there that the specs no longer make is deleted. */
-const GENERATED_DIRS = ['packages/runtime/src/generated', 'packages/kernels-js/src/generated', 'packages/conformance/generated'];
+const GENERATED_DIRS = [
+  'packages/runtime/src/generated',
+  'packages/kernels-js/src/generated',
+  'packages/kernels-as/src/generated',
+  'packages/kernels-as/assembly/generated',
+  'packages/conformance/generated',
+];
 
 export interface GenerateOptions {
   /** The repository root (holds specs/ and packages/). */
@@ -39,6 +46,9 @@ export function generatedFiles(opts: GenerateOptions): Map<string, string> {
     [join(pkg('runtime'), 'src/generated/custom-checks.ts'), emitCustomChecks(specs, join(opts.root, pkg('runtime'), 'src/custom-checks'))],
     [join(pkg('kernels-js'), 'src/generated/kernel-types.ts'), emitKernelTypes(specs)],
     [join(pkg('kernels-js'), 'src/generated/registry.ts'), emitJsRegistry(specs, join(opts.root, pkg('kernels-js'), 'src/kernels'))],
+    [join(pkg('kernels-as'), 'assembly/generated/families.ts'), emitAsFamilies(specs, join(TEMPLATES, 'as/families.ts.hbs'))],
+    [join(pkg('kernels-as'), 'src/generated/family-ops.ts'), emitAsFamilyTable(specs)],
+    [join(pkg('kernels-as'), 'src/generated/kernel-types.ts'), emitKernelTypes(specs)],
     [join(pkg('conformance'), 'generated/cases.json'), emitCases(specs)],
     ['docs/ops.md', emitDocs(specs, join(TEMPLATES, 'docs/ops.md.hbs'))],
   ]);

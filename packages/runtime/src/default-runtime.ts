@@ -1,9 +1,14 @@
 import { kernels } from '@sparse/kernels-js';
-import { registerBackend } from './backend.js';
+import { registerBackend, type Backend } from './backend.js';
 import { createRuntime, Runtime } from './runtime.js';
 import { bindOps, type SparseOps } from './generated/ops-api.js';
 
 registerBackend('js', () => ({ name: 'js', kernels }));
+// Loaded on demand: the wasm module is compiled the first time a runtime asks for it.
+registerBackend('wasm', async () => {
+  const { createWasmBackend } = await import('@sparse/kernels-as');
+  return (await createWasmBackend()) as unknown as Backend;
+});
 
 let current: Runtime | undefined;
 

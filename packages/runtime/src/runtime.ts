@@ -1,4 +1,4 @@
-import type { KernelTable } from '@sparse/kernels-js';
+import { DELEGATED, type KernelTable } from '@sparse/kernels-js';
 import { bindArgs } from './bind-args.js';
 import { runChecks } from './checks.js';
 import { InvalidArgumentError, UnimplementedError } from './errors.js';
@@ -34,6 +34,14 @@ export class Runtime {
    * here, the same for every backend, before the backend's kernel sees them.
    */
   run(opId: string, args: Record<string, unknown>): Record<string, unknown> {
+    return this.runWithReport(opId, args).outputs;
+  }
+
+  /**
+   * `run`, and whether the backend handed the op to another backend's kernel (a declared fallback) and why:
+   * the conformance report shows such a result as `delegated`, not `passed`.
+   */
+  runWithReport(opId: string, args: Record<string, unknown>): { outputs: Record<string, unknown>; delegated?: string } {
     if (!Object.hasOwn(OPS, opId)) throw new UnimplementedError(`unknown op '${opId}'`);
     const op = OPS[opId];
     const kernel = this.kernels[opId as keyof KernelTable] as ((a: Record<string, unknown>) => Record<string, unknown>) | undefined;
@@ -55,7 +63,8 @@ export class Runtime {
       if (e instanceof RangeError) throw new InvalidArgumentError(`${opId}: the result does not fit in memory (${e.message})`);
       throw e;
     }
-    return wrapOutputs(op, bound, out, this.backend);
+    const { [DELEGATED]: delegated, ...outputs } = out;
+    return { outputs: wrapOutputs(op, bound, outputs, this.backend), delegated: delegated as string | undefined };
   }
 }
 

@@ -12,12 +12,11 @@ export function validateSparse(st: SparseData, where: string, checkLast = true):
   if (indices.length !== values.length * rank) {
     throw new InvalidArgumentError(`${where}: indices hold ${indices.length} numbers but ${values.length} values of rank ${rank} need ${values.length * rank}`);
   }
-  for (let k = 0; k < indices.length; k++) {
-    const x = indices[k];
-    const d = k % rank;
-    const inBounds = (x >= 0 && x < shape[d]) || (!checkLast && d === rank - 1);
-    if (!(inBounds && Number.isInteger(x))) {
-      const i = (k - d) / rank;
+  // Row by row, dim by dim: no division per entry; one comparison chain per index entry.
+  for (let i = 0, k = 0; i < values.length; i++) {
+    for (let d = 0; d < rank; d++, k++) {
+      const x = indices[k];
+      if (x >= 0 && (x < shape[d] || (!checkLast && d === rank - 1)) && Math.floor(x) === x) continue;
       const why = Number.isInteger(x) ? `is out of bounds: need 0 <= index < ${shapeText(shape)}` : 'is not a whole number';
       throw new InvalidArgumentError(`${where}.indices[${i}] = ${rowText(indices, i, rank)} ${why}`);
     }

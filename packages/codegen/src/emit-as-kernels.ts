@@ -1,0 +1,75 @@
+import { readFileSync } from 'node:fs';
+import Handlebars from 'handlebars';
+import { VariableDeclarationKind } from 'ts-morph';
+import { tsHeader } from './header.js';
+import { buildTsFile } from './ts-file.js';
+import { AS_TYPE, emitAs } from './expr/emit-as.js';
+import type { CompiledKernel, ExprField } from './expr/family.js';
+import type { DTypeName, LoadedSpec } from './spec-types.js';
+
+const hb = Handlebars.create();
+hb.registerHelper('eq', (a: unknown, b: unknown) => a === b);
+
+const SHIFT: Partial<Record<DTypeName, number>> = { float32: 2, float64: 3, int32: 2, int64: 3 };
+const VARS = ['a', 'b', 'x', 'acc', 'out', 'count'];
+
+type Family = LoadedSpec & { compiled: CompiledKernel };
+const families = (specs: LoadedSpec[]) => specs.filter((s): s is Family => s.compiled !== undefined);
+
+/** `kernels-as/assembly/generated/families.ts`: every expression-family op as AssemblyScript, one function per dtype. */
+export function emitAsFamilies(specs: LoadedSpec[], templatePath: string): string {
+  const template = hb.compile(readFileSync(templatePath, 'utf8'), { noEscape: true, strict: true });
+  const ops = families(specs).map((s) => {
+    const k = s.compiled;
+    const vars = Object.fromEntries([...VARS, ...k.roles.scalars].map((v) => [v, v]));
+    const code = (f: ExprField, dt: DTypeName) => (k.exprs[f] ? emitAs(k.exprs[f]!, dt, vars) : '');
+    return {
+      op: s.name,
+      family: k.family,
+      union: k.join === 'union',
+      join: k.join ?? '',
+      denseOperands: s.args.some((a) => a.type === 'sparse_or_dense'),
+      includeZeros: k.implicitZeros === 'include',
+      scalars: k.roles.scalars,
+      source: s.kernel,
+      cases: k.dtypes.map((dtype) => ({
+        dtype,
+        type: AS_TYPE[dtype],
+        shift: SHIFT[dtype],
+        expr: code('expr', dtype),
+        only_a: code('only_a', dtype),
+        only_b: code('only_b', dtype),
+        keep: code('keep', dtype) || 'true',
+        init: code('init', dtype),
+        combine: code('combine', dtype),
+        finalize: code('finalize', dtype),
+      })),
+    };
+  });
+  return template({ header: tsHeader.trim(), ops });
+}
+
+/** `kernels-as/src/generated/family-ops.ts`: what the JS side needs to lay out and call each family kernel. */
+export function emitAsFamilyTable(specs: LoadedSpec[]): string {
+  const table = Object.fromEntries(
+    families(specs).map((s) => [
+      s.name,
+      {
+        family: s.compiled.family,
+        roles: s.compiled.roles,
+        dtypes: s.compiled.dtypes,
+        output: s.outputs[0].name,
+        outputKind: s.outputs[0].type === 'dense' ? 'dense' : 'sparse',
+      },
+    ]),
+  );
+  return buildTsFile('family-ops.ts', (f) => {
+    f.addImportDeclaration({ isTypeOnly: true, moduleSpecifier: '../families/family-op.js', namedImports: ['FamilyOp'] });
+    f.addVariableStatement({
+      isExported: true,
+      declarationKind: VariableDeclarationKind.Const,
+      docs: ['Every expression-family op, with the arguments that play each part in its kernel.'],
+      declarations: [{ name: 'FAMILY_OPS', type: 'Readonly<Record<string, FamilyOp>>', initializer: JSON.stringify(table, null, 2) }],
+    });
+  });
+}

@@ -1,0 +1,30 @@
+// Index rows: i32 [n × rank], row-major.
+
+/** -1, 0 or 1: row i of a against row j of b in row-major order. */
+@inline export function compareRows(a: usize, i: i32, b: usize, j: i32, rank: i32): i32 {
+  const pa = a + ((<usize>i * <usize>rank) << 2);
+  const pb = b + ((<usize>j * <usize>rank) << 2);
+  for (let d = 0; d < rank; d++) {
+    const x = load<i32>(pa + (<usize>d << 2));
+    const y = load<i32>(pb + (<usize>d << 2));
+    if (x != y) return x < y ? -1 : 1;
+  }
+  return 0;
+}
+
+@inline export function copyRow(dst: usize, k: i32, src: usize, i: i32, rank: i32): void {
+  memory.copy(dst + ((<usize>k * <usize>rank) << 2), src + ((<usize>i * <usize>rank) << 2), <usize>rank << 2);
+}
+
+/** The flat offset of row i read through `strides` (i32 per dim; 0 for a broadcast dim). */
+@inline export function offsetOf(idx: usize, i: i32, rank: i32, strides: usize): usize {
+  const row = idx + ((<usize>i * <usize>rank) << 2);
+  let off: usize = 0;
+  for (let d = 0; d < rank; d++) off += <usize>load<i32>(row + (<usize>d << 2)) * <usize>load<i32>(strides + (<usize>d << 2));
+  return off;
+}
+
+/** Each entry's group for a dense reduction: the flat output offset of its kept dims (`strides` 0 on reduced dims). */
+export function reduceGroups(idx: usize, rank: i32, nnz: i32, strides: usize, group: usize): void {
+  for (let i = 0; i < nnz; i++) store<i32>(group + (<usize>i << 2), <i32>offsetOf(idx, i, rank, strides));
+}

@@ -1,0 +1,29 @@
+import type { DenseData, SparseData } from '../generated/kernel-types.js';
+import { broadcastStrides } from '@sparse/kernels-js/internals';
+import { fitsI32, scalarArg, type WasmContext } from '../wasm-context.js';
+import { delegate, WIDE_DIMS } from '../delegate.js';
+import type { FamilyOp } from './family-op.js';
+
+type Args = Record<string, unknown>;
+
+/** A cwise op in wasm: the stored entries, their indices, and the dense operand with its broadcast strides go in. */
+export function cwiseKernel(ctx: WasmContext, op: string, meta: FamilyOp, js: (a: never) => Args) {
+  return (args: Args): Args => {
+    const sp = args[meta.roles.sparse!] as SparseData;
+    const dense = args[meta.roles.dense!] as DenseData;
+    if (!fitsI32(sp.shape)) return delegate(js, args, WIDE_DIMS);
+    const { heap } = ctx;
+    const n = sp.values.length;
+    const rank = sp.shape.length;
+    heap.reset();
+    const idx = heap.putI32(sp.indices);
+    const strides = heap.putI32(broadcastStrides(dense.shape, rank));
+    const av = heap.putValues(sp.dtype, sp.values);
+    const bv = heap.putValues(sp.dtype, dense.data);
+    const out = heap.zeros(sp.dtype, n);
+    const scalars = meta.roles.scalars.map((s) => scalarArg(args[s] as never));
+    ctx.call(`${op}__${sp.dtype}`, [idx, rank, n, strides, av, bv, out, ...scalars], { what: `${meta.roles.sparse}.indices`, st: sp });
+    const values = heap.readValues(sp.dtype, out, n);
+    return { [meta.output]: { kind: 'sparse', indices: sp.indices.slice(), values, shape: sp.shape.slice(), dtype: sp.dtype } };
+  };
+}

@@ -1,0 +1,45 @@
+import type { DenseData, SparseData } from '../generated/kernel-types.js';
+import { rowMajorStrides } from '@sparse/kernels-js/internals';
+import { fitsI32, scalarArg, type WasmContext } from '../wasm-context.js';
+import { delegate, WIDE_DIMS } from '../delegate.js';
+import type { FamilyOp } from './family-op.js';
+
+type Args = Record<string, unknown>;
+
+/**
+ * A merge op in wasm. Two sparse operands: the linear two-pointer merge runs in wasm into buffers sized for the
+ * whole union. One dense operand: the dense data goes in and each stored entry combines into it.
+ */
+export function mergeKernel(ctx: WasmContext, op: string, meta: FamilyOp, js: (a: never) => Args) {
+  return (args: Args): Args => {
+    const a = args[meta.roles.a!] as SparseData | DenseData;
+    const b = args[meta.roles.b!] as SparseData | DenseData;
+    if (!fitsI32(a.shape)) return delegate(js, args, WIDE_DIMS);
+    const scalars = meta.roles.scalars.map((s) => scalarArg(args[s] as never));
+    const { heap } = ctx;
+    heap.reset();
+    if (a.kind === 'sparse' && b.kind === 'sparse') {
+      const rank = a.shape.length;
+      const [na, nb] = [a.values.length, b.values.length];
+      const ai = heap.putI32(a.indices);
+      const av = heap.putValues(a.dtype, a.values);
+      const bi = heap.putI32(b.indices);
+      const bv = heap.putValues(a.dtype, b.values);
+      const oi = heap.alloc((na + nb) * rank * 4);
+      const ov = heap.zeros(a.dtype, na + nb);
+      const m = ctx.call(`${op}__${a.dtype}`, [ai, av, na, bi, bv, nb, rank, oi, ov, ...scalars]);
+      const output: SparseData = { kind: 'sparse', indices: heap.readIndices(oi, m * rank), values: heap.readValues(a.dtype, ov, m), shape: a.shape.slice(), dtype: a.dtype };
+      return { [meta.output]: output };
+    }
+    const sparseIsA = a.kind === 'sparse';
+    const sp = (sparseIsA ? a : b) as SparseData;
+    const dn = (sparseIsA ? b : a) as DenseData;
+    const idx = heap.putI32(sp.indices);
+    const strides = heap.putI32(rowMajorStrides(dn.shape));
+    const sv = heap.putValues(sp.dtype, sp.values);
+    const out = heap.putValues(dn.dtype, dn.data);
+    ctx.call(`${op}__${dn.dtype}__dense`, [idx, sp.shape.length, sp.values.length, strides, sv, sparseIsA, out, ...scalars], { what: `${sparseIsA ? meta.roles.a : meta.roles.b}.indices`, st: sp });
+    const output: DenseData = { kind: 'dense', data: heap.readValues(dn.dtype, out, dn.data.length), shape: dn.shape.slice(), dtype: dn.dtype };
+    return { [meta.output]: output };
+  };
+}

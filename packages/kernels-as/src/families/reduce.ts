@@ -1,0 +1,53 @@
+import type { SparseData } from '../generated/kernel-types.js';
+import { reducePlan, rowMajorStrides, sizeOf } from '@sparse/kernels-js/internals';
+import { fitsI32, scalarArg, type WasmContext } from '../wasm-context.js';
+import { delegate, WIDE_DIMS } from '../delegate.js';
+import type { FamilyOp } from './family-op.js';
+
+type Args = Record<string, unknown>;
+
+/**
+ * A reduce op in wasm. Dense output: each entry's group (its flat output offset) is computed in wasm. Sparse
+ * output: the groups need a sort, which the shared JS plan does; the reduction itself runs in wasm.
+ */
+export function reduceKernel(ctx: WasmContext, op: string, meta: FamilyOp, js: (a: never) => Args) {
+  return (args: Args): Args => {
+    const sp = args[meta.roles.sparse!] as SparseData;
+    const axes = args[meta.roles.axes!] as number[] | null;
+    const keepdims = args[meta.roles.keepdims!] as boolean;
+    if (!fitsI32(sp.shape)) return delegate(js, args, WIDE_DIMS);
+    const { heap } = ctx;
+    const n = sp.values.length;
+    const rank = sp.shape.length;
+    const reduced = new Set((axes ?? sp.shape.map((_, d) => d)).map((a) => (a < 0 ? a + rank : a)));
+    const groupSize = sizeOf([...reduced].map((d) => sp.shape[d]));
+    heap.reset();
+    let group: number;
+    let groups: number;
+    let shape: number[];
+    let indices: Float64Array | undefined;
+    if (meta.outputKind === 'dense') {
+      const kept = sp.shape.map((_, d) => d).filter((d) => !reduced.has(d));
+      const keptStrides = rowMajorStrides(kept.map((d) => sp.shape[d]));
+      const strides = sp.shape.map((_, d) => (reduced.has(d) ? 0 : keptStrides[kept.indexOf(d)]));
+      shape = keepdims ? sp.shape.map((dim, d) => (reduced.has(d) ? 1 : dim)) : kept.map((d) => sp.shape[d]);
+      groups = sizeOf(shape);
+      const idx = heap.putI32(sp.indices);
+      const st = heap.putI32(strides);
+      group = heap.alloc(n * 4);
+      ctx.call('reduceGroups', [idx, rank, n, st, group]);
+    } else {
+      const plan = reducePlan(sp, axes, keepdims, 'sparse');
+      ({ groups, shape, indices } = plan);
+      group = heap.putI32(plan.group);
+    }
+    const xv = heap.putValues(sp.dtype, sp.values);
+    const acc = heap.alloc(groups * (sp.dtype === 'float64' || sp.dtype === 'int64' ? 8 : 4));
+    const count = heap.zeros('i32', groups);
+    const scalars = meta.roles.scalars.map((s) => scalarArg(args[s] as never));
+    ctx.call(`${op}__${sp.dtype}`, [group, n, xv, groups, acc, count, groupSize, ...scalars]);
+    const values = heap.readValues(sp.dtype, acc, groups);
+    const output = meta.outputKind === 'dense' ? { kind: 'dense', data: values, shape, dtype: sp.dtype } : { kind: 'sparse', indices: indices!, values, shape, dtype: sp.dtype };
+    return { [meta.output]: output };
+  };
+}

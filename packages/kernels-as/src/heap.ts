@@ -1,0 +1,83 @@
+import type { DType, Values } from './generated/kernel-types.js';
+
+type NumericStorage = Float32Array | Float64Array | Int32Array | BigInt64Array;
+type Ctor = { new (buffer: ArrayBuffer, byteOffset: number, length: number): NumericStorage; BYTES_PER_ELEMENT: number };
+
+const STORAGE: Partial<Record<DType, Ctor>> = {
+  float32: Float32Array,
+  float64: Float64Array,
+  int32: Int32Array,
+  int64: BigInt64Array,
+};
+
+export const bytesPerElement = (dtype: DType) => STORAGE[dtype]!.BYTES_PER_ELEMENT;
+
+/**
+ * The wasm heap as the JS side lays it out: a bump allocator above the module's own data, reset before every
+ * kernel call. Memory grows to the largest call seen and is reused after that, so it never leaks.
+ */
+export class Heap {
+  private readonly base: number;
+  private top: number;
+
+  constructor(private readonly memory: WebAssembly.Memory) {
+    this.base = this.top = memory.buffer.byteLength;
+  }
+
+  get bytes(): number {
+    return this.memory.buffer.byteLength;
+  }
+
+  reset(): void {
+    this.top = this.base;
+  }
+
+  /** `bytes` bytes, 16-aligned for SIMD. */
+  alloc(bytes: number): number {
+    const p = Math.ceil(this.top / 16) * 16;
+    const end = p + bytes;
+    if (end > this.memory.buffer.byteLength) this.memory.grow(Math.ceil((end - this.memory.buffer.byteLength) / 65536));
+    this.top = end;
+    return p;
+  }
+
+  /** A view of `n` elements of the dtype at `ptr` (a new view: growing the memory detaches old ones). */
+  view(dtype: DType, ptr: number, n: number): NumericStorage {
+    return new STORAGE[dtype]!(this.memory.buffer, ptr, n);
+  }
+
+  i32(ptr: number, n: number): Int32Array {
+    return new Int32Array(this.memory.buffer, ptr, n);
+  }
+
+  /** Copies values in; returns the pointer. */
+  putValues(dtype: DType, values: Values): number {
+    const p = this.alloc(values.length * bytesPerElement(dtype));
+    this.view(dtype, p, values.length).set(values as never);
+    return p;
+  }
+
+  /** Copies whole numbers in as i32 (the caller has checked they fit); returns the pointer. */
+  putI32(values: ArrayLike<number>): number {
+    const p = this.alloc(values.length * 4);
+    this.i32(p, values.length).set(values);
+    return p;
+  }
+
+  /** A zeroed buffer of `n` elements. */
+  zeros(dtype: DType | 'i32', n: number): number {
+    const p = this.alloc(n * (dtype === 'i32' ? 4 : bytesPerElement(dtype)));
+    (dtype === 'i32' ? this.i32(p, n) : this.view(dtype, p, n)).fill((dtype === 'int64' ? 0n : 0) as never);
+    return p;
+  }
+
+  /** Copies `n` values out into a new array of the dtype's storage. */
+  readValues(dtype: DType, ptr: number, n: number): Values {
+    return this.view(dtype, ptr, n).slice() as Values;
+  }
+
+  /** Copies `n` i32 whole numbers out as the Float64Array indices kernels speak. */
+  readIndices(ptr: number, n: number): Float64Array {
+    return Float64Array.from(this.i32(ptr, n));
+  }
+}

@@ -1,0 +1,50 @@
+import { kernels as jsKernels } from '@sparse/kernels-js';
+import { FAMILY_OPS } from './generated/family-ops.js';
+import { DELEGATED_OPS } from './delegation.js';
+import { delegate } from './delegate.js';
+import { instantiateKernels } from './wasm-module.js';
+import { WasmContext } from './wasm-context.js';
+import { cwiseKernel } from './families/cwise.js';
+import { mapKernel } from './families/map.js';
+import { mergeKernel } from './families/merge.js';
+import { reduceKernel } from './families/reduce.js';
+import { sparseTensorDenseMatmul } from './kernels/sparse_tensor_dense_matmul.js';
+import { sparseToDense, sparseTensorToDense } from './kernels/scatter-to-dense.js';
+
+export { DELEGATED } from './generated/kernel-types.js';
+export { DELEGATED_OPS };
+
+type Kernel = (args: Record<string, unknown>) => Record<string, unknown>;
+type JsKernel = (args: never) => Record<string, unknown>;
+
+/** The hand-written wasm kernels (matmul and the scatters), by op id. */
+const HAND_WRITTEN: Record<string, (ctx: WasmContext, js: JsKernel) => Kernel> = {
+  sparse_tensor_dense_matmul: sparseTensorDenseMatmul,
+  sparse_tensor_to_dense: sparseTensorToDense,
+  sparse_to_dense: sparseToDense,
+};
+
+const FAMILY_DRIVERS = { cwise: cwiseKernel, merge: mergeKernel, reduce: reduceKernel, map: (ctx: WasmContext, op: string, meta: never) => mapKernel(ctx, op, meta) };
+
+export interface WasmBackend {
+  name: 'wasm';
+  kernels: Record<string, Kernel>;
+  /** The bytes of wasm memory in use: grows to the largest call, then stays (it is reused). */
+  memoryBytes(): number;
+}
+
+/**
+ * A wasm backend: one module instance with its own heap. Every op is here: in wasm (the family ops from their
+ * spec expressions, matmul and the scatters by hand), or declared in DELEGATED_OPS and run on the JS kernels.
+ */
+export async function createWasmBackend(wasm?: BufferSource | URL): Promise<WasmBackend> {
+  const ctx = new WasmContext(await instantiateKernels(wasm));
+  const kernels: Record<string, Kernel> = {};
+  for (const [op, js] of Object.entries(jsKernels) as [string, JsKernel][]) {
+    const family = FAMILY_OPS[op];
+    if (family) kernels[op] = (FAMILY_DRIVERS[family.family] as (c: WasmContext, o: string, m: typeof family, j: JsKernel) => Kernel)(ctx, op, family, js);
+    else if (HAND_WRITTEN[op]) kernels[op] = HAND_WRITTEN[op](ctx, js);
+    else if (DELEGATED_OPS[op]) kernels[op] = (args) => delegate(js, args, DELEGATED_OPS[op]);
+  }
+  return { name: 'wasm', kernels, memoryBytes: () => ctx.heap.bytes };
+}

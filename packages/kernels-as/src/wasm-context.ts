@@ -1,0 +1,50 @@
+import type { Scalar, SparseData } from './generated/kernel-types.js';
+import { indexText } from '@sparse/kernels-js/internals';
+import { Heap } from './heap.js';
+import type { WasmExports } from './wasm-module.js';
+
+const I32_MAX = 2 ** 31 - 1;
+
+const ERRORS: Record<number, string> = {
+  1: 'integer division by zero',
+  2: 'integers to negative integer powers are not allowed',
+};
+
+/** One module instance and its heap: what every wasm kernel of a runtime shares. */
+export class WasmContext {
+  readonly heap: Heap;
+
+  constructor(readonly exports: WasmExports) {
+    this.heap = new Heap(exports.memory);
+  }
+
+  has(name: string): boolean {
+    return typeof this.exports[name] === 'function';
+  }
+
+  /** Calls an export with the heap reset first; a failure the kernel recorded becomes the JS backend's error. */
+  call(name: string, args: (number | bigint | boolean)[], where?: { what: string; st: SparseData }): number {
+    const fn = this.exports[name] as (...a: unknown[]) => number;
+    this.exports.clearError();
+    const result = fn(...args);
+    const code = this.exports.lastErrorCode();
+    if (code !== 0) {
+      const i = this.exports.lastErrorEntry();
+      const at = where ? ` at ${where.what}[${i}] = ${indexText(where.st.indices, i, where.st.shape.length)}` : '';
+      const e = new Error(`${ERRORS[code] ?? `kernel error ${code}`}${at}`);
+      e.name = 'KernelError';
+      throw e;
+    }
+    return result;
+  }
+}
+
+/** Whether every dim fits i32, so indices can go into wasm as i32. */
+export function fitsI32(shape: readonly number[]): boolean {
+  return shape.every((d) => d <= I32_MAX);
+}
+
+/** Scalars as wasm parameters: bools as 0/1, int64 as bigint. */
+export function scalarArg(v: Scalar): number | bigint {
+  return typeof v === 'boolean' ? (v ? 1 : 0) : (v as number | bigint);
+}
