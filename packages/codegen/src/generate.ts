@@ -16,7 +16,7 @@ const CODEGEN = join(dirname(fileURLToPath(import.meta.url)), '..');
 const TEMPLATES = join(CODEGEN, 'templates');
 
 /** The folders codegen owns: a file there that the specs no longer make is deleted. */
-const GENERATED_DIRS = [
+export const GENERATED_DIRS = [
   'packages/runtime/src/generated',
   'packages/kernels-js/src/generated',
   'packages/kernels-as/src/generated',

@@ -31,3 +31,11 @@ it('the API, the kernel table, the cases and the docs cover every spec', () => {
     expect(files.get('docs/ops.md')).toContain(`## ${op}\n`);
   }
 });
+
+it('nx caches every file codegen writes: the generate target declares each generated folder as an output', () => {
+  const outputs: string[] = JSON.parse(readFileSync(join(ROOT, 'packages/codegen/package.json'), 'utf8')).nx.targets.generate.outputs;
+  const declared = outputs.map((o) => o.replace('{workspaceRoot}/', ''));
+  for (const path of generatedFiles({ root: ROOT }).keys()) {
+    expect(declared.some((d) => path === d || path.startsWith(`${d}/`)), `${path} is not an nx output of codegen:generate`).toBe(true);
+  }
+});

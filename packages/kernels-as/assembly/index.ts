@@ -4,6 +4,8 @@ import { scatter } from './scatter';
 
 export { lastErrorCode, lastErrorEntry, clearError } from './errors';
 export * from './generated/families';
+export * from './ports-a';
+export * from './ports-b';
 
 export function spmm_float32(indices: usize, swap: bool, vals: usize, nnz: i32, b: usize, n: i32, out: usize): void {
   spmm<f32>(indices, swap, vals, nnz, b, n, out);

@@ -10,6 +10,8 @@ import { mergeKernel } from './families/merge.js';
 import { reduceKernel } from './families/reduce.js';
 import { sparseTensorDenseMatmul } from './kernels/sparse_tensor_dense_matmul.js';
 import { sparseToDense, sparseTensorToDense } from './kernels/scatter-to-dense.js';
+import { PORTS_A } from './kernels/ports-a.js';
+import { PORTS_B } from './kernels/ports-b.js';
 
 export { DELEGATED } from './generated/kernel-types.js';
 export { DELEGATED_OPS };
@@ -17,11 +19,13 @@ export { DELEGATED_OPS };
 type Kernel = (args: Record<string, unknown>) => Record<string, unknown>;
 type JsKernel = (args: never) => Record<string, unknown>;
 
-/** The hand-written wasm kernels (matmul and the scatters), by op id. */
-const HAND_WRITTEN: Record<string, (ctx: WasmContext, js: JsKernel) => Kernel> = {
+/** The hand-written wasm kernels, by op id. */
+export const HAND_WRITTEN: Record<string, (ctx: WasmContext, js: JsKernel) => Kernel> = {
   sparse_tensor_dense_matmul: sparseTensorDenseMatmul,
   sparse_tensor_to_dense: sparseTensorToDense,
   sparse_to_dense: sparseToDense,
+  ...PORTS_A,
+  ...PORTS_B,
 };
 
 const FAMILY_DRIVERS = { cwise: cwiseKernel, merge: mergeKernel, reduce: reduceKernel, map: (ctx: WasmContext, op: string, meta: never) => mapKernel(ctx, op, meta) };
@@ -43,8 +47,8 @@ export async function createWasmBackend(wasm?: BufferSource | URL): Promise<Wasm
   for (const [op, js] of Object.entries(jsKernels) as [string, JsKernel][]) {
     const family = FAMILY_OPS[op];
     if (family) kernels[op] = (FAMILY_DRIVERS[family.family] as (c: WasmContext, o: string, m: typeof family, j: JsKernel) => Kernel)(ctx, op, family, js);
-    else if (HAND_WRITTEN[op]) kernels[op] = HAND_WRITTEN[op](ctx, js);
     else if (DELEGATED_OPS[op]) kernels[op] = (args) => delegate(js, args, DELEGATED_OPS[op]);
+    else if (HAND_WRITTEN[op]) kernels[op] = HAND_WRITTEN[op](ctx, js);
   }
   return { name: 'wasm', kernels, memoryBytes: () => ctx.heap.bytes };
 }

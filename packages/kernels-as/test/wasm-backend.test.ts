@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { kernels as jsKernels } from '@sparse/kernels-js';
 import { InvalidArgumentError, Runtime, SparseTensor, createRuntime, listOps, tensor } from '@sparse/runtime';
-import { createWasmBackend, DELEGATED_OPS } from '../src/index.js';
+import { createWasmBackend, DELEGATED_OPS, HAND_WRITTEN } from '../src/index.js';
 import { FAMILY_OPS } from '../src/generated/family-ops.js';
 
 describe('the wasm backend', () => {
@@ -11,6 +11,7 @@ describe('the wasm backend', () => {
     expect(Object.keys(backend.kernels).sort()).toEqual(Object.keys(jsKernels).sort());
     for (const op of Object.keys(DELEGATED_OPS)) expect(FAMILY_OPS[op], `${op} is generated for wasm, not delegated`).toBeUndefined();
     for (const op of Object.keys(FAMILY_OPS)) expect(DELEGATED_OPS[op]).toBeUndefined();
+    for (const op of Object.keys(HAND_WRITTEN)) expect(DELEGATED_OPS[op], `${op} is ported to wasm, not delegated`).toBeUndefined();
   });
 
   it('reports a delegated op as such, and a wasm op not', async () => {

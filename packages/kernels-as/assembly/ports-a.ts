@@ -1,0 +1,1 @@
+// Hand-written wasm kernels of structural ops (group a): concrete per-dtype exports only.
