@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { sizeOf, type NumericDType, type SparseForm } from './grid.js';
+import { sizeOf, type NumericDType, type SparseForm, indexOf } from './grid.js';
 
 export const NUMERIC: NumericDType[] = ['float32', 'float64', 'int32', 'int64'];
 export const FLOATS: NumericDType[] = ['float32', 'float64'];
@@ -29,7 +29,7 @@ export function sparseArb(shape: number[], dtype: NumericDType, opts: { unordere
     .tuple(subset, fc.array(opts.values ?? valueArb(dtype), { minLength: size, maxLength: size }))
     .map(([pos, vals]) => ({
       sparse: {
-        indices: pos.map((off) => unflatten(off, shape)),
+        indices: pos.map((off) => indexOf(off, shape)),
         values: pos.map((_, i) => vals[i]),
         dense_shape: shape,
       },
@@ -42,13 +42,4 @@ export function broadcastShapeArb(shape: number[]): fc.Arbitrary<number[]> {
   return fc
     .tuple(fc.integer({ min: 0, max: shape.length }), fc.array(fc.boolean(), { minLength: shape.length, maxLength: shape.length }))
     .map(([drop, ones]) => shape.slice(drop).map((d, i) => (ones[i + drop] ? 1 : d)));
-}
-
-function unflatten(off: number, shape: number[]): number[] {
-  const out = new Array<number>(shape.length);
-  for (let d = shape.length - 1; d >= 0; d--) {
-    out[d] = off % shape[d];
-    off = Math.floor(off / shape[d]);
-  }
-  return out;
 }

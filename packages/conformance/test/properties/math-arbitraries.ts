@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { valueArb } from './arbitraries.js';
-import { sizeOf, type NumericDType, type SparseForm } from './grid.js';
+import { sizeOf, type NumericDType, type SparseForm, indexOf } from './grid.js';
 
 /**
  * Values every dtype holds exactly and whose small sums and products stay exact in float32 too (quarters for
@@ -23,7 +23,7 @@ export function looseSparseArb(shape: number[], dtype: NumericDType, values: fc.
     : fc.shuffledSubarray(Array.from({ length: size }, (_, i) => i));
   return positions.chain((pos) =>
     fc.array(values, { minLength: pos.length, maxLength: pos.length }).map((vals) => ({
-      sparse: { indices: pos.map((off) => unflatten(off, shape)), values: vals, dense_shape: shape },
+      sparse: { indices: pos.map((off) => indexOf(off, shape)), values: vals, dense_shape: shape },
       dtype,
     })),
   );
@@ -41,13 +41,4 @@ export function segmentIdsArb(n: number): fc.Arbitrary<number[]> {
     let s = start;
     return steps.map((step, i) => (i === 0 ? s : (s += step)));
   });
-}
-
-function unflatten(off: number, shape: number[]): number[] {
-  const out = new Array<number>(shape.length);
-  for (let d = shape.length - 1; d >= 0; d--) {
-    out[d] = off % shape[d];
-    off = Math.floor(off / shape[d]);
-  }
-  return out;
 }
