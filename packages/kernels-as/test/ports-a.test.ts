@@ -1,0 +1,339 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { SparseTensor, Tensor, createRuntime, tensor, type Runtime } from '@sparse/runtime';
+import { kernels as jsKernels } from '@sparse/kernels-js';
+import { createWasmBackend } from '../src/index.js';
+import { instantiateKernels } from '../src/wasm-module.js';
+import { WasmContext } from '../src/wasm-context.js';
+
+// Group a's wasm ports (reorder, transpose, concat, from_dense, softmax, segment_sum) against the JS backend:
+// random inputs of every numeric dtype, unordered and repeated indices, huge dense shapes, ≥ 100k entries.
+
+type DType = 'float32' | 'float64' | 'int32' | 'int64';
+const DTYPES: DType[] = ['float32', 'float64', 'int32', 'int64'];
+
+/** mulberry32: the same random inputs on every run. */
+function rng(seed: number) {
+  let a = seed >>> 0;
+  const next = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  return { next, int: (n: number) => Math.floor(next() * n) };
+}
+type Rng = ReturnType<typeof rng>;
+
+function randomValues(r: Rng, dtype: DType, n: number, zeros = 0): Float32Array | Float64Array | Int32Array | BigInt64Array {
+  const pick = () => (r.next() < zeros ? 0 : (r.next() - 0.5) * 200);
+  switch (dtype) {
+    case 'float32':
+      return Float32Array.from({ length: n }, pick);
+    case 'float64':
+      return Float64Array.from({ length: n }, pick);
+    case 'int32':
+      return Int32Array.from({ length: n }, () => Math.trunc(pick()));
+    case 'int64':
+      return BigInt64Array.from({ length: n }, () => BigInt(Math.trunc(pick())) * 4294967311n);
+  }
+}
+
+/** n random index rows in `shape` (any order, repeats likely when the shape is small). */
+function randomSparse(r: Rng, shape: number[], n: number, dtype: DType): SparseTensor {
+  const rank = shape.length;
+  const idx = new Float64Array(n * rank);
+  for (let i = 0; i < n; i++) for (let d = 0; d < rank; d++) idx[i * rank + d] = r.int(shape[d]);
+  return new SparseTensor(idx, randomValues(r, dtype, n), shape, dtype);
+}
+
+function randomShape(r: Rng, rank: number, maxDim: number): number[] {
+  return Array.from({ length: rank }, () => 1 + r.int(maxDim));
+}
+
+/** Element i equal: the same bits for floats (NaN = NaN, -0 ≠ 0), the same bigint for int64. */
+function firstMismatch(a: ArrayLike<unknown>, b: ArrayLike<unknown>): number {
+  if (a.length !== b.length) return -2;
+  for (let i = 0; i < a.length; i++) if (!Object.is(a[i], b[i])) return i;
+  return -1;
+}
+
+function expectSame(wasm: unknown, js: unknown, what: string): void {
+  if (wasm instanceof SparseTensor && js instanceof SparseTensor) {
+    expect(wasm.dtype, what).toBe(js.dtype);
+    expect(wasm.denseShape, what).toEqual(js.denseShape);
+    expect(wasm.values.constructor, what).toBe(js.values.constructor);
+    expect(firstMismatch(wasm.indexData, js.indexData), `${what}: indices`).toBe(-1);
+    expect(firstMismatch(wasm.values, js.values), `${what}: values`).toBe(-1);
+  } else if (wasm instanceof Tensor && js instanceof Tensor) {
+    expect(wasm.dtype, what).toBe(js.dtype);
+    expect(wasm.shape, what).toEqual(js.shape);
+    expect(wasm.data.constructor, what).toBe(js.data.constructor);
+    expect(firstMismatch(wasm.data, js.data), `${what}: data`).toBe(-1);
+  } else {
+    throw new Error(`${what}: unexpected outputs ${String(wasm)} / ${String(js)}`);
+  }
+}
+
+let wasmRt: Runtime;
+let jsRt: Runtime;
+beforeAll(async () => {
+  wasmRt = await createRuntime({ backend: 'wasm' });
+  jsRt = await createRuntime({ backend: 'js' });
+});
+
+/** Runs op on both backends; the wasm run must be its own (not delegated) and equal the JS one. */
+function same(op: string, args: Record<string, unknown>, what = op): void {
+  const w = wasmRt.runWithReport(op, args);
+  expect(w.delegated, `${what} delegated`).toBeUndefined();
+  const j = jsRt.run(op, args);
+  expectSame(w.outputs.output, j.output, what);
+}
+
+describe('sparse_reorder on wasm', () => {
+  it('equals the JS kernel on random unordered inputs with repeated indices, every dtype and rank 0..5', () => {
+    const r = rng(1);
+    for (let t = 0; t < 200; t++) {
+      const dtype = DTYPES[t % 4];
+      const rank = t % 6;
+      const shape = randomShape(r, rank, t % 3 === 0 ? 3 : 50);
+      const n = rank === 0 ? r.int(3) : r.int(300);
+      same('sparse_reorder', { sp_input: randomSparse(r, shape, n, dtype) }, `reorder #${t} ${dtype} ${JSON.stringify(shape)}`);
+    }
+  });
+
+  it('sorts by comparing rows when the dense size does not fit i64, and on the radix path with every pass', () => {
+    const r = rng(2);
+    for (const dtype of DTYPES) {
+      same('sparse_reorder', { sp_input: randomSparse(r, [4096, 4096, 4096, 4096, 4096, 4096], 5000, dtype) }, `huge ${dtype}`);
+      same('sparse_reorder', { sp_input: randomSparse(r, [3, 3, 4096, 4096, 4096, 4096], 5000, dtype) }, `huge with repeats ${dtype}`);
+      same('sparse_reorder', { sp_input: randomSparse(r, [2 ** 31 - 1, 2 ** 31 - 1], 5000, dtype) }, `62-bit keys ${dtype}`);
+      same('sparse_reorder', { sp_input: randomSparse(r, [2 ** 31 - 1, 2 ** 31 - 1, 2], 3000, dtype) }, `63-bit keys ${dtype}`);
+    }
+  });
+
+  it('keeps repeated indices in input order, and an ordered input as it is', () => {
+    const st = new SparseTensor([[1, 1], [0, 0], [1, 1], [0, 0]], [1, 2, 3, 4], [2, 2], 'int32');
+    const out = wasmRt.run('sparse_reorder', { sp_input: st }).output as SparseTensor;
+    expect(Array.from(out.values as Int32Array)).toEqual([2, 4, 1, 3]);
+    const r = rng(3);
+    const many = randomSparse(r, [5, 7], 20_000, 'float64');
+    same('sparse_reorder', { sp_input: many }, 'many repeats');
+    const sorted = wasmRt.run('sparse_reorder', { sp_input: many }).output as SparseTensor;
+    same('sparse_reorder', { sp_input: sorted }, 'already sorted');
+  });
+
+  it('equals the JS kernel on 200,000 entries', () => {
+    const r = rng(4);
+    same('sparse_reorder', { sp_input: randomSparse(r, [100_000, 1000], 200_000, 'float32') }, 'large float32');
+    same('sparse_reorder', { sp_input: randomSparse(r, [30, 40, 50, 60], 200_000, 'int64') }, 'large int64 rank 4');
+  });
+
+  it('runs numeric values in wasm and hands bool and string values to the JS kernels, saying so', () => {
+    const numeric = new SparseTensor([[1], [0]], [1, 2], [2], 'float32');
+    expect(wasmRt.runWithReport('sparse_reorder', { sp_input: numeric }).delegated).toBeUndefined();
+    const strings = new SparseTensor([[1], [0]], ['a', 'b'], [2]);
+    const { outputs, delegated } = wasmRt.runWithReport('sparse_reorder', { sp_input: strings });
+    expect(delegated).toMatch(/bool and string/);
+    expect((outputs.output as SparseTensor).values).toEqual(['b', 'a']);
+    const wide = new SparseTensor([[2 ** 40], [0]], [1, 2], [2 ** 41], 'float32');
+    expect(wasmRt.runWithReport('sparse_reorder', { sp_input: wide }).delegated).toMatch(/do not fit i32/);
+  });
+});
+
+describe('sparse_transpose on wasm', () => {
+  const shuffle = (r: Rng, rank: number) => {
+    const p = Array.from({ length: rank }, (_, d) => d);
+    for (let i = rank - 1; i > 0; i--) {
+      const j = r.int(i + 1);
+      [p[i], p[j]] = [p[j], p[i]];
+    }
+    return p;
+  };
+
+  it('equals the JS kernel on random inputs and permutations (and the default reversal), every dtype', () => {
+    const r = rng(5);
+    for (let t = 0; t < 200; t++) {
+      const dtype = DTYPES[t % 4];
+      const rank = t % 6;
+      const shape = randomShape(r, rank, t % 3 === 0 ? 3 : 40);
+      const n = rank === 0 ? r.int(2) : r.int(300);
+      const perm = t % 5 === 0 ? null : shuffle(r, rank);
+      same('sparse_transpose', { sp_input: randomSparse(r, shape, n, dtype), perm }, `transpose #${t} ${dtype} ${JSON.stringify(shape)} ${JSON.stringify(perm)}`);
+    }
+  });
+
+  it('equals the JS kernel on a huge dense shape and on 200,000 entries', () => {
+    const r = rng(6);
+    same('sparse_transpose', { sp_input: randomSparse(r, [4096, 3, 4096, 4096, 4096, 4096], 5000, 'int32'), perm: [5, 1, 0, 3, 2, 4] }, 'huge');
+    same('sparse_transpose', { sp_input: randomSparse(r, [1000, 100_000], 200_000, 'float64'), perm: null }, 'large matrix');
+    same('sparse_transpose', { sp_input: randomSparse(r, [20, 30, 40, 50], 200_000, 'int64'), perm: [2, 0, 3, 1] }, 'large rank 4');
+  });
+
+  it('delegates string values and runs numeric ones', () => {
+    const numeric = new SparseTensor([[0, 1]], [1], [2, 3], 'int32');
+    expect(wasmRt.runWithReport('sparse_transpose', { sp_input: numeric }).delegated).toBeUndefined();
+    expect(wasmRt.runWithReport('sparse_transpose', { sp_input: new SparseTensor([[0, 1]], ['a'], [2, 3]) }).delegated).toMatch(/bool and string/);
+  });
+});
+
+describe('sparse_concat on wasm', () => {
+  it('equals the JS kernel on random unordered inputs, any axis, with and without expand_nonconcat_dim', () => {
+    const r = rng(7);
+    for (let t = 0; t < 200; t++) {
+      const dtype = DTYPES[t % 4];
+      const rank = 1 + (t % 4);
+      const axis = r.int(2 * rank) - rank;
+      const ax = axis < 0 ? axis + rank : axis;
+      const expand = t % 3 === 0;
+      const base = randomShape(r, rank, 20);
+      const count = 2 + r.int(4);
+      const inputs = Array.from({ length: count }, () => {
+        const shape = base.map((d, j) => (j === ax || expand ? 1 + r.int(20) : d));
+        return randomSparse(r, shape, r.int(60), dtype);
+      });
+      same('sparse_concat', { axis, sp_inputs: inputs, expand_nonconcat_dim: expand }, `concat #${t} ${dtype} axis ${axis}`);
+    }
+  });
+
+  it('returns a single input as it is, in wasm', () => {
+    const r = rng(8);
+    same('sparse_concat', { axis: 0, sp_inputs: [randomSparse(r, [5, 5], 30, 'float32')] }, 'one input');
+  });
+
+  it('equals the JS kernel on huge dense shapes and on 300,000 entries in all', () => {
+    const r = rng(9);
+    const huge = [4096, 4096, 4096, 4096, 4096, 4096];
+    same('sparse_concat', { axis: 2, sp_inputs: [randomSparse(r, huge, 2000, 'int64'), randomSparse(r, huge, 2000, 'int64')] }, 'huge');
+    const big = [0, 1, 2].map(() => randomSparse(r, [1000, 1000], 100_000, 'float64'));
+    same('sparse_concat', { axis: 1, sp_inputs: big }, 'large axis 1');
+    const sorted = big.map((s) => wasmRt.run('sparse_reorder', { sp_input: s }).output as SparseTensor);
+    same('sparse_concat', { axis: 0, sp_inputs: sorted }, 'large ordered axis 0');
+  });
+
+  it('delegates string values and runs numeric ones', () => {
+    const a = new SparseTensor([[0, 1]], [1], [2, 3], 'int32');
+    expect(wasmRt.runWithReport('sparse_concat', { axis: 1, sp_inputs: [a, a] }).delegated).toBeUndefined();
+    const s = new SparseTensor([[0, 1]], ['x'], [2, 3]);
+    expect(wasmRt.runWithReport('sparse_concat', { axis: 1, sp_inputs: [s, s] }).delegated).toMatch(/bool and string/);
+  });
+});
+
+describe('from_dense on wasm', () => {
+  it('equals the JS kernel on random dense tensors, rank 0..4, with -0 (dropped) and NaN (kept)', () => {
+    const r = rng(10);
+    for (let t = 0; t < 200; t++) {
+      const dtype = DTYPES[t % 4];
+      const rank = t % 5;
+      const shape = Array.from({ length: rank }, () => r.int(t % 7 === 0 ? 3 : 12));
+      const size = shape.reduce((a, b) => a * b, 1);
+      const data = randomValues(r, dtype, size, [0, 0.5, 0.9, 1][t % 4]);
+      if (dtype === 'float32' || dtype === 'float64') for (let i = 0; i < size; i++) if (r.next() < 0.1) data[i] = [NaN, -0, Infinity][r.int(3)];
+      same('from_dense', { tensor: new Tensor(data, shape, dtype) }, `from_dense #${t} ${dtype} ${JSON.stringify(shape)}`);
+    }
+  });
+
+  it('equals the JS kernel on 1,000,000 elements, dense and mostly zero', () => {
+    const r = rng(11);
+    same('from_dense', { tensor: new Tensor(randomValues(r, 'float32', 1_000_000, 0.5), [1000, 1000], 'float32') }, 'large half zero');
+    same('from_dense', { tensor: new Tensor(randomValues(r, 'int64', 1_000_000, 0.99), [10, 100, 1000], 'int64') }, 'large mostly zero');
+  });
+
+  it('delegates bool and string tensors and runs numeric ones', () => {
+    expect(wasmRt.runWithReport('from_dense', { tensor: tensor([[1, 0], [0, 2]], 'int32') }).delegated).toBeUndefined();
+    expect(wasmRt.runWithReport('from_dense', { tensor: tensor(['', 'a']) }).delegated).toMatch(/bool and string/);
+    expect(wasmRt.runWithReport('from_dense', { tensor: tensor([true, false]) }).delegated).toMatch(/bool and string/);
+  });
+});
+
+describe('sparse_softmax on wasm', () => {
+  /** Random canonical input: the non-zeros of a random dense tensor. */
+  const canonical = (r: Rng, shape: number[], dtype: 'float32' | 'float64', zeros: number) => {
+    const size = shape.reduce((a, b) => a * b, 1);
+    const data = randomValues(r, dtype, size, zeros) as Float32Array | Float64Array;
+    for (let i = 0; i < size; i++) if (r.next() < 0.01) data[i] = [NaN, Infinity, -Infinity, 1000][r.int(4)];
+    return jsRt.run('from_dense', { tensor: new Tensor(data, shape, dtype) }).output as SparseTensor;
+  };
+
+  /** Both dtypes as the JS kernel to the bit: exp is V8's algorithm (fdlibm), float32 rounds every step. */
+  const close = (args: Record<string, unknown>, what: string) => same('sparse_softmax', args, what);
+
+  it('computes exp as V8 does, to the bit, on every branch of it (and two lanes at a time)', async () => {
+    const ctx = new WasmContext(await instantiateKernels());
+    const r = rng(17);
+    const bits = new Float64Array(1);
+    const raw = new BigUint64Array(bits.buffer);
+    const xs: number[] = [0, -0, 1, -1, Infinity, -Infinity, NaN, 700, -700, 709.78, 709.79, -745.13, -745.14, -708.4, 5e-324, -5e-324];
+    for (const hw of [0x3fd62e42n, 0x3fd62e43n, 0x3ff0a2b2n, 0x3ff0a2b1n, 0x3e300000n, 0x3e2fffffn, 0x40862e42n]) {
+      for (const lw of [0n, 1n, 0xffffffffn]) for (const s of [0n, 1n << 63n]) {
+        raw[0] = s | (hw << 32n) | lw;
+        xs.push(bits[0]);
+      }
+    }
+    for (let i = 0; i < 200_000; i++) {
+      const k = i % 4;
+      xs.push(k === 0 ? (r.next() - 0.5) * 4 : k === 1 ? (r.next() - 0.5) * 1500 : k === 2 ? (r.next() - 0.5) * 1e-6 : -r.next() * 40);
+    }
+    const x = Float64Array.from(xs);
+    const { heap } = ctx;
+    heap.reset();
+    const xp = heap.putValues('float64', x);
+    const out = heap.alloc(x.length * 8);
+    ctx.call('a_exp_f64', [xp, x.length, out]);
+    expect(firstMismatch(heap.view('float64', out, x.length), x.map(Math.exp))).toBe(-1);
+  });
+
+  it('equals the JS kernel on random canonical inputs, rank 2..4, with NaN, ±inf and large values', () => {
+    const r = rng(12);
+    for (let t = 0; t < 150; t++) {
+      const dtype = t % 2 === 0 ? 'float32' : 'float64';
+      const shape = randomShape(r, 2 + (t % 3), 12);
+      close({ sp_input: canonical(r, shape, dtype, [0, 0.5, 0.9][t % 3]) }, `softmax #${t} ${dtype} ${JSON.stringify(shape)}`);
+    }
+    const huge = new SparseTensor([[0, 0, 0, 0, 0, 4095], [4095, 4095, 4095, 4095, 4095, 0], [4095, 4095, 4095, 4095, 4095, 4095]], [5, 1, 1], [4096, 4096, 4096, 4096, 4096, 4096], 'float32');
+    close({ sp_input: huge }, 'huge');
+  });
+
+  it('equals the JS kernel on 500,000 entries', () => {
+    const r = rng(13);
+    close({ sp_input: canonical(r, [1000, 1000], 'float32', 0.5) }, 'large float32');
+    close({ sp_input: canonical(r, [100, 100, 100], 'float64', 0.5) }, 'large float64');
+  });
+});
+
+describe('sparse_segment_sum on wasm', () => {
+  const ids = (r: Rng, n: number, wide: boolean, rows: number) => {
+    const idx = Array.from({ length: n }, () => r.int(rows));
+    let s = 0;
+    const seg = Array.from({ length: n }, () => (s += r.int(3)));
+    return wide
+      ? [tensor(BigInt64Array.from(idx, BigInt), 'int64'), tensor(BigInt64Array.from(seg, BigInt), 'int64')]
+      : [tensor(Int32Array.from(idx), 'int32'), tensor(Int32Array.from(seg), 'int32')];
+  };
+
+  it('equals the JS kernel on random data, int32 and int64 indices and ids, every dtype', () => {
+    const r = rng(14);
+    for (let t = 0; t < 200; t++) {
+      const dtype = DTYPES[t % 4];
+      const shape = [1 + r.int(20), ...randomShape(r, t % 3, 9)];
+      const size = shape.reduce((a, b) => a * b, 1);
+      const n = r.int(40);
+      const [indices, segment_ids] = ids(r, n, (t >> 2) % 2 === 1, shape[0]);
+      const [i2] = ids(r, n, (t >> 3) % 2 === 1, shape[0]);
+      same('sparse_segment_sum', { data: new Tensor(randomValues(r, dtype, size), shape, dtype), indices: t % 5 === 0 ? i2 : indices, segment_ids }, `segment_sum #${t} ${dtype}`);
+    }
+  });
+
+  it('sums float32 in float32 and wraps integers, as the JS kernel', () => {
+    same('sparse_segment_sum', { data: tensor([16777216, 1], 'float32'), indices: [0, 1, 1], segment_ids: [0, 0, 0] });
+    same('sparse_segment_sum', { data: tensor([2147483647, 1], 'int32'), indices: [0, 1], segment_ids: [0, 0] });
+    same('sparse_segment_sum', { data: tensor([9223372036854775807n, 1n], 'int64'), indices: [0, 1], segment_ids: [0, 0] });
+  });
+
+  it('equals the JS kernel on 1,000,000 indices', () => {
+    const r = rng(15);
+    const [indices, segment_ids] = ids(r, 1_000_000, true, 10_000);
+    same('sparse_segment_sum', { data: new Tensor(randomValues(r, 'float32', 80_000), [10_000, 8], 'float32'), indices, segment_ids }, 'large float32');
+    same('sparse_segment_sum', { data: new Tensor(randomValues(r, 'int32', 30_000), [10_000, 3], 'int32'), indices, segment_ids }, 'large int32');
+  });
+});
