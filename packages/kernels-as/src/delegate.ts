@@ -7,4 +7,3 @@ export function delegate(jsKernel: (args: never) => Outputs, args: unknown, reas
   return { ...jsKernel(args as never), [DELEGATED]: reason };
 }
 
-export const WIDE_DIMS = 'a dim exceeds 2^31-1, so its indices do not fit i32 in WebAssembly: ran on the JS kernels';

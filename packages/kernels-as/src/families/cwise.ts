@@ -1,7 +1,8 @@
 import type { DenseData, SparseData } from '../generated/kernel-types.js';
 import { broadcastStrides } from '@sparse/kernels-js/internals';
 import { fitsI32, scalarArg, type WasmContext } from '../wasm-context.js';
-import { delegate, WIDE_DIMS } from '../delegate.js';
+import { delegate } from '../delegate.js';
+import { REASONS } from '../delegation.js';
 import type { FamilyOp } from './family-op.js';
 
 type Args = Record<string, unknown>;
@@ -11,7 +12,7 @@ export function cwiseKernel(ctx: WasmContext, op: string, meta: FamilyOp, js: (a
   return (args: Args): Args => {
     const sp = args[meta.roles.sparse!] as SparseData;
     const dense = args[meta.roles.dense!] as DenseData;
-    if (!fitsI32(sp.shape)) return delegate(js, args, WIDE_DIMS);
+    if (!fitsI32(sp.shape)) return delegate(js, args, REASONS.wideDims);
     const { heap } = ctx;
     const n = sp.values.length;
     const rank = sp.shape.length;

@@ -1,7 +1,8 @@
 import type { DenseData, SparseData } from '../generated/kernel-types.js';
 import { rowMajorStrides } from '@sparse/kernels-js/internals';
 import { fitsI32, scalarArg, type WasmContext } from '../wasm-context.js';
-import { delegate, WIDE_DIMS } from '../delegate.js';
+import { delegate } from '../delegate.js';
+import { REASONS } from '../delegation.js';
 import type { FamilyOp } from './family-op.js';
 
 type Args = Record<string, unknown>;
@@ -14,7 +15,7 @@ export function mergeKernel(ctx: WasmContext, op: string, meta: FamilyOp, js: (a
   return (args: Args): Args => {
     const a = args[meta.roles.a!] as SparseData | DenseData;
     const b = args[meta.roles.b!] as SparseData | DenseData;
-    if (!fitsI32(a.shape)) return delegate(js, args, WIDE_DIMS);
+    if (!fitsI32(a.shape)) return delegate(js, args, REASONS.wideDims);
     const scalars = meta.roles.scalars.map((s) => scalarArg(args[s] as never));
     const { heap } = ctx;
     heap.reset();

@@ -1,7 +1,8 @@
 import type { SparseData } from '../generated/kernel-types.js';
 import { reducePlan, rowMajorStrides, sizeOf } from '@sparse/kernels-js/internals';
 import { fitsI32, scalarArg, type WasmContext } from '../wasm-context.js';
-import { delegate, WIDE_DIMS } from '../delegate.js';
+import { delegate } from '../delegate.js';
+import { REASONS } from '../delegation.js';
 import type { FamilyOp } from './family-op.js';
 
 type Args = Record<string, unknown>;
@@ -15,7 +16,7 @@ export function reduceKernel(ctx: WasmContext, op: string, meta: FamilyOp, js: (
     const sp = args[meta.roles.sparse!] as SparseData;
     const axes = args[meta.roles.axes!] as number[] | null;
     const keepdims = args[meta.roles.keepdims!] as boolean;
-    if (!fitsI32(sp.shape)) return delegate(js, args, WIDE_DIMS);
+    if (!fitsI32(sp.shape)) return delegate(js, args, REASONS.wideDims);
     const { heap } = ctx;
     const n = sp.values.length;
     const rank = sp.shape.length;

@@ -2,7 +2,8 @@ import type { DenseData, DType, SparseData } from '../generated/kernel-types.js'
 import { allocValues, sizeOf } from '@sparse/kernels-js/internals';
 import { bytesPerElement, type Heap } from '../heap.js';
 import { fitsI32, type WasmContext } from '../wasm-context.js';
-import { delegate, WIDE_DIMS } from '../delegate.js';
+import { delegate } from '../delegate.js';
+import { REASONS, WASM_BYTES } from '../delegation.js';
 
 type Args = Record<string, unknown>;
 type Kernel = (args: Args) => Args;
@@ -10,10 +11,7 @@ type JsKernel = (args: never) => Args;
 
 const I32_MAX = 2 ** 31 - 1;
 const NUMERIC = new Set<DType>(['float32', 'float64', 'int32', 'int64']);
-const NOT_NUMERIC = 'bool and string values stay in JS storage (wasm holds numeric values only): ran on the JS kernels';
 /** Every buffer of one call must fit wasm32 memory with room to spare; beyond this the JS kernel runs instead. */
-const WASM_BYTES = 2 ** 31;
-const TOO_BIG = 'the buffers would exceed 2 GiB of WebAssembly memory: ran on the JS kernels';
 /** ceil(64 / 11) radix passes × 2048 u32 counters: the histogram buffer of the sort (assembly/a-sort.ts). */
 const HIST_BYTES = 6 * 2048 * 4;
 
@@ -96,12 +94,12 @@ function rowsOf(sp: SparseData): Float64Array {
 function sparseReorder(ctx: WasmContext, js: JsKernel): Kernel {
   return (args) => {
     const sp = args.sp_input as SparseData;
-    if (!NUMERIC.has(sp.dtype)) return delegate(js, args, NOT_NUMERIC);
-    if (!fitsI32(sp.shape)) return delegate(js, args, WIDE_DIMS);
+    if (!NUMERIC.has(sp.dtype)) return delegate(js, args, REASONS.notNumeric);
+    if (!fitsI32(sp.shape)) return delegate(js, args, REASONS.wideDims);
     const n = sp.values.length;
     const rank = sp.shape.length;
     const size = bytesPerElement(sp.dtype);
-    if (n * (rank * 8 + size) + sortBytes(n, rank, size) > WASM_BYTES) return delegate(js, args, TOO_BIG);
+    if (n * (rank * 8 + size) + sortBytes(n, rank, size) > WASM_BYTES) return delegate(js, args, REASONS.tooBig);
     const { heap } = ctx;
     heap.reset();
     const idx = putIndices(ctx, rowsOf(sp));
@@ -114,12 +112,12 @@ function sparseReorder(ctx: WasmContext, js: JsKernel): Kernel {
 function sparseTranspose(ctx: WasmContext, js: JsKernel): Kernel {
   return (args) => {
     const sp = args.sp_input as SparseData;
-    if (!NUMERIC.has(sp.dtype)) return delegate(js, args, NOT_NUMERIC);
-    if (!fitsI32(sp.shape)) return delegate(js, args, WIDE_DIMS);
+    if (!NUMERIC.has(sp.dtype)) return delegate(js, args, REASONS.notNumeric);
+    if (!fitsI32(sp.shape)) return delegate(js, args, REASONS.wideDims);
     const n = sp.values.length;
     const rank = sp.shape.length;
     const size = bytesPerElement(sp.dtype);
-    if (n * (rank * 12 + size) + sortBytes(n, rank, size) > WASM_BYTES) return delegate(js, args, TOO_BIG);
+    if (n * (rank * 12 + size) + sortBytes(n, rank, size) > WASM_BYTES) return delegate(js, args, REASONS.tooBig);
     const p = (args.perm as number[] | null) ?? sp.shape.map((_, d) => rank - 1 - d);
     const shape = p.map((d) => sp.shape[d]);
     const { heap } = ctx;
@@ -152,7 +150,7 @@ function sparseConcat(ctx: WasmContext, js: JsKernel): Kernel {
     const inputs = args.sp_inputs as SparseData[];
     const first = inputs[0];
     const { dtype } = first;
-    if (!NUMERIC.has(dtype)) return delegate(js, args, NOT_NUMERIC);
+    if (!NUMERIC.has(dtype)) return delegate(js, args, REASONS.notNumeric);
     const rank = first.shape.length;
     if (inputs.length === 1) {
       // As TensorFlow (and the JS kernel): a single input comes back as it is — nothing to compute.
@@ -161,11 +159,11 @@ function sparseConcat(ctx: WasmContext, js: JsKernel): Kernel {
     const axis = args.axis as number;
     const ax = axis < 0 ? axis + rank : axis;
     const shape = concatShape(inputs, ax, args.expand_nonconcat_dim as boolean);
-    if (!fitsI32(shape) || !inputs.every((s) => fitsI32(s.shape))) return delegate(js, args, WIDE_DIMS);
+    if (!fitsI32(shape) || !inputs.every((s) => fitsI32(s.shape))) return delegate(js, args, REASONS.wideDims);
     let total = 0;
     for (const s of inputs) total += s.values.length;
     const size = bytesPerElement(dtype);
-    if (total * (rank * 8 + size) + sortBytes(total, rank, size) > WASM_BYTES) return delegate(js, args, TOO_BIG);
+    if (total * (rank * 8 + size) + sortBytes(total, rank, size) > WASM_BYTES) return delegate(js, args, REASONS.tooBig);
     const { heap } = ctx;
     heap.reset();
     // Every input's indices as f64 one after another, then narrowed to i32 in place at once.
@@ -196,17 +194,17 @@ function fromDense(ctx: WasmContext, js: JsKernel): Kernel {
   return (args) => {
     const t = args.tensor as DenseData;
     const { dtype, shape } = t;
-    if (!NUMERIC.has(dtype)) return delegate(js, args, NOT_NUMERIC);
-    if (!fitsI32(shape)) return delegate(js, args, WIDE_DIMS);
+    if (!NUMERIC.has(dtype)) return delegate(js, args, REASONS.notNumeric);
+    if (!fitsI32(shape)) return delegate(js, args, REASONS.wideDims);
     const size = t.data.length;
     const rank = shape.length;
     const bpe = bytesPerElement(dtype);
-    if (size * bpe > WASM_BYTES / 2) return delegate(js, args, TOO_BIG);
+    if (size * bpe > WASM_BYTES / 2) return delegate(js, args, REASONS.tooBig);
     const { heap } = ctx;
     heap.reset();
     const data = heap.putValues(dtype, t.data);
     const nnz = ctx.call(`a_count_nonzero_${dtype}`, [data, size]);
-    if (nnz * (rank * 4 + bpe) > WASM_BYTES / 2) return delegate(js, args, TOO_BIG);
+    if (nnz * (rank * 4 + bpe) > WASM_BYTES / 2) return delegate(js, args, REASONS.tooBig);
     const sh = heap.putI32(shape);
     const counter = heap.zeros('i32', Math.max(rank, 1));
     const outIdx = heap.alloc(nnz * rank * 4);
@@ -223,11 +221,11 @@ function sparseSoftmax(ctx: WasmContext, js: JsKernel): Kernel {
     const sp = args.sp_input as SparseData;
     const { dtype } = sp;
     if (dtype !== 'float32' && dtype !== 'float64') return delegate(js, args, 'softmax is defined for float32 and float64 only: ran on the JS kernels');
-    if (!fitsI32(sp.shape)) return delegate(js, args, WIDE_DIMS);
+    if (!fitsI32(sp.shape)) return delegate(js, args, REASONS.wideDims);
     const n = sp.values.length;
     const rank = sp.shape.length;
     const bpe = bytesPerElement(dtype);
-    if (n * (rank * 8 + 2 * bpe) > WASM_BYTES) return delegate(js, args, TOO_BIG);
+    if (n * (rank * 8 + 2 * bpe) > WASM_BYTES) return delegate(js, args, REASONS.tooBig);
     const { heap } = ctx;
     heap.reset();
     const idx = putIndices(ctx, rowsOf(sp));
@@ -254,7 +252,7 @@ function sparseSegmentSum(ctx: WasmContext, js: JsKernel): Kernel {
   return (args) => {
     const data = args.data as DenseData;
     const { dtype } = data;
-    if (!NUMERIC.has(dtype)) return delegate(js, args, NOT_NUMERIC);
+    if (!NUMERIC.has(dtype)) return delegate(js, args, REASONS.notNumeric);
     const idx = (args.indices as DenseData).data as ArrayLike<number | bigint>;
     const ids = (args.segment_ids as DenseData).data as ArrayLike<number | bigint>;
     const n = idx.length;
@@ -263,9 +261,9 @@ function sparseSegmentSum(ctx: WasmContext, js: JsKernel): Kernel {
     const shape = [rows, ...data.shape.slice(1)];
     // No indices or empty rows: an empty output, nothing to add.
     if (n === 0 || inner === 0) return { output: { kind: 'dense', data: allocValues(dtype, 0), shape, dtype } satisfies DenseData };
-    if (!fitsI32(data.shape) || rows > I32_MAX) return delegate(js, args, WIDE_DIMS);
+    if (!fitsI32(data.shape) || rows > I32_MAX) return delegate(js, args, REASONS.wideDims);
     const bpe = bytesPerElement(dtype);
-    if ((data.data.length + rows * inner) * bpe + n * 16 > WASM_BYTES) return delegate(js, args, TOO_BIG);
+    if ((data.data.length + rows * inner) * bpe + n * 16 > WASM_BYTES) return delegate(js, args, REASONS.tooBig);
     const { heap } = ctx;
     heap.reset();
     const src = heap.putValues(dtype, data.data);

@@ -1,17 +1,15 @@
 import type { DenseData, DType, Scalar, SparseData, Values } from '../generated/kernel-types.js';
 import { rowMajorStrides, sizeOf } from '@sparse/kernels-js/internals';
 import { fitsI32, type WasmContext } from '../wasm-context.js';
-import { delegate, WIDE_DIMS } from '../delegate.js';
+import { delegate } from '../delegate.js';
+import { REASONS, WASM_BYTES } from '../delegation.js';
 
 type Args = Record<string, unknown>;
 type Kernel = (args: Args) => Args;
 type JsKernel = (args: never) => Args;
 
 /** Why a call with bool or string values runs on the JS kernels: only 4- and 8-byte values are moved in wasm. */
-export const NOT_NUMERIC = 'bool and string values are not moved in wasm memory: ran on the JS kernels';
 /** Why a call whose buffers would not fit wasm memory runs on the JS kernels. */
-export const TOO_BIG = 'the buffers of this call would exceed the 2 GiB the wasm kernels allow themselves: ran on the JS kernels';
-const WASM_BYTES = 2 ** 31;
 const TWO_32 = 2n ** 32n;
 const TWO_63 = 2n ** 63n;
 
@@ -116,12 +114,12 @@ function sparseReshape(ctx: WasmContext, js: JsKernel): Kernel {
   return (args) => {
     const sp = args.sp_input as SparseData;
     const outShape = reshapeTarget(sp.shape, args.shape as number[]);
-    if (!fitsI32(sp.shape) || !fitsI32(outShape)) return delegate(js, args, WIDE_DIMS);
+    if (!fitsI32(sp.shape) || !fitsI32(outShape)) return delegate(js, args, REASONS.wideDims);
     const size = bigSize(sp.shape);
-    if (size >= TWO_63) return delegate(js, args, 'a dense shape of 2^63 elements or more: positions beyond i64, ran on the JS kernels');
+    if (size >= TWO_63) return delegate(js, args, REASONS.beyondI64);
     const n = sp.values.length;
     const [inRank, outRank] = [sp.shape.length, outShape.length];
-    if (n * (inRank + outRank) * 12 + 64 > WASM_BYTES) return delegate(js, args, TOO_BIG);
+    if (n * (inRank + outRank) * 12 + 64 > WASM_BYTES) return delegate(js, args, REASONS.tooBig);
     let indices: Float64Array = new Float64Array(0);
     if (n > 0) {
       const { heap } = ctx;
@@ -150,7 +148,7 @@ function sparseExpandDims(ctx: WasmContext, js: JsKernel): Kernel {
     const rank = sp.shape.length;
     const at = axis < 0 ? axis + rank + 1 : axis;
     const n = sp.values.length;
-    if (n * (2 * rank + 1) * 8 + 64 > WASM_BYTES) return delegate(js, args, TOO_BIG);
+    if (n * (2 * rank + 1) * 8 + 64 > WASM_BYTES) return delegate(js, args, REASONS.tooBig);
     let indices: Float64Array = new Float64Array(0);
     if (n > 0) {
       ctx.heap.reset();
@@ -171,12 +169,12 @@ function sparseSlice(ctx: WasmContext, js: JsKernel): Kernel {
     const start = args.start as number[];
     const size = args.size as number[];
     const vb = valueBytes(sp.dtype);
-    if (!vb) return delegate(js, args, NOT_NUMERIC);
-    if (!fitsI32(sp.shape)) return delegate(js, args, WIDE_DIMS);
+    if (!vb) return delegate(js, args, REASONS.notNumeric);
+    if (!fitsI32(sp.shape)) return delegate(js, args, REASONS.wideDims);
     const { shape, dtype } = sp;
     const rank = shape.length;
     const n = sp.values.length;
-    if (n * (rank * 24 + vb * 2) + 64 > WASM_BYTES) return delegate(js, args, TOO_BIG);
+    if (n * (rank * 24 + vb * 2) + 64 > WASM_BYTES) return delegate(js, args, REASONS.tooBig);
     const end = start.map((s, d) => s + size[d]);
     // Every index is below its dim, so clamping both ends of the box to the dim changes no comparison.
     const lo = start.map((s, d) => Math.min(s, shape[d]));
@@ -201,14 +199,14 @@ function sparseSplit(ctx: WasmContext, js: JsKernel): Kernel {
     const sp = args.sp_input as SparseData;
     const numSplit = args.num_split as number;
     const vb = valueBytes(sp.dtype);
-    if (!vb) return delegate(js, args, NOT_NUMERIC);
-    if (!fitsI32(sp.shape)) return delegate(js, args, WIDE_DIMS);
+    if (!vb) return delegate(js, args, REASONS.notNumeric);
+    if (!fitsI32(sp.shape)) return delegate(js, args, REASONS.wideDims);
     const { shape, dtype } = sp;
     const rank = shape.length;
     const axis = args.axis as number;
     const ax = axis < 0 ? axis + rank : axis;
     const n = sp.values.length;
-    if (n * (rank * 24 + vb * 2 + 4) + numSplit * 4 + 64 > WASM_BYTES) return delegate(js, args, TOO_BIG);
+    if (n * (rank * 24 + vb * 2 + 4) + numSplit * 4 + 64 > WASM_BYTES) return delegate(js, args, REASONS.tooBig);
     const dim = shape[ax];
     const r = dim % numSplit;
     const q = (dim - r) / numSplit;
@@ -244,11 +242,11 @@ function sparseRetain(ctx: WasmContext, js: JsKernel): Kernel {
     const sp = args.sp_input as SparseData;
     const mask = (args.to_retain as DenseData).data as Uint8Array;
     const vb = valueBytes(sp.dtype);
-    if (!vb) return delegate(js, args, NOT_NUMERIC);
+    if (!vb) return delegate(js, args, REASONS.notNumeric);
     const { shape, dtype } = sp;
     const rank = shape.length;
     const n = sp.values.length;
-    if (n * (rank * 16 + vb * 2 + 1) + 64 > WASM_BYTES) return delegate(js, args, TOO_BIG);
+    if (n * (rank * 16 + vb * 2 + 1) + 64 > WASM_BYTES) return delegate(js, args, REASONS.tooBig);
     const { heap } = ctx;
     heap.reset();
     const idx = putF64(ctx, sp.indices);
@@ -274,7 +272,7 @@ function sparseResetShape(ctx: WasmContext, js: JsKernel): Kernel {
     let shape: number[];
     if (newShape !== null) shape = [...newShape];
     else {
-      if (n * rank * 8 + 64 > WASM_BYTES) return delegate(js, args, TOO_BIG);
+      if (n * rank * 8 + 64 > WASM_BYTES) return delegate(js, args, REASONS.tooBig);
       ctx.heap.reset();
       const idx = putF64(ctx, sp.indices);
       const out = ctx.heap.alloc(rank * 8);
@@ -290,14 +288,14 @@ function sparseFillEmptyRows(ctx: WasmContext, js: JsKernel): Kernel {
   return (args) => {
     const sp = args.sp_input as SparseData;
     const vb = valueBytes(sp.dtype);
-    if (!vb) return delegate(js, args, NOT_NUMERIC);
-    if (!fitsI32(sp.shape)) return delegate(js, args, WIDE_DIMS);
+    if (!vb) return delegate(js, args, REASONS.notNumeric);
+    if (!fitsI32(sp.shape)) return delegate(js, args, REASONS.wideDims);
     const { shape, dtype } = sp;
     const rank = shape.length;
     const rows = shape[0];
     const n = sp.values.length;
     const inBytes = n * (rank * 12 + vb) + rows * 5 + 128;
-    if (inBytes + (n + rows) * (rank * 12 + vb) > WASM_BYTES) return delegate(js, args, TOO_BIG);
+    if (inBytes + (n + rows) * (rank * 12 + vb) > WASM_BYTES) return delegate(js, args, REASONS.tooBig);
     const { heap } = ctx;
     heap.reset();
     const idx = putRows(ctx, sp.indices);
@@ -324,11 +322,11 @@ function sparseToIndicator(ctx: WasmContext, js: JsKernel): Kernel {
     const vocab = args.vocab_size as number;
     const rank = sp.shape.length;
     const outShape = [...sp.shape.slice(0, -1), vocab];
-    if (!fitsI32(outShape)) return delegate(js, args, WIDE_DIMS);
+    if (!fitsI32(outShape)) return delegate(js, args, REASONS.wideDims);
     const size = sizeOf(outShape);
     const ib = sp.dtype === 'int64' ? 8 : 4;
     const n = sp.values.length;
-    if (size + n * (rank * 12 + ib) + rank * 4 + 64 > WASM_BYTES) return delegate(js, args, TOO_BIG);
+    if (size + n * (rank * 12 + ib) + rank * 4 + 64 > WASM_BYTES) return delegate(js, args, REASONS.tooBig);
     const { heap } = ctx;
     heap.reset();
     const idx = putRows(ctx, sp.indices); // the last column is discarded (and not bounded): it may saturate, unread
@@ -353,19 +351,19 @@ function sparseMerge(ctx: WasmContext, js: JsKernel): Kernel {
     const sorted = args.already_sorted as boolean;
     const { dtype } = spValues;
     const vb = valueBytes(dtype);
-    if (!vb) return delegate(js, args, NOT_NUMERIC);
+    if (!vb) return delegate(js, args, REASONS.notNumeric);
     const first = ids[0];
     const inRank = first.shape.length;
     const m = ids.length;
     const outRank = inRank - 1 + m;
     const outShape = [...first.shape.slice(0, inRank - 1), ...vocab];
-    if (!fitsI32(outShape)) return delegate(js, args, WIDE_DIMS);
+    if (!fitsI32(outShape)) return delegate(js, args, REASONS.wideDims);
     const idDtype = first.dtype;
-    if (ids.some((st) => st.dtype !== idDtype)) return delegate(js, args, 'ids of mixed dtypes: ran on the JS kernels');
-    if (!sorted && bigSize(outShape) >= TWO_63) return delegate(js, args, 'a dense shape of 2^63 elements or more: offsets beyond i64, ran on the JS kernels');
+    if (ids.some((st) => st.dtype !== idDtype)) return delegate(js, args, REASONS.mixedIds);
+    if (!sorted && bigSize(outShape) >= TWO_63) return delegate(js, args, REASONS.beyondI64);
     const ib = idDtype === 'int64' ? 8 : 4;
     const n = first.values.length;
-    if (n * (inRank * 12 + m * ib + outRank * 16 + vb * 2 + 24) + m * 4 + outRank * 8 + 128 > WASM_BYTES) return delegate(js, args, TOO_BIG);
+    if (n * (inRank * 12 + m * ib + outRank * 16 + vb * 2 + 24) + m * 4 + outRank * 8 + 128 > WASM_BYTES) return delegate(js, args, REASONS.tooBig);
     const { heap } = ctx;
     heap.reset();
     const idx = putRows(ctx, first.indices); // the last column is discarded (and not bounded): it may saturate, unread

@@ -2,11 +2,11 @@ import type { DenseData, DType, Scalar, SparseData, Values } from '../generated/
 import { rowMajorStrides, sizeOf } from '@sparse/kernels-js/internals';
 import { bytesPerElement } from '../heap.js';
 import { fitsI32, type WasmContext } from '../wasm-context.js';
-import { delegate, WIDE_DIMS } from '../delegate.js';
+import { delegate } from '../delegate.js';
+import { REASONS } from '../delegation.js';
 
 type Args = Record<string, unknown>;
 const NUMERIC = new Set<DType>(['float32', 'float64', 'int32', 'int64']);
-const NOT_NUMERIC = 'bool and string values are only moved, not computed: ran on the JS kernels';
 
 /** Fills the dense output with the default in wasm memory, then scatters the values to their offsets. */
 function scatter(ctx: WasmContext, indices: ArrayLike<number>, nnz: number, values: Values, broadcast: boolean, shape: number[], dtype: DType, fill: Scalar): DenseData {
@@ -25,8 +25,8 @@ function scatter(ctx: WasmContext, indices: ArrayLike<number>, nnz: number, valu
 export function sparseTensorToDense(ctx: WasmContext, js: (a: never) => Args) {
   return (args: Args): Args => {
     const sp = args.sp_input as SparseData;
-    if (!NUMERIC.has(sp.dtype)) return delegate(js, args, NOT_NUMERIC);
-    if (!fitsI32(sp.shape)) return delegate(js, args, WIDE_DIMS);
+    if (!NUMERIC.has(sp.dtype)) return delegate(js, args, REASONS.notNumeric);
+    if (!fitsI32(sp.shape)) return delegate(js, args, REASONS.wideDims);
     return { output: scatter(ctx, sp.indices, sp.values.length, sp.values, false, sp.shape, sp.dtype, args.default_value as Scalar) };
   };
 }
@@ -36,8 +36,8 @@ export function sparseToDense(ctx: WasmContext, js: (a: never) => Args) {
     const ind = args.sparse_indices as DenseData;
     const vals = args.sparse_values as DenseData;
     const shape = args.output_shape as number[];
-    if (!NUMERIC.has(vals.dtype)) return delegate(js, args, NOT_NUMERIC);
-    if (!fitsI32(shape)) return delegate(js, args, WIDE_DIMS);
+    if (!NUMERIC.has(vals.dtype)) return delegate(js, args, REASONS.notNumeric);
+    if (!fitsI32(shape)) return delegate(js, args, REASONS.wideDims);
     const nnz = ind.shape.length === 0 ? 1 : ind.shape[0];
     const indices = Array.from(ind.data as ArrayLike<number | bigint>, Number);
     return { output: scatter(ctx, indices, nnz, vals.data, vals.shape.length === 0, shape, vals.dtype, args.default_value as Scalar) };

@@ -1,7 +1,8 @@
 import type { DenseData, SparseData } from '../generated/kernel-types.js';
 import { bytesPerElement } from '../heap.js';
 import { fitsI32, type WasmContext } from '../wasm-context.js';
-import { delegate, WIDE_DIMS } from '../delegate.js';
+import { delegate } from '../delegate.js';
+import { REASONS } from '../delegation.js';
 
 type Args = Record<string, unknown>;
 
@@ -19,7 +20,7 @@ export function sparseTensorDenseMatmul(ctx: WasmContext, js: (a: never) => Args
     const sparseFirst = x.kind === 'sparse';
     const sp = (sparseFirst ? x : y) as SparseData;
     const dn = (sparseFirst ? y : x) as DenseData;
-    if (!fitsI32(sp.shape) || !fitsI32(dn.shape)) return delegate(js, args, WIDE_DIMS);
+    if (!fitsI32(sp.shape) || !fitsI32(dn.shape)) return delegate(js, args, REASONS.wideDims);
     // The product computed is S·D: S sparse (entries as (row, col) after its flags), D dense [k×n] row-major.
     // Sparse first: S = A' and D = B'. Dense first: S = B'ᵀ and D = A'ᵀ, and the result is transposed back.
     const swapSparse = sparseFirst ? adjA : !adjB;
