@@ -33,4 +33,4 @@ export function scatter_4(indices: usize, rank: i32, nnz: i32, strides: usize, v
 export function scatter_8(indices: usize, rank: i32, nnz: i32, strides: usize, vals: usize, broadcast: bool, out: usize): void {
   scatter<u64>(indices, rank, nnz, strides, vals, broadcast, out);
 }
-export { reduceGroups } from './rows';
+export { reduceGroups, indices_to_i32 } from './rows';

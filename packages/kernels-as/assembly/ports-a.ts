@@ -269,12 +269,3 @@ export function a_narrow_i64(p: usize, n: i32): void {
   for (let i = 0; i < n; i++) store<i32>(p + (<usize>i << 2), <i32>load<i64>(p + (<usize>i << 3)));
 }
 
-/**
- * n whole numbers in f64 (index entries, each fits i32) as i32 at dst: dst may be src (in place, from the front:
- * each write lands at or before its read). Faster than the JS engine's Int32Array.set of a Float64Array.
- */
-export function a_f64_to_i32(src: usize, n: i32, dst: usize): void {
-  let i = 0;
-  for (; i + 2 <= n; i += 2) v128.store64_lane(dst + (<usize>i << 2), i32x4.trunc_sat_f64x2_s_zero(v128.load(src + (<usize>i << 3))), 0);
-  for (; i < n; i++) store<i32>(dst + (<usize>i << 2), <i32>load<f64>(src + (<usize>i << 3)));
-}

@@ -28,3 +28,13 @@
 export function reduceGroups(idx: usize, rank: i32, nnz: i32, strides: usize, group: usize): void {
   for (let i = 0; i < nnz; i++) store<i32>(group + (<usize>i << 2), <i32>offsetOf(idx, i, rank, strides));
 }
+
+/**
+ * n whole numbers in f64 (index entries, each fits i32) as i32 at dst: dst may be src (in place, from the front:
+ * each write lands at or before its read). Faster than the JS engine's Int32Array.set of a Float64Array.
+ */
+export function indices_to_i32(src: usize, n: i32, dst: usize): void {
+  let i = 0;
+  for (; i + 2 <= n; i += 2) v128.store64_lane(dst + (<usize>i << 2), i32x4.trunc_sat_f64x2_s_zero(v128.load(src + (<usize>i << 3))), 0);
+  for (; i < n; i++) store<i32>(dst + (<usize>i << 2), <i32>load<f64>(src + (<usize>i << 3)));
+}

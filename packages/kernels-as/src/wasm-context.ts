@@ -18,6 +18,17 @@ export class WasmContext {
     this.heap = new Heap(exports.memory);
   }
 
+  /**
+   * Index entries (whole numbers that fit i32) into wasm memory as i32: copied in as f64 (a memcpy) and narrowed
+   * in place in wasm, several times faster than Int32Array.set of a Float64Array. Returns the pointer.
+   */
+  putIndices(indices: Float64Array): number {
+    const p = this.heap.alloc(indices.length * 8);
+    (this.heap.view('float64', p, indices.length) as Float64Array).set(indices);
+    (this.exports.indices_to_i32 as (src: number, n: number, dst: number) => void)(p, indices.length, p);
+    return p;
+  }
+
   has(name: string): boolean {
     return typeof this.exports[name] === 'function';
   }

@@ -12,11 +12,14 @@ export function validateSparse(st: SparseData, where: string, checkLast = true):
   if (indices.length !== values.length * rank) {
     throw new InvalidArgumentError(`${where}: indices hold ${indices.length} numbers but ${values.length} values of rank ${rank} need ${values.length * rank}`);
   }
-  // Row by row, dim by dim: no division per entry; one comparison chain per index entry.
+  // One pass with the dims in a typed array; a whole number below 2^31 survives `| 0` unchanged.
+  const dims = Float64Array.from(shape);
+  if (!checkLast && rank > 0) dims[rank - 1] = Infinity;
+  const small = shape.every((d) => d <= 2 ** 31);
   for (let i = 0, k = 0; i < values.length; i++) {
     for (let d = 0; d < rank; d++, k++) {
       const x = indices[k];
-      if (x >= 0 && (x < shape[d] || (!checkLast && d === rank - 1)) && Math.floor(x) === x) continue;
+      if (x >= 0 && x < dims[d] && (small ? (x | 0) === x : Math.floor(x) === x)) continue;
       const why = Number.isInteger(x) ? `is out of bounds: need 0 <= index < ${shapeText(shape)}` : 'is not a whole number';
       throw new InvalidArgumentError(`${where}.indices[${i}] = ${rowText(indices, i, rank)} ${why}`);
     }

@@ -17,7 +17,7 @@ export function cwiseKernel(ctx: WasmContext, op: string, meta: FamilyOp, js: (a
     const n = sp.values.length;
     const rank = sp.shape.length;
     heap.reset();
-    const idx = heap.putI32(sp.indices);
+    const idx = ctx.putIndices(sp.indices);
     const strides = heap.putI32(broadcastStrides(dense.shape, rank));
     const av = heap.putValues(sp.dtype, sp.values);
     const bv = heap.putValues(sp.dtype, dense.data);

@@ -33,7 +33,7 @@ export function reduceKernel(ctx: WasmContext, op: string, meta: FamilyOp, js: (
       const strides = sp.shape.map((_, d) => (reduced.has(d) ? 0 : keptStrides[kept.indexOf(d)]));
       shape = keepdims ? sp.shape.map((dim, d) => (reduced.has(d) ? 1 : dim)) : kept.map((d) => sp.shape[d]);
       groups = sizeOf(shape);
-      const idx = heap.putI32(sp.indices);
+      const idx = ctx.putIndices(sp.indices);
       const st = heap.putI32(strides);
       group = heap.alloc(n * 4);
       ctx.call('reduceGroups', [idx, rank, n, st, group]);

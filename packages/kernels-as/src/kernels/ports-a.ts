@@ -20,16 +20,6 @@ function readIndices(heap: Heap, ptr: number, len: number): Float64Array {
   return new Float64Array(heap.i32(ptr, len));
 }
 
-/**
- * Index entries (whole numbers that fit i32) into wasm memory as i32: copied in as f64 (a memcpy) and narrowed in
- * place in wasm, several times faster than Int32Array.set of a Float64Array. Returns the pointer.
- */
-function putIndices(ctx: WasmContext, indices: Float64Array): number {
-  const p = ctx.heap.alloc(indices.length * 8);
-  (ctx.heap.view('float64', p, indices.length) as Float64Array).set(indices);
-  ctx.call('a_f64_to_i32', [p, indices.length, p]);
-  return p;
-}
 
 const U64_SPAN = 2n ** 64n;
 
@@ -102,7 +92,7 @@ function sparseReorder(ctx: WasmContext, js: JsKernel): Kernel {
     if (n * (rank * 8 + size) + sortBytes(n, rank, size) > WASM_BYTES) return delegate(js, args, REASONS.tooBig);
     const { heap } = ctx;
     heap.reset();
-    const idx = putIndices(ctx, rowsOf(sp));
+    const idx = ctx.putIndices(rowsOf(sp));
     const vals = heap.putValues(sp.dtype, sp.values);
     return { output: sortGather(ctx, idx, vals, n, sp.shape.slice(), sp.dtype) };
   };
@@ -122,7 +112,7 @@ function sparseTranspose(ctx: WasmContext, js: JsKernel): Kernel {
     const shape = p.map((d) => sp.shape[d]);
     const { heap } = ctx;
     heap.reset();
-    const idx = putIndices(ctx, rowsOf(sp));
+    const idx = ctx.putIndices(rowsOf(sp));
     const perm = heap.putI32(p);
     const moved = heap.alloc(n * rank * 4);
     const vals = heap.putValues(sp.dtype, sp.values);
@@ -176,7 +166,7 @@ function sparseConcat(ctx: WasmContext, js: JsKernel): Kernel {
       heap.view(dtype, vals + k * size, n).set(s.values as never);
       k += n;
     }
-    ctx.call('a_f64_to_i32', [idx, total * rank, idx]);
+    ctx.call('indices_to_i32', [idx, total * rank, idx]);
     k = 0;
     let offset = 0;
     for (const s of inputs) {
@@ -228,7 +218,7 @@ function sparseSoftmax(ctx: WasmContext, js: JsKernel): Kernel {
     if (n * (rank * 8 + 2 * bpe) > WASM_BYTES) return delegate(js, args, REASONS.tooBig);
     const { heap } = ctx;
     heap.reset();
-    const idx = putIndices(ctx, rowsOf(sp));
+    const idx = ctx.putIndices(rowsOf(sp));
     const vals = heap.putValues(dtype, sp.values);
     const out = heap.alloc(n * bpe);
     ctx.call(`a_softmax_${dtype}`, [idx, n, rank, vals, out]);

@@ -15,7 +15,7 @@ function scatter(ctx: WasmContext, indices: ArrayLike<number>, nnz: number, valu
   heap.reset();
   const out = heap.alloc(size * bytesPerElement(dtype));
   heap.view(dtype, out, size).fill(fill as never);
-  const idx = heap.putI32(indices);
+  const idx = indices instanceof Float64Array ? ctx.putIndices(indices) : heap.putI32(indices);
   const strides = heap.putI32(rowMajorStrides(shape));
   const vals = heap.putValues(dtype, values);
   ctx.call(`scatter_${bytesPerElement(dtype)}`, [idx, shape.length, nnz, strides, vals, broadcast, out]);

@@ -33,7 +33,7 @@ export function sparseTensorDenseMatmul(ctx: WasmContext, js: (a: never) => Args
     const nnz = sp.values.length;
     const { heap } = ctx;
     heap.reset();
-    const indices = heap.putI32(sp.indices);
+    const indices = ctx.putIndices(sp.indices);
     const vals = heap.putValues(dtype, sp.values);
     let d = heap.putValues(dtype, dn.data);
     if (transposeDense) {
