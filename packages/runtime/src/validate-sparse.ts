@@ -15,7 +15,7 @@ export function validateSparse(st: SparseData, where: string, checkLast = true):
   // One pass with the dims in a typed array; a whole number below 2^31 survives `| 0` unchanged.
   const dims = Float64Array.from(shape);
   if (!checkLast && rank > 0) dims[rank - 1] = Infinity;
-  const small = shape.every((d) => d <= 2 ** 31);
+  const small = checkLast && shape.every((d) => d <= 2 ** 31);
   for (let i = 0, k = 0; i < values.length; i++) {
     for (let d = 0; d < rank; d++, k++) {
       const x = indices[k];
