@@ -10,6 +10,7 @@ import { emitCases } from './emit-cases.js';
 import { emitDocs } from './emit-docs.js';
 import { emitCustomChecks } from './emit-custom-checks.js';
 import { emitAsFamilies, emitAsFamilyTable } from './emit-as-kernels.js';
+import { emitGpuFamilies } from './emit-gpu-kernels.js';
 import { emitJsExprRuntime, emitJsFamilyKernels } from './emit-js-kernels.js';
 
 const CODEGEN = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -21,6 +22,7 @@ export const GENERATED_DIRS = [
   'packages/kernels-js/src/generated',
   'packages/kernels-as/src/generated',
   'packages/kernels-as/assembly/generated',
+  'packages/kernels-gpu/src/generated',
   'packages/conformance/generated',
 ];
 
@@ -49,6 +51,9 @@ export function generatedFiles(opts: GenerateOptions): Map<string, string> {
     [join(pkg('kernels-as'), 'assembly/generated/families.ts'), emitAsFamilies(specs, join(TEMPLATES, 'as/families.ts.hbs'))],
     [join(pkg('kernels-as'), 'src/generated/family-ops.ts'), emitAsFamilyTable(specs)],
     [join(pkg('kernels-as'), 'src/generated/kernel-types.ts'), emitKernelTypes(specs)],
+    [join(pkg('kernels-gpu'), 'src/generated/families.ts'), emitGpuFamilies(specs, join(TEMPLATES, 'gpu/families.ts.hbs'))],
+    [join(pkg('kernels-gpu'), 'src/generated/family-ops.ts'), emitAsFamilyTable(specs)],
+    [join(pkg('kernels-gpu'), 'src/generated/kernel-types.ts'), emitKernelTypes(specs)],
     [join(pkg('conformance'), 'generated/cases.json'), emitCases(specs)],
     ['docs/ops.md', emitDocs(specs, join(TEMPLATES, 'docs/ops.md.hbs'))],
   ]);

@@ -6,7 +6,7 @@ import { afterAll, expect, it } from 'vitest';
 
 const ROOT = join(import.meta.dirname, '../../..');
 const OP = 'sparse_spec_only_fixture';
-const PACKAGES = ['runtime', 'kernels-js', 'kernels-as', 'conformance'];
+const PACKAGES = ['runtime', 'kernels-js', 'kernels-as', 'kernels-gpu', 'conformance'];
 
 // The promise of the project: a new op of a kernel family needs its YAML file and nothing else.
 const FIXTURE = `name: ${OP}
@@ -72,11 +72,12 @@ it('a new family op runs from its spec alone: codegen, build, examples on every 
   expect(existsSync(join(work, 'packages/kernels-js/src/generated/kernels', `${OP}.ts`))).toBe(true);
   expect(existsSync(join(work, 'packages/kernels-js/src/kernels', `${OP}.ts`))).toBe(false);
   expect(readFileSync(join(work, 'packages/kernels-as/assembly/generated/families.ts'), 'utf8')).toContain(`export function ${OP}__int64(`);
+  expect(readFileSync(join(work, 'packages/kernels-gpu/src/generated/families.ts'), 'utf8')).toContain(`  ${OP}: {`);
   const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
   const asc = join(ROOT, 'node_modules/assemblyscript/bin/asc.js');
   const kas = join(work, 'packages/kernels-as');
   node([asc, join(kas, 'assembly/index.ts'), '--outFile', join(kas, 'build/kernels.wasm'), '-O3', '--enable', 'simd', '--runtime', 'stub', '--noAssert']);
-  for (const p of ['kernels-js', 'kernels-as', 'runtime', 'conformance']) node([tsc, '-p', join(work, 'packages', p, 'tsconfig.json')]);
+  for (const p of ['kernels-js', 'kernels-as', 'kernels-gpu', 'runtime', 'conformance']) node([tsc, '-p', join(work, 'packages', p, 'tsconfig.json')]);
 
   const bundle = JSON.parse(readFileSync(join(work, 'packages/conformance/generated/cases.json'), 'utf8'));
   const cases = bundle.cases.filter((c: { op: string }) => c.op === OP);
@@ -84,9 +85,11 @@ it('a new family op runs from its spec alone: codegen, build, examples on every 
   writeFileSync(join(work, 'fixture-cases.json'), JSON.stringify(cases));
   const out = node([join(work, 'packages/conformance/dist/cli.js'), '--cases', join(work, 'fixture-cases.json'), '--backend', 'all']);
   const lines = out.trim().split('\n');
-  // Every backend runs it in its own kernels: passed, not delegated.
+  // Every backend runs it in its own kernels: passed, not delegated — but the gpu computes float32 only, and
+  // declares its int32 and int64 cases delegated (kernels-gpu/src/delegation.ts).
   expect(lines).toEqual(expect.arrayContaining(['js: 4 passed, 0 failed, 0 unsupported', 'wasm: 4 passed, 0 failed, 0 unsupported']));
-  for (const line of lines) expect(line).toMatch(/^\w+: 4 passed, 0 failed, 0 unsupported$/);
+  for (const line of lines.filter((l) => !l.startsWith('gpu:'))) expect(line).toMatch(/^\w+: 4 passed, 0 failed, 0 unsupported$/);
+  expect(lines).toContain('gpu: 2 passed, 0 failed, 0 unsupported, 2 delegated');
   // The generated API has the op too, under the derived name.
   expect(readFileSync(join(work, 'packages/runtime/dist/generated/ops-api.d.ts'), 'utf8')).toContain('specOnlyFixture(spInput');
 }, 120_000);

@@ -6,3 +6,4 @@ export { broadcastStrides } from './broadcast.js';
 export { canonicalOrder } from './canonical-order.js';
 export { indexText } from './index-text.js';
 export { reducePlan } from './families/reduce-plan.js';
+export { mergePlan, takeMerged } from './families/merge-plan.js';

@@ -9,6 +9,11 @@ registerBackend('wasm', async () => {
   const { createWasmBackend } = await import('@sparse/kernels-as');
   return (await createWasmBackend()) as unknown as Backend;
 });
+// Loaded on demand: gpu.js on WebGL (headless-gl in Node, under a display); without WebGL it fails, saying why.
+registerBackend('gpu', async () => {
+  const { createGpuBackend } = await import('@sparse/kernels-gpu');
+  return (await createGpuBackend()) as unknown as Backend;
+});
 
 let current: Runtime | undefined;
 

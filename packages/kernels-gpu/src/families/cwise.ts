@@ -1,0 +1,37 @@
+import type { DenseData, SparseData } from '../generated/kernel-types.js';
+import type { GpuFamilySource } from '../generated/families.js';
+import { broadcastStrides } from '@sparse/kernels-js/internals';
+import type { GpuContext } from '../gpu-context.js';
+import { delegate } from '../delegate.js';
+import { allFinite, EXACT_INT, gpuExact, REASONS } from '../delegation.js';
+import { scalarArgs, type FamilyOp } from './family-op.js';
+
+type Args = Record<string, unknown>;
+
+/**
+ * A cwise op on the GPU: the host computes each stored entry's offset into the (broadcast) dense operand; the GPU
+ * gathers the dense value there and evaluates the expression, one stored entry per thread.
+ */
+export function cwiseKernel(ctx: GpuContext, op: string, meta: FamilyOp, src: GpuFamilySource, js: (a: never) => Args) {
+  return (args: Args): Args => {
+    const sp = args[meta.roles.sparse!] as SparseData;
+    const dense = args[meta.roles.dense!] as DenseData;
+    if (sp.dtype !== 'float32') return delegate(js, args, REASONS.notFloat32(sp.dtype));
+    const n = sp.values.length;
+    const rank = sp.shape.length;
+    if (n > EXACT_INT || dense.data.length > EXACT_INT) return delegate(js, args, REASONS.tooBig);
+    if (!gpuExact(sp.values as Float32Array) || !gpuExact(dense.data as Float32Array)) return delegate(js, args, REASONS.nonFinite);
+    const strides = broadcastStrides(dense.shape, rank);
+    const off = new Float32Array(n);
+    for (let i = 0; i < n; i++) {
+      let o = 0;
+      for (let d = 0; d < rank; d++) o += sp.indices[i * rank + d] * strides[d];
+      off[i] = o;
+    }
+    // An empty dense operand is never read (no entries), but a texture needs one element.
+    const bv = dense.data.length ? dense.data : new Float32Array(1);
+    const values = n === 0 ? new Float32Array(0) : ctx.run(op, src.value, n, [sp.values, bv, off, ...scalarArgs(meta, args)]);
+    if (!allFinite(values)) return delegate(js, args, REASONS.nonFiniteResult);
+    return { [meta.output]: { kind: 'sparse', indices: sp.indices.slice(), values, shape: sp.shape.slice(), dtype: sp.dtype } };
+  };
+}

@@ -1,0 +1,22 @@
+import type { SparseData } from '../generated/kernel-types.js';
+import type { GpuFamilySource } from '../generated/families.js';
+import type { GpuContext } from '../gpu-context.js';
+import { delegate } from '../delegate.js';
+import { allFinite, EXACT_INT, gpuExact, REASONS } from '../delegation.js';
+import { scalarArgs, type FamilyOp } from './family-op.js';
+
+type Args = Record<string, unknown>;
+
+/** A map op on the GPU: the stored values go in, one value per thread comes out; the indices stay on the host. */
+export function mapKernel(ctx: GpuContext, op: string, meta: FamilyOp, src: GpuFamilySource, js: (a: never) => Args) {
+  return (args: Args): Args => {
+    const sp = args[meta.roles.sparse!] as SparseData;
+    if (sp.dtype !== 'float32') return delegate(js, args, REASONS.notFloat32(sp.dtype));
+    const n = sp.values.length;
+    if (n > EXACT_INT) return delegate(js, args, REASONS.tooBig);
+    if (!gpuExact(sp.values as Float32Array)) return delegate(js, args, REASONS.nonFinite);
+    const values = n === 0 ? new Float32Array(0) : ctx.run(op, src.value, n, [sp.values, ...scalarArgs(meta, args)]);
+    if (!allFinite(values)) return delegate(js, args, REASONS.nonFiniteResult);
+    return { [meta.output]: { kind: 'sparse', indices: sp.indices.slice(), values, shape: sp.shape.slice(), dtype: sp.dtype } };
+  };
+}

@@ -1,0 +1,92 @@
+import type { DenseData, SparseData } from '../generated/kernel-types.js';
+import type { GpuFamilySource } from '../generated/families.js';
+import { broadcastStrides, mergePlan, takeMerged } from '@sparse/kernels-js/internals';
+import type { GpuContext } from '../gpu-context.js';
+import { delegate } from '../delegate.js';
+import { allFinite, EXACT_INT, gpuExact, REASONS } from '../delegation.js';
+import { scalarArgs, type FamilyOp } from './family-op.js';
+
+type Args = Record<string, unknown>;
+
+/**
+ * A merge op on the GPU (two sparse operands): the host plans the merge of the two sorted index sets with the JS
+ * backend's shared helper and gathers each output entry's a and b values; the GPU combines them (only_a, only_b
+ * or expr, by side) and evaluates keep; the host drops the entries not kept. One dense operand: see mergeDense.
+ */
+export function mergeKernel(ctx: GpuContext, op: string, meta: FamilyOp, src: GpuFamilySource, js: (a: never) => Args) {
+  return (args: Args): Args => {
+    const a = args[meta.roles.a!] as SparseData;
+    const b = args[meta.roles.b!] as SparseData;
+    if (a.dtype !== 'float32') return delegate(js, args, REASONS.notFloat32(a.dtype));
+    if (a.kind !== 'sparse' || b.kind !== 'sparse') return mergeDense(ctx, op, meta, src, js, args);
+    if (a.values.length + b.values.length > EXACT_INT) return delegate(js, args, REASONS.tooBig);
+    const scalars = scalarArgs(meta, args);
+    if (!gpuExact(a.values as Float32Array) || !gpuExact(b.values as Float32Array) || !gpuExact(scalars)) return delegate(js, args, REASONS.nonFinite);
+    const plan = mergePlan(a, b, src.join as 'union' | 'intersection');
+    const n = plan.n;
+    const side = new Float32Array(n);
+    const av = new Float32Array(n);
+    const bv = new Float32Array(n);
+    for (let k = 0; k < n; k++) {
+      const i = plan.fromA[k];
+      const j = plan.fromB[k];
+      side[k] = (i >= 0 ? 1 : 0) + (j >= 0 ? 2 : 0);
+      if (i >= 0) av[k] = a.values[i] as number;
+      if (j >= 0) bv[k] = b.values[j] as number;
+    }
+    let values: Float32Array = new Float32Array(0);
+    let keep: Float32Array = new Float32Array(0);
+    if (n > 0) {
+      values = ctx.run(op, src.value, n, [side, av, bv, ...scalars]);
+      if (!allFinite(values)) return delegate(js, args, REASONS.nonFiniteResult);
+      keep = ctx.run(`${op}:keep`, src.keep!, n, [side, av, bv, values, ...scalars]);
+    }
+    const kept = new Uint32Array(n);
+    let m = 0;
+    for (let k = 0; k < n; k++) {
+      if (keep[k] === 0) continue;
+      values[m] = values[k];
+      kept[m++] = k;
+    }
+    return { [meta.output]: takeMerged(plan, values, kept, m, a, b) };
+  };
+}
+
+/**
+ * Sparse ⊕ dense (a dense result): the host gathers the dense value at each stored entry's offset, the GPU combines
+ * each pair with the expression (the same kernel, every entry on both sides), the host writes the results into a copy
+ * of the dense data. The offsets are strictly increasing (canonical order, checked by the runtime), so no entry
+ * depends on another; were one repeated (a repeated index, or a broadcast dense operand), the call is delegated.
+ */
+function mergeDense(ctx: GpuContext, op: string, meta: FamilyOp, src: GpuFamilySource, js: (a: never) => Args, args: Args): Args {
+  const a = args[meta.roles.a!] as SparseData | DenseData;
+  const b = args[meta.roles.b!] as SparseData | DenseData;
+  const sparseIsA = a.kind === 'sparse';
+  const sp = (sparseIsA ? a : b) as SparseData;
+  const dn = (sparseIsA ? b : a) as DenseData;
+  if (dn.dtype !== 'float32') return delegate(js, args, REASONS.notFloat32(dn.dtype));
+  const n = sp.values.length;
+  if (dn.data.length > EXACT_INT) return delegate(js, args, REASONS.tooBig);
+  const scalars = scalarArgs(meta, args);
+  if (!gpuExact(sp.values as Float32Array) || !gpuExact(dn.data as Float32Array) || !gpuExact(scalars)) return delegate(js, args, REASONS.nonFinite);
+  const rank = sp.shape.length;
+  const strides = broadcastStrides(dn.shape, rank);
+  const off = new Float64Array(n);
+  const gathered = new Float32Array(n);
+  for (let i = 0; i < n; i++) {
+    let o = 0;
+    for (let d = 0; d < rank; d++) o += sp.indices[i * rank + d] * strides[d];
+    if (i > 0 && o <= off[i - 1]) return delegate(js, args, REASONS.repeatedEntries);
+    off[i] = o;
+    gathered[i] = dn.data[o] as number;
+  }
+  const data = (dn.data as Float32Array).slice();
+  if (n > 0) {
+    const side = new Float32Array(n).fill(3);
+    const [av, bv] = sparseIsA ? [sp.values, gathered] : [gathered, sp.values];
+    const values = ctx.run(op, src.value, n, [side, av, bv, ...scalars]);
+    if (!allFinite(values)) return delegate(js, args, REASONS.nonFiniteResult);
+    for (let i = 0; i < n; i++) data[off[i]] = values[i];
+  }
+  return { [meta.output]: { kind: 'dense', data, shape: dn.shape.slice(), dtype: dn.dtype } satisfies DenseData };
+}

@@ -1,0 +1,43 @@
+import type { SparseData } from '../generated/kernel-types.js';
+import type { GpuFamilySource } from '../generated/families.js';
+import { reducePlan } from '@sparse/kernels-js/internals';
+import type { GpuContext } from '../gpu-context.js';
+import { delegate } from '../delegate.js';
+import { allFinite, EXACT_INT, gpuExact, REASONS } from '../delegation.js';
+import { scalarArgs, type FamilyOp } from './family-op.js';
+
+type Args = Record<string, unknown>;
+
+/**
+ * A reduce op on the GPU: the host groups the entries with the JS backend's shared plan and lays each group's
+ * values out contiguously (a stable counting sort: each group keeps its entries' order, so the GPU combines them in
+ * the JS kernel's order), as a start and a count per group; one thread per group loops over its entries.
+ */
+export function reduceKernel(ctx: GpuContext, op: string, meta: FamilyOp, src: GpuFamilySource, js: (a: never) => Args) {
+  return (args: Args): Args => {
+    const sp = args[meta.roles.sparse!] as SparseData;
+    if (sp.dtype !== 'float32') return delegate(js, args, REASONS.notFloat32(sp.dtype));
+    const n = sp.values.length;
+    if (n > EXACT_INT) return delegate(js, args, REASONS.tooBig);
+    if (!gpuExact(sp.values as Float32Array)) return delegate(js, args, REASONS.nonFinite);
+    const plan = reducePlan(sp, args[meta.roles.axes!] as number[] | null, args[meta.roles.keepdims!] as boolean, meta.outputKind);
+    const g = plan.groups;
+    if (g > EXACT_INT) return delegate(js, args, REASONS.tooBig);
+    const start = new Float32Array(g + 1);
+    let longest = 0;
+    for (let s = 0; s < g; s++) {
+      start[s + 1] = start[s] + plan.count[s];
+      longest = Math.max(longest, plan.count[s]);
+    }
+    const fill = start.slice(0, g);
+    const xv = new Float32Array(Math.max(1, n));
+    for (let i = 0; i < n; i++) xv[fill[plan.group[i]]++] = sp.values[i] as number;
+    const cnt = Float32Array.from(plan.count);
+    const groupSize = Math.min(plan.groupSize, EXACT_INT);
+    const loopMax = 2 ** Math.ceil(Math.log2(Math.max(1, longest)));
+    const values = g === 0 ? new Float32Array(0) : ctx.run(op, src.value, g, [xv, start.subarray(0, g), cnt.length ? cnt : new Float32Array(1), groupSize, ...scalarArgs(meta, args)], { loopMaxIterations: loopMax });
+    if (!allFinite(values)) return delegate(js, args, REASONS.nonFiniteResult);
+    const output = meta.outputKind === 'dense' ? { kind: 'dense', data: values, shape: plan.shape, dtype: sp.dtype } : { kind: 'sparse', indices: plan.indices!, values, shape: plan.shape, dtype: sp.dtype };
+    return { [meta.output]: output };
+  };
+}

@@ -1,0 +1,127 @@
+import { kernels as jsKernels } from '@sparse/kernels-js';
+import type { GPU } from 'gpu.js';
+import { FAMILY_OPS } from './generated/family-ops.js';
+import { GPU_FAMILIES, type GpuFamilySource } from './generated/families.js';
+import { delegatedReason, REASONS } from './delegation.js';
+import { delegate } from './delegate.js';
+import { GpuContext } from './gpu-context.js';
+import type { FamilyOp } from './families/family-op.js';
+import { mapKernel } from './families/map.js';
+import { cwiseKernel } from './families/cwise.js';
+import { mergeKernel } from './families/merge.js';
+import { reduceKernel } from './families/reduce.js';
+import { sparseTensorDenseMatmul } from './kernels/sparse_tensor_dense_matmul.js';
+
+export { DELEGATED } from './generated/kernel-types.js';
+export { REASONS, delegatedReason } from './delegation.js';
+export { GpuContext, sizeClass } from './gpu-context.js';
+
+type Kernel = (args: Record<string, unknown>) => Record<string, unknown>;
+type JsKernel = (args: never) => Record<string, unknown>;
+type Driver = (ctx: GpuContext, op: string, meta: FamilyOp, src: GpuFamilySource, js: JsKernel) => Kernel;
+
+/** The hand-written GPU kernels, by op id. */
+export const HAND_WRITTEN: Record<string, (ctx: GpuContext, js: JsKernel) => Kernel> = {
+  sparse_tensor_dense_matmul: sparseTensorDenseMatmul,
+};
+
+/** The family drivers ported to the GPU; a family op of another family is delegated whole (DELEGATED_OPS). */
+const FAMILY_DRIVERS: Partial<Record<FamilyOp['family'], Driver>> = { map: mapKernel, cwise: cwiseKernel, merge: mergeKernel, reduce: reduceKernel };
+
+/** Every op that runs on the JS kernels whole, with its reason: everything neither generated nor hand-written. */
+export const DELEGATED_OPS: Readonly<Record<string, string>> = Object.fromEntries(
+  Object.keys(jsKernels)
+    .filter((op) => !HAND_WRITTEN[op] && !(GPU_FAMILIES[op] && FAMILY_DRIVERS[GPU_FAMILIES[op].family]))
+    .map((op) => [op, delegatedReason(FAMILY_OPS[op]?.family)]),
+);
+
+export interface GpuBackendOptions {
+  /**
+   * Run gpu.js's CPU mode when no WebGL is available, instead of failing. For debugging only: nothing runs on a
+   * GPU then, and the results are not the GPU's.
+   */
+  allowCpuMode?: boolean;
+  /** The gpu.js mode to ask for; default 'headlessgl' in Node, 'webgl2' (else 'webgl') in a browser. */
+  mode?: string;
+  /** A GPU instance to use instead of creating one (the gpu.js GPU class is then not imported). */
+  gpu?: GPU;
+}
+
+export interface GpuBackend {
+  name: 'gpu';
+  kernels: Record<string, Kernel>;
+  /** The gpu.js mode the kernels run in: 'headlessgl', 'webgl2', 'webgl' (or 'cpu' if allowCpuMode). */
+  mode: string;
+  /** How many gpu.js kernels have been compiled: a call of a size class already seen compiles none. */
+  kernelsCompiled(): number;
+  destroy(): void;
+}
+
+const isNode = typeof process !== 'undefined' && !!process.versions?.node && typeof window === 'undefined';
+
+/** What to say when no WebGL is available: what is missing, and how to get it. */
+export function noWebGlMessage(node: boolean, detail?: string): string {
+  const how = node
+    ? "in Node the GPU backend runs on headless-gl: install the optional 'gl' package (it builds from source and needs " +
+      'the Debian packages libxi-dev libglu1-mesa-dev libglew-dev pkg-config libx11-dev libxext-dev libgl1-mesa-dri ' +
+      "xvfb xauth; see tools/system-deps.sh) and run under a display, e.g. 'xvfb-run -a node …'"
+    : 'use a browser with WebGL2 (or WebGL) enabled';
+  return `No WebGL is available for the 'gpu' backend${detail ? ` (${detail})` : ''}: ${how}. gpu.js's CPU mode is not used unless asked for with createGpuBackend({ allowCpuMode: true }).`;
+}
+
+async function loadGpuClass(): Promise<typeof GPU> {
+  const g = globalThis as unknown as { GPU?: typeof GPU | { GPU: typeof GPU } };
+  if (!isNode && g.GPU) return typeof g.GPU === 'function' ? g.GPU : g.GPU.GPU;
+  const mod = (await import('gpu.js')) as unknown as { GPU?: typeof GPU; default?: { GPU: typeof GPU } };
+  return mod.GPU ?? mod.default!.GPU;
+}
+
+/** A gpu.js GPU on real WebGL (or a clear error), after a smoke-test kernel shows it computes. */
+async function openGpu(options: GpuBackendOptions): Promise<GPU> {
+  const GPUClass = await loadGpuClass();
+  const modes = options.mode ? [options.mode] : isNode ? ['headlessgl'] : ['webgl2', 'webgl'];
+  const problems: string[] = [];
+  for (const mode of modes) {
+    let gpu: GPU | undefined;
+    try {
+      gpu = new GPUClass({ mode: mode as never });
+      if (gpu.mode !== mode) throw new Error(`gpu.js chose '${gpu.mode}'`);
+      const k = gpu.createKernel(function (this: { thread: { x: number } }, a: number[]) {
+        return a[this.thread.x] * 2;
+      }).setOutput([2]);
+      const r = k([1.5, 2]) as Float32Array;
+      if (r[0] !== 3 || r[1] !== 4) throw new Error(`a test kernel computed [${Array.from(r)}]`);
+      return gpu;
+    } catch (e) {
+      problems.push(`${mode}: ${(e as Error).message}`);
+      try {
+        gpu?.destroy();
+      } catch {
+        // nothing to free
+      }
+    }
+  }
+  if (options.allowCpuMode) return new GPUClass({ mode: 'cpu' });
+  const err = new Error(noWebGlMessage(isNode, problems.join('; ')));
+  err.name = 'NoWebGlError';
+  throw err;
+}
+
+/**
+ * A GPU backend: one gpu.js GPU (WebGL) with its compiled kernels. Every op is here: on the GPU in float32 (the
+ * family ops (map, cwise, merge, reduce) from their spec expressions, matmul by hand), or declared as delegated (delegation.ts,
+ * DELEGATED_OPS) and run on the JS kernels.
+ */
+export async function createGpuBackend(options: GpuBackendOptions = {}): Promise<GpuBackend> {
+  const gpu = options.gpu ?? (await openGpu(options));
+  const ctx = new GpuContext(gpu);
+  const kernels: Record<string, Kernel> = {};
+  for (const [op, js] of Object.entries(jsKernels) as [string, JsKernel][]) {
+    const src = GPU_FAMILIES[op];
+    const driver = src && FAMILY_DRIVERS[src.family];
+    if (HAND_WRITTEN[op]) kernels[op] = HAND_WRITTEN[op](ctx, js);
+    else if (src && driver) kernels[op] = driver(ctx, op, FAMILY_OPS[op], src, js);
+    else kernels[op] = (args) => delegate(js, args, DELEGATED_OPS[op] ?? REASONS.notPorted);
+  }
+  return { name: 'gpu', kernels, mode: gpu.mode as string, kernelsCompiled: () => ctx.compiled, destroy: () => ctx.destroy() };
+}

@@ -1,0 +1,87 @@
+import type { DenseData, SparseData } from '../generated/kernel-types.js';
+import type { GpuContext } from '../gpu-context.js';
+import { delegate } from '../delegate.js';
+import { allFinite, EXACT_INT, gpuExact, REASONS } from '../delegation.js';
+
+type Args = Record<string, unknown>;
+
+/**
+ * One thread per output element (i, j) = (thread.y, thread.x) of the m×n product S·D: it sums vals[p]·D[cols[p]][j] over row i's entries
+ * p in rowStart[i] .. rowStart[i+1] (CSR built on the host). The loop is bounded by the longest row.
+ */
+const SPMM = `function (rowStart, cols, vals, d, n) {
+  const i = this.thread.y;
+  const j = this.thread.x;
+  const s = rowStart[i];
+  const e = rowStart[i + 1];
+  let sum = 0.0;
+  for (let p = s; p < e; p++) {
+    sum += vals[p] * d[cols[p] * n + j];
+  }
+  return sum;
+}`;
+
+/**
+ * sparse_tensor_dense_matmul (float32) on the GPU. The host orders the entries by row with a counting sort (linear)
+ * into CSR, applying adjoint_a by swapping each entry's row and column and adjoint_b by transposing the dense
+ * operand; dense × sparse is computed as (B'ᵀ·A'ᵀ)ᵀ, as the wasm kernel does.
+ */
+export function sparseTensorDenseMatmul(ctx: GpuContext, js: (a: never) => Args) {
+  return (args: Args): Args => {
+    const x = args.sp_a as SparseData | DenseData;
+    const y = args.b as SparseData | DenseData;
+    const adjA = args.adjoint_a as boolean;
+    const adjB = args.adjoint_b as boolean;
+    const sparseFirst = x.kind === 'sparse';
+    const sp = (sparseFirst ? x : y) as SparseData;
+    const dn = (sparseFirst ? y : x) as DenseData;
+    if (sp.dtype !== 'float32') return delegate(js, args, REASONS.notFloat32(sp.dtype));
+    const swapSparse = sparseFirst ? adjA : !adjB;
+    const transposeDense = sparseFirst ? adjB : !adjA;
+    const m = sp.shape[swapSparse ? 1 : 0];
+    const [dRows, dCols] = dn.shape;
+    const n = transposeDense ? dRows : dCols;
+    const nnz = sp.values.length;
+    if (m * n > EXACT_INT || dn.data.length > EXACT_INT || nnz > EXACT_INT) return delegate(js, args, REASONS.tooBig);
+    if (!gpuExact(sp.values as Float32Array) || !gpuExact(dn.data as Float32Array)) return delegate(js, args, REASONS.nonFinite);
+    let d = dn.data as Float32Array;
+    if (transposeDense) {
+      d = new Float32Array(dn.data.length);
+      for (let r = 0; r < dRows; r++) for (let c = 0; c < dCols; c++) d[c * dRows + r] = dn.data[r * dCols + c] as number;
+    }
+    // CSR by a counting sort of the rows: stable, so each row keeps its entries' order.
+    const [ri, ci] = swapSparse ? [1, 0] : [0, 1];
+    const rowStart = new Float32Array(m + 1);
+    for (let p = 0; p < nnz; p++) rowStart[sp.indices[2 * p + ri] + 1]++;
+    let longest = 0;
+    for (let r = 0; r < m; r++) {
+      longest = Math.max(longest, rowStart[r + 1]);
+      rowStart[r + 1] += rowStart[r];
+    }
+    const fill = rowStart.slice(0, m);
+    const cols = new Float32Array(Math.max(1, nnz));
+    const vals = new Float32Array(Math.max(1, nnz));
+    for (let p = 0; p < nnz; p++) {
+      const q = fill[sp.indices[2 * p + ri]]++;
+      cols[q] = sp.indices[2 * p + ci];
+      vals[q] = sp.values[p] as number;
+    }
+    const size = m * n;
+    let out: Float32Array;
+    if (size === 0) out = new Float32Array(0);
+    else if (nnz === 0) out = new Float32Array(size);
+    else {
+      // The loop bound is a compile-time constant in GLSL: one kernel per power of two of the longest row.
+      const loopMax = 2 ** Math.ceil(Math.log2(Math.max(1, longest)));
+      out = ctx.run2d('sparse_tensor_dense_matmul', SPMM, m, n, [rowStart, cols, vals, d.length ? d : new Float32Array(1), n], { loopMaxIterations: loopMax });
+    }
+    if (!allFinite(out)) return delegate(js, args, REASONS.nonFiniteResult);
+    let data = out;
+    if (!sparseFirst) {
+      data = new Float32Array(size);
+      for (let r = 0; r < m; r++) for (let c = 0; c < n; c++) data[c * m + r] = out[r * n + c];
+    }
+    const shape = sparseFirst ? [m, n] : [n, m];
+    return { output: { kind: 'dense', data, shape, dtype: sp.dtype } satisfies DenseData };
+  };
+}

@@ -1,0 +1,23 @@
+#!/usr/bin/env node
+// Runs a command under a display, so WebGL (headless-gl on Mesa's software OpenGL) works for the gpu backend:
+// under `xvfb-run -a` when DISPLAY is unset and xvfb-run exists, else directly. Exits with the command's status.
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
+
+const args = process.argv.slice(2);
+if (args.length === 0) {
+  console.error('usage: node tools/with-display.mjs <command> [args…]');
+  process.exit(2);
+}
+const onPath = (cmd) => (process.env.PATH ?? '').split(delimiter).some((dir) => existsSync(join(dir, cmd)));
+const wrap = !process.env.DISPLAY && process.platform === 'linux' && onPath('xvfb-run');
+if (!process.env.DISPLAY && !wrap) console.error('with-display: no DISPLAY and no xvfb-run: the gpu backend will report that no WebGL is available');
+const [cmd, ...rest] = wrap ? ['xvfb-run', '-a', ...args] : args;
+// npx-style resolution of local binaries (vitest) happens through npm's PATH when run from an npm script.
+const r = spawnSync(cmd, rest, { stdio: 'inherit' });
+if (r.error) {
+  console.error(`with-display: ${r.error.message}`);
+  process.exit(1);
+}
+process.exit(r.status ?? 1);
