@@ -1,0 +1,35 @@
+// What the bench measures, full and --quick: the grids, the sizes and the timing budgets. A budget is tinybench's:
+// a task runs `warmupIterations` untimed calls (and at least `warmupTime` ms of them), then at least `iterations`
+// timed calls and at least `time` ms of them; the peers get the same minimums.
+
+export const TF_DENSITIES = [0.01, 0.2, 0.5, 0.8];
+export const TF_NS = [1, 10, 25];
+export const TF_MK = [100, 1000];
+
+export function benchConfig(quick) {
+  // TensorFlow's table: every density × n × m × k of the published grid (quick runs it whole too, on a smaller
+  // budget: its largest product is 1000×1000×25), then the extension m = k = 4096, n = 128 at each density
+  // (quick: 1% only, the headline point).
+  const grid = [];
+  for (const density of TF_DENSITIES)
+    for (const n of TF_NS)
+      for (const m of TF_MK) for (const k of TF_MK) grid.push({ density, n, m, k, extended: false });
+  for (const density of quick ? [0.01] : TF_DENSITIES) grid.push({ density, n: 128, m: 4096, k: 4096, extended: true });
+
+  const nnzSteps = quick ? [1e4, 3e4, 1e5] : [1e4, 3e4, 1e5, 3e5, 1e6, 3e6, 1e7];
+  return {
+    mode: quick ? 'quick' : 'full',
+    grid,
+    budgets: {
+      grid: quick ? { time: 25, iterations: 5, warmupTime: 10, warmupIterations: 2 } : { time: 250, iterations: 10, warmupTime: 50, warmupIterations: 3 },
+      // One call of the extended points takes up to seconds (TF.js cpu's dense 4096×4096×128): fewer, longer calls.
+      heavy: quick ? { time: 1, iterations: 3, warmupTime: 0, warmupIterations: 1 } : { time: 1, iterations: 5, warmupTime: 0, warmupIterations: 1 },
+      ops: quick ? { time: 50, iterations: 5, warmupTime: 10, warmupIterations: 2 } : { time: 1000, iterations: 10, warmupTime: 100, warmupIterations: 2 },
+      scaling: quick ? { time: 25, iterations: 5, warmupTime: 10, warmupIterations: 2 } : { time: 250, iterations: 5, warmupTime: 0, warmupIterations: 1 },
+    },
+    // Other ops: ~10^6 stored entries of a 4000×4000 float32 matrix (quick: ~10^5 of 1000×1000).
+    ops: quick ? { rows: 1000, cols: 1000, nnz: 1e5, segmentWidth: 8 } : { rows: 4000, cols: 4000, nnz: 1e6, segmentWidth: 8 },
+    // Scaling: square A with ~8 stored entries per row, so m = k = nnz / 8, times B with n = 16 columns.
+    scaling: { nnz: nnzSteps, perRow: 8, n: 16 },
+  };
+}
