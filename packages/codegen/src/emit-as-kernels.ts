@@ -49,7 +49,7 @@ export function emitAsFamilies(specs: LoadedSpec[], templatePath: string): strin
   return template({ header: tsHeader.trim(), ops });
 }
 
-/** `kernels-as/src/generated/family-ops.ts`: what the JS side needs to lay out and call each family kernel. */
+/** `<backend>/src/generated/family-ops.ts`: what a backend's host side needs to lay out and call each family kernel. */
 export function emitAsFamilyTable(specs: LoadedSpec[]): string {
   const table = Object.fromEntries(
     families(specs).map((s) => [
@@ -64,7 +64,19 @@ export function emitAsFamilyTable(specs: LoadedSpec[]): string {
     ]),
   );
   return buildTsFile('family-ops.ts', (f) => {
-    f.addImportDeclaration({ isTypeOnly: true, moduleSpecifier: '../families/family-op.js', namedImports: ['FamilyOp'] });
+    f.addImportDeclaration({ isTypeOnly: true, moduleSpecifier: './kernel-types.js', namedImports: ['DType'] });
+    f.addInterface({
+      name: 'FamilyOp',
+      isExported: true,
+      docs: ['What a backend needs of an expression-family op to lay out and call its kernel.'],
+      properties: [
+        { name: 'family', type: "'cwise' | 'merge' | 'reduce' | 'map'" },
+        { name: 'roles', type: '{ sparse?: string; dense?: string; a?: string; b?: string; axes?: string; keepdims?: string; scalars: string[] }' },
+        { name: 'dtypes', type: 'DType[]' },
+        { name: 'output', type: 'string' },
+        { name: 'outputKind', type: "'dense' | 'sparse'" },
+      ],
+    });
     f.addVariableStatement({
       isExported: true,
       declarationKind: VariableDeclarationKind.Const,

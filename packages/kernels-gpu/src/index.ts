@@ -5,7 +5,7 @@ import { GPU_FAMILIES, type GpuFamilySource } from './generated/families.js';
 import { delegatedReason, REASONS } from './delegation.js';
 import { delegate } from './delegate.js';
 import { GpuContext } from './gpu-context.js';
-import type { FamilyOp } from './families/family-op.js';
+import type { FamilyOp } from './generated/family-ops.js';
 import { mapKernel } from './families/map.js';
 import { cwiseKernel } from './families/cwise.js';
 import { mergeKernel } from './families/merge.js';

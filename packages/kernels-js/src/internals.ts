@@ -7,3 +7,4 @@ export { canonicalOrder } from './canonical-order.js';
 export { indexText } from './index-text.js';
 export { reducePlan } from './families/reduce-plan.js';
 export { mergePlan, takeMerged } from './families/merge-plan.js';
+export { matmulPlan, type MatmulPlan } from './matmul-plan.js';

@@ -1,6 +1,6 @@
 import type { SparseData } from '../generated/kernel-types.js';
 import { scalarArg, type WasmContext } from '../wasm-context.js';
-import type { FamilyOp } from './family-op.js';
+import type { FamilyOp } from '../generated/family-ops.js';
 
 type Args = Record<string, unknown>;
 

@@ -3,7 +3,7 @@ import { reducePlan, rowMajorStrides, sizeOf } from '@sparse/kernels-js/internal
 import { fitsI32, scalarArg, type WasmContext } from '../wasm-context.js';
 import { delegate } from '../delegate.js';
 import { REASONS } from '../delegation.js';
-import type { FamilyOp } from './family-op.js';
+import type { FamilyOp } from '../generated/family-ops.js';
 
 type Args = Record<string, unknown>;
 

@@ -1,4 +1,5 @@
-import type { DenseData, SparseData } from '../generated/kernel-types.js';
+import type { DenseData } from '../generated/kernel-types.js';
+import { matmulPlan } from '@sparse/kernels-js/internals';
 import { bytesPerElement } from '../heap.js';
 import { fitsI32, type WasmContext } from '../wasm-context.js';
 import { delegate } from '../delegate.js';
@@ -13,21 +14,9 @@ type Args = Record<string, unknown>;
  */
 export function sparseTensorDenseMatmul(ctx: WasmContext, js: (a: never) => Args) {
   return (args: Args): Args => {
-    const x = args.sp_a as SparseData | DenseData;
-    const y = args.b as SparseData | DenseData;
-    const adjA = args.adjoint_a as boolean;
-    const adjB = args.adjoint_b as boolean;
-    const sparseFirst = x.kind === 'sparse';
-    const sp = (sparseFirst ? x : y) as SparseData;
-    const dn = (sparseFirst ? y : x) as DenseData;
+    const { sparseFirst, sp, dn, swapSparse, transposeDense, m, n } = matmulPlan(args);
     if (!fitsI32(sp.shape) || !fitsI32(dn.shape)) return delegate(js, args, REASONS.wideDims);
-    // The product computed is S·D: S sparse (entries as (row, col) after its flags), D dense [k×n] row-major.
-    // Sparse first: S = A' and D = B'. Dense first: S = B'ᵀ and D = A'ᵀ, and the result is transposed back.
-    const swapSparse = sparseFirst ? adjA : !adjB;
-    const transposeDense = sparseFirst ? adjB : !adjA;
-    const m = sp.shape[swapSparse ? 1 : 0];
     const [dRows, dCols] = dn.shape;
-    const n = transposeDense ? dRows : dCols;
     const dtype = sp.dtype;
     const size = bytesPerElement(dtype);
     const nnz = sp.values.length;

@@ -4,7 +4,8 @@ import { broadcastStrides, mergePlan, takeMerged } from '@sparse/kernels-js/inte
 import type { GpuContext } from '../gpu-context.js';
 import { delegate } from '../delegate.js';
 import { allFinite, EXACT_INT, gpuExact, REASONS } from '../delegation.js';
-import { scalarArgs, type FamilyOp } from './family-op.js';
+import { scalarArgs } from './scalar-args.js';
+import type { FamilyOp } from '../generated/family-ops.js';
 
 type Args = Record<string, unknown>;
 

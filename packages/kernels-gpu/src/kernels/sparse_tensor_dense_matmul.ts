@@ -1,5 +1,6 @@
 import type { DenseData, SparseData } from '../generated/kernel-types.js';
 import type { GpuContext } from '../gpu-context.js';
+import { matmulPlan } from '@sparse/kernels-js/internals';
 import { delegate } from '../delegate.js';
 import { allFinite, EXACT_INT, gpuExact, REASONS } from '../delegation.js';
 
@@ -28,19 +29,9 @@ const SPMM = `function (rowStart, cols, vals, d, n) {
  */
 export function sparseTensorDenseMatmul(ctx: GpuContext, js: (a: never) => Args) {
   return (args: Args): Args => {
-    const x = args.sp_a as SparseData | DenseData;
-    const y = args.b as SparseData | DenseData;
-    const adjA = args.adjoint_a as boolean;
-    const adjB = args.adjoint_b as boolean;
-    const sparseFirst = x.kind === 'sparse';
-    const sp = (sparseFirst ? x : y) as SparseData;
-    const dn = (sparseFirst ? y : x) as DenseData;
+    const { sparseFirst, sp, dn, swapSparse, transposeDense, m, n } = matmulPlan(args);
     if (sp.dtype !== 'float32') return delegate(js, args, REASONS.notFloat32(sp.dtype));
-    const swapSparse = sparseFirst ? adjA : !adjB;
-    const transposeDense = sparseFirst ? adjB : !adjA;
-    const m = sp.shape[swapSparse ? 1 : 0];
     const [dRows, dCols] = dn.shape;
-    const n = transposeDense ? dRows : dCols;
     const nnz = sp.values.length;
     if (m * n > EXACT_INT || dn.data.length > EXACT_INT || nnz > EXACT_INT) return delegate(js, args, REASONS.tooBig);
     if (!gpuExact(sp.values as Float32Array) || !gpuExact(dn.data as Float32Array)) return delegate(js, args, REASONS.nonFinite);
