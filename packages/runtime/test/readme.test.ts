@@ -25,3 +25,12 @@ it('the README usage example runs and prints what its comments promise', () => {
 function squash(s: string): string {
   return s.replace(/\s+/g, '').replace(/^(\w+Array)\(\d+\)/, '$1');
 }
+
+// `npm run demo`, the main job of the README's set-up, runs and shows what it promises.
+it('the demo runs on the default backend and prints its results', () => {
+  const out = execFileSync(process.execPath, [join(ROOT, 'tools/demo.mjs')], { cwd: ROOT, encoding: 'utf8' });
+  expect(out).toMatch(/^backend: js$/m);
+  expect(out).toMatch(/reorder: +SparseTensor\(indices=\[\[0, 1\], \[0, 3\], \[2, 0\], \[3, 1\]\], values=\["a", "b", "c", "d"\]/);
+  expect(out).toMatch(/to dense: +\[\["\.","a","\.","b","\."\]/);
+  expect(out).toMatch(/x \+ dense: +\[\[2,1,1,1\],\[1,1,3,1\],\[1,1,1,1\]\]/);
+});
