@@ -8,3 +8,4 @@ export { indexText } from './index-text.js';
 export { reducePlan } from './families/reduce-plan.js';
 export { mergePlan, takeMerged } from './families/merge-plan.js';
 export { matmulPlan, type MatmulPlan } from './matmul-plan.js';
+export { concatShape } from './kernels/sparse_concat.js';

@@ -1,5 +1,5 @@
 import type { DenseData, DType, SparseData } from '../generated/kernel-types.js';
-import { allocValues, sizeOf } from '@sparse/kernels-js/internals';
+import { allocValues, concatShape, sizeOf } from '@sparse/kernels-js/internals';
 import { bytesPerElement, type Heap } from '../heap.js';
 import { fitsI32, type WasmContext } from '../wasm-context.js';
 import { delegate } from '../delegate.js';
@@ -119,19 +119,6 @@ function sparseTranspose(ctx: WasmContext, js: JsKernel): Kernel {
     ctx.call('a_permute_cols', [idx, n, rank, perm, moved]);
     return { output: sortGather(ctx, moved, vals, n, shape, sp.dtype) };
   };
-}
-
-/** The sum of the sizes along `ax`; every other dim that of the first input, or the largest with `expand`. */
-function concatShape(inputs: readonly SparseData[], ax: number, expand: boolean): number[] {
-  const shape = [...inputs[0].shape];
-  shape[ax] = 0;
-  for (const s of inputs) {
-    s.shape.forEach((d, j) => {
-      if (j === ax) shape[j] += d;
-      else if (expand && d > shape[j]) shape[j] = d;
-    });
-  }
-  return shape;
 }
 
 /** sparse_concat: the inputs copied into one buffer and moved along the axis in wasm, then the shared sort. */

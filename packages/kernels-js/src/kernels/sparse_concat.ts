@@ -41,7 +41,7 @@ export const sparseConcat: SparseConcatKernel = ({ axis, sp_inputs, expand_nonco
 };
 
 /** The sum of the sizes along `ax`; every other dim that of the first input, or the largest with `expand`. */
-function concatShape(inputs: readonly SparseData[], ax: number, expand: boolean): number[] {
+export function concatShape(inputs: readonly SparseData[], ax: number, expand: boolean): number[] {
   const shape = [...inputs[0].shape];
   shape[ax] = 0;
   for (const s of inputs) {
