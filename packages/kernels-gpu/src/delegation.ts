@@ -44,3 +44,14 @@ export function allFinite(values: ArrayLike<number>): boolean {
   for (let i = 0; i < values.length; i++) if (!Number.isFinite(values[i])) return false;
   return true;
 }
+
+/**
+ * Why the GPU cannot take these float32 operands, or undefined if it can: a dtype other than float32, a buffer
+ * past exact integer offsets, or a value WebGL may not keep (the declared rules above, in their order).
+ */
+export function gpuRefusal(dtype: string, buffers: ArrayLike<number>[]): string | undefined {
+  if (dtype !== 'float32') return REASONS.notFloat32(dtype);
+  if (buffers.some((b) => b.length > EXACT_INT)) return REASONS.tooBig;
+  if (!buffers.every((b) => gpuExact(b))) return REASONS.nonFinite;
+  return undefined;
+}

@@ -3,7 +3,7 @@ import type { GpuFamilySource } from '../generated/families.js';
 import { broadcastStrides } from '@sparse/kernels-js/internals';
 import type { GpuContext } from '../gpu-context.js';
 import { delegate } from '../delegate.js';
-import { allFinite, EXACT_INT, gpuExact, REASONS } from '../delegation.js';
+import { allFinite, gpuRefusal, REASONS } from '../delegation.js';
 import { scalarArgs } from './scalar-args.js';
 import type { FamilyOp } from '../generated/family-ops.js';
 
@@ -17,11 +17,10 @@ export function cwiseKernel(ctx: GpuContext, op: string, meta: FamilyOp, src: Gp
   return (args: Args): Args => {
     const sp = args[meta.roles.sparse!] as SparseData;
     const dense = args[meta.roles.dense!] as DenseData;
-    if (sp.dtype !== 'float32') return delegate(js, args, REASONS.notFloat32(sp.dtype));
+    const refusal = gpuRefusal(sp.dtype, [sp.values as Float32Array, dense.data as Float32Array]);
+    if (refusal) return delegate(js, args, refusal);
     const n = sp.values.length;
     const rank = sp.shape.length;
-    if (n > EXACT_INT || dense.data.length > EXACT_INT) return delegate(js, args, REASONS.tooBig);
-    if (!gpuExact(sp.values as Float32Array) || !gpuExact(dense.data as Float32Array)) return delegate(js, args, REASONS.nonFinite);
     const strides = broadcastStrides(dense.shape, rank);
     const off = new Float32Array(n);
     for (let i = 0; i < n; i++) {

@@ -3,7 +3,7 @@ import type { GpuFamilySource } from '../generated/families.js';
 import { reducePlan } from '@sparse/kernels-js/internals';
 import type { GpuContext } from '../gpu-context.js';
 import { delegate } from '../delegate.js';
-import { allFinite, EXACT_INT, gpuExact, REASONS } from '../delegation.js';
+import { allFinite, EXACT_INT, gpuRefusal, REASONS } from '../delegation.js';
 import { scalarArgs } from './scalar-args.js';
 import type { FamilyOp } from '../generated/family-ops.js';
 
@@ -17,10 +17,9 @@ type Args = Record<string, unknown>;
 export function reduceKernel(ctx: GpuContext, op: string, meta: FamilyOp, src: GpuFamilySource, js: (a: never) => Args) {
   return (args: Args): Args => {
     const sp = args[meta.roles.sparse!] as SparseData;
-    if (sp.dtype !== 'float32') return delegate(js, args, REASONS.notFloat32(sp.dtype));
+    const refusal = gpuRefusal(sp.dtype, [sp.values as Float32Array]);
+    if (refusal) return delegate(js, args, refusal);
     const n = sp.values.length;
-    if (n > EXACT_INT) return delegate(js, args, REASONS.tooBig);
-    if (!gpuExact(sp.values as Float32Array)) return delegate(js, args, REASONS.nonFinite);
     const plan = reducePlan(sp, args[meta.roles.axes!] as number[] | null, args[meta.roles.keepdims!] as boolean, meta.outputKind);
     const g = plan.groups;
     if (g > EXACT_INT) return delegate(js, args, REASONS.tooBig);
