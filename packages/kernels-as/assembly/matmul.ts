@@ -1,35 +1,113 @@
 // Sparse × dense matrix product, templated over the value type; exported per dtype from index.ts.
 
 /**
- * out[m×n] += A × B: A given as `nnz` entries in any order — an i32 [nnz × 2] index matrix (row, col), read
- * swapped when `swap` (Aᵀ) — with their values; B dense [k×n] row-major. Each entry adds v × (its row of B) into
- * its row of out, SIMD across the row; two entries of the same output row go in one pass, halving the traffic on out.
+ * A's entries as CSR: `rowPtr` (m + 1 i32) and, for each entry in row order, `colOff` the byte offset of its row
+ * of B (u32: B lives in a 32-bit memory). `indices` are the f64 [nnz × 2] (row, col) pairs as the JS side holds
+ * them, already validated, read swapped when `swap` (Aᵀ). Entries already in row order (the canonical case) take
+ * one pass and keep `vals`; any other order takes a stable counting sort (each row keeps its entries' order, the
+ * order the JS kernel sums them in), the values permuted into `sorted`. Returns the values to use. `fill` is m
+ * i32 of scratch. Linear: O(nnz + m).
  */
-@inline export function spmm<T>(indices: usize, swap: bool, vals: usize, nnz: i32, b: usize, n: i32, out: usize): void {
+@inline export function spmmCsr<T>(indices: usize, swap: bool, nnz: i32, m: i32, vals: usize, rowBytes: usize, rowPtr: usize, colOff: usize, sorted: usize, fill: usize): usize {
   const size = <usize>sizeof<T>();
-  const rowBytes = <usize>n * size;
-  const ri: usize = swap ? 4 : 0;
-  const ci: usize = swap ? 0 : 4;
+  // The row-ordered case in one pass: row pointers advance as the rows do, each entry's (row, col) narrowed to
+  // i32 in one SIMD conversion. The first entry out of row order falls through to the counting sort.
+  let next = 0;
   let p = 0;
-  while (p < nnz) {
-    const e = indices + (<usize>p << 3);
-    const r = <usize>load<i32>(e + ri);
-    const o = out + r * rowBytes;
-    const b1 = b + <usize>load<i32>(e + ci) * rowBytes;
-    const v1 = load<T>(vals + <usize>p * size);
-    if (p + 1 < nnz && <usize>load<i32>(e + 8 + ri) == r) {
-      const b2 = b + <usize>load<i32>(e + 8 + ci) * rowBytes;
-      const v2 = load<T>(vals + <usize>(p + 1) * size);
-      axpy2<T>(o, b1, v1, b2, v2, n);
-      p += 2;
-    } else {
-      axpy<T>(o, b1, v1, n);
-      p += 1;
+  for (; p < nnz; p++) {
+    const rc = i32x4.trunc_sat_f64x2_s_zero(v128.load(indices + (<usize>p << 4)));
+    const r = swap ? i32x4.extract_lane(rc, 1) : i32x4.extract_lane(rc, 0);
+    const c = swap ? i32x4.extract_lane(rc, 0) : i32x4.extract_lane(rc, 1);
+    if (r < next - 1) break;
+    for (; next <= r; next++) store<i32>(rowPtr + (<usize>next << 2), p);
+    store<u32>(colOff + (<usize>p << 2), <u32>(<usize>c * rowBytes));
+  }
+  if (p == nnz) {
+    for (; next <= m; next++) store<i32>(rowPtr + (<usize>next << 2), nnz);
+    return vals;
+  }
+  // Any order: a stable counting sort of the rows.
+  memory.fill(rowPtr, 0, (<usize>m + 1) << 2);
+  for (p = 0; p < nnz; p++) {
+    const rc = i32x4.trunc_sat_f64x2_s_zero(v128.load(indices + (<usize>p << 4)));
+    const c = rowPtr + ((<usize>(swap ? i32x4.extract_lane(rc, 1) : i32x4.extract_lane(rc, 0)) + 1) << 2);
+    store<i32>(c, load<i32>(c) + 1);
+  }
+  for (let r = 0; r < m; r++) {
+    const c = rowPtr + ((<usize>r + 1) << 2);
+    store<i32>(c, load<i32>(c) + load<i32>(c - 4));
+  }
+  memory.copy(fill, rowPtr, <usize>m << 2);
+  for (p = 0; p < nnz; p++) {
+    const rc = i32x4.trunc_sat_f64x2_s_zero(v128.load(indices + (<usize>p << 4)));
+    const r = swap ? i32x4.extract_lane(rc, 1) : i32x4.extract_lane(rc, 0);
+    const c = swap ? i32x4.extract_lane(rc, 0) : i32x4.extract_lane(rc, 1);
+    const f = fill + (<usize>r << 2);
+    const q = <usize>load<i32>(f);
+    store<i32>(f, <i32>q + 1);
+    store<u32>(colOff + (q << 2), <u32>(<usize>c * rowBytes));
+    store<T>(sorted + q * size, load<T>(vals + <usize>p * size));
+  }
+  return sorted;
+}
+
+/**
+ * out[m×n] = A × B, A in CSR (spmmCsr), B dense [k×n] row-major. Register-blocked: each output row goes in blocks
+ * of eight v128 lanes (32 float32), each block summed in eight SIMD registers over the row's entries and stored
+ * once, so `out` is written once and never read. Columns past the last whole block go entry by entry. Every
+ * element is summed from zero in the entries' order, as the JS kernel does, and every element is written (no
+ * zero fill first).
+ */
+@inline export function spmm<T>(rowPtr: usize, colOff: usize, vals: usize, m: i32, b: usize, n: i32, out: usize): void {
+  const size = <usize>sizeof<T>();
+  const lanes = 16 / <i32>sizeof<T>();
+  const rowBytes = <usize>n * size;
+  const blockCols = 8 * lanes;
+  const blocked = n - (n % blockCols);
+  for (let i = 0; i < m; i++) {
+    const s0 = load<i32>(rowPtr + (<usize>i << 2));
+    const e = load<i32>(rowPtr + ((<usize>i + 1) << 2));
+    for (let j0 = 0; j0 < blocked; j0 += blockCols) {
+      const bj = b + <usize>j0 * size;
+      const o = out + <usize>i * rowBytes + <usize>j0 * size;
+      let a0 = i64x2.splat(0), a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0, a6 = a0, a7 = a0;
+      for (let p = s0; p < e; p++) {
+        const x = vsplat<T>(load<T>(vals + <usize>p * size));
+        const r = bj + <usize>load<u32>(colOff + (<usize>p << 2));
+        a0 = vadd<T>(a0, vmul<T>(x, v128.load(r)));
+        a1 = vadd<T>(a1, vmul<T>(x, v128.load(r, 16)));
+        a2 = vadd<T>(a2, vmul<T>(x, v128.load(r, 32)));
+        a3 = vadd<T>(a3, vmul<T>(x, v128.load(r, 48)));
+        a4 = vadd<T>(a4, vmul<T>(x, v128.load(r, 64)));
+        a5 = vadd<T>(a5, vmul<T>(x, v128.load(r, 80)));
+        a6 = vadd<T>(a6, vmul<T>(x, v128.load(r, 96)));
+        a7 = vadd<T>(a7, vmul<T>(x, v128.load(r, 112)));
+      }
+      v128.store(o, a0);
+      v128.store(o, a1, 16);
+      v128.store(o, a2, 32);
+      v128.store(o, a3, 48);
+      v128.store(o, a4, 64);
+      v128.store(o, a5, 80);
+      v128.store(o, a6, 96);
+      v128.store(o, a7, 112);
+    }
+  }
+  if (blocked == n) return;
+  // The rest of each row: zeroed, then each entry's share added in order.
+  const restBytes = <usize>(n - blocked) * size;
+  for (let i = 0; i < m; i++) {
+    const o = out + <usize>i * rowBytes + <usize>blocked * size;
+    memory.fill(o, 0, restBytes);
+    const e = load<i32>(rowPtr + ((<usize>i + 1) << 2));
+    for (let p = load<i32>(rowPtr + (<usize>i << 2)); p < e; p++) {
+      const r = b + <usize>load<u32>(colOff + (<usize>p << 2)) + <usize>blocked * size;
+      axpy<T>(o, r, load<T>(vals + <usize>p * size), n - blocked);
     }
   }
 }
 
-/** o[0..n) += v × b[0..n): one entry alone in its output row (no zero multiplier, which would turn inf into NaN). */
+/** o[0..n) += v × b[0..n): SIMD, then a scalar tail. */
 @inline function axpy<T>(o: usize, b: usize, v: T, n: i32): void {
   const size = <usize>sizeof<T>();
   const lanes = 16 / <i32>sizeof<T>();
@@ -57,24 +135,6 @@
 @inline function vmul<T>(a: v128, b: v128): v128 {
   if (isFloat<T>()) return sizeof<T>() == 4 ? f32x4.mul(a, b) : f64x2.mul(a, b);
   return sizeof<T>() == 4 ? i32x4.mul(a, b) : i64x2.mul(a, b);
-}
-
-/** o[0..n) += v1 × b1[0..n) + v2 × b2[0..n), in v128 lanes of T, then a scalar tail. */
-@inline function axpy2<T>(o: usize, b1: usize, v1: T, b2: usize, v2: T, n: i32): void {
-  const size = <usize>sizeof<T>();
-  const lanes = 16 / <i32>sizeof<T>();
-  const nv = n - (n % lanes);
-  const x = vsplat<T>(v1);
-  const y = vsplat<T>(v2);
-  let j = 0;
-  for (; j < nv; j += lanes) {
-    const off = <usize>j * size;
-    v128.store(o + off, vadd<T>(v128.load(o + off), vadd<T>(vmul<T>(x, v128.load(b1 + off)), vmul<T>(y, v128.load(b2 + off)))));
-  }
-  for (; j < n; j++) {
-    const off = <usize>j * size;
-    store<T>(o + off, load<T>(o + off) + v1 * load<T>(b1 + off) + v2 * load<T>(b2 + off));
-  }
 }
 
 /** dst[cols×rows] = transpose of src[rows×cols], row-major, in tiles so both sides stay in cache. */

@@ -12,6 +12,7 @@ export function validateSparse(st: SparseData, where: string, checkLast = true):
   if (indices.length !== values.length * rank) {
     throw new InvalidArgumentError(`${where}: indices hold ${indices.length} numbers but ${values.length} values of rank ${rank} need ${values.length * rank}`);
   }
+  if (rank === 2 && checkLast && shape[0] <= 2 ** 32 && shape[1] <= 2 ** 32 && matrixIndicesValid(indices, shape[0], shape[1])) return;
   // One pass with the dims in a typed array; a whole number below 2^31 survives `| 0` unchanged.
   const dims = Float64Array.from(shape);
   if (!checkLast && rank > 0) dims[rank - 1] = Infinity;
@@ -24,6 +25,20 @@ export function validateSparse(st: SparseData, where: string, checkLast = true):
       throw new InvalidArgumentError(`${where}.indices[${i}] = ${rowText(indices, i, rank)} ${why}`);
     }
   }
+}
+
+/**
+ * The rank-2 case (matrices: the matmul and most real inputs), unrolled: a whole number in [0, 2^32) is exactly
+ * one that survives `>>> 0` unchanged, so each index costs two comparisons. On false the general loop names the
+ * offending entry.
+ */
+function matrixIndicesValid(indices: Float64Array, rows: number, cols: number): boolean {
+  for (let k = 0; k < indices.length; k += 2) {
+    const r = indices[k];
+    const c = indices[k + 1];
+    if (!((r >>> 0) === r && r < rows && (c >>> 0) === c && c < cols)) return false;
+  }
+  return true;
 }
 
 export function rowText(indices: ArrayLike<number | bigint>, i: number, rank: number): string {

@@ -8,8 +8,9 @@ import { REASONS } from '../delegation.js';
 type Args = Record<string, unknown>;
 
 /**
- * sparse_tensor_dense_matmul in wasm (SIMD). Sparse × dense: out[m×n] = A'·B', the sparse entries scattered row by
- * row over contiguous rows of B' (transposed in wasm once when adjoint_b). Dense × sparse: outᵀ = B'ᵀ·A'ᵀ by the
+ * sparse_tensor_dense_matmul in wasm (SIMD). Sparse × dense: out[m×n] = A'·B', A' put in CSR form in wasm (a
+ * linear counting sort, free for entries already in row order), then each row summed over contiguous rows of B'
+ * (transposed in wasm once when adjoint_b). Dense × sparse: outᵀ = B'ᵀ·A'ᵀ by the
  * same kernel, then transposed back.
  */
 export function sparseTensorDenseMatmul(ctx: WasmContext, js: (a: never) => Args) {
@@ -22,7 +23,8 @@ export function sparseTensorDenseMatmul(ctx: WasmContext, js: (a: never) => Args
     const nnz = sp.values.length;
     const { heap } = ctx;
     heap.reset();
-    const indices = ctx.putIndices(sp.indices);
+    // The f64 indices go in as they are (a memcpy): the CSR pass reads them once, narrowing as it goes.
+    const indices = heap.putValues('float64', sp.indices);
     const vals = heap.putValues(dtype, sp.values);
     let d = heap.putValues(dtype, dn.data);
     if (transposeDense) {
@@ -30,8 +32,13 @@ export function sparseTensorDenseMatmul(ctx: WasmContext, js: (a: never) => Args
       ctx.call(`transpose_${size}`, [d, dRows, dCols, t]);
       d = t;
     }
-    const out = heap.zeros(dtype, m * n);
-    ctx.call(`spmm_${dtype}`, [indices, swapSparse, vals, nnz, d, n, out]);
+    const rowPtr = heap.alloc((m + 1) * 4);
+    const colOff = heap.alloc(nnz * 4);
+    const sorted = heap.alloc(nnz * size);
+    const fill = heap.alloc(m * 4);
+    const csrVals = ctx.call(`spmm_csr_${dtype}`, [indices, swapSparse, nnz, m, vals, n * size, rowPtr, colOff, sorted, fill]) >>> 0;
+    const out = heap.alloc(m * n * size);
+    ctx.call(`spmm_${dtype}`, [rowPtr, colOff, csrVals, m, d, n, out]);
     let result = out;
     if (!sparseFirst) {
       result = heap.alloc(m * n * size);

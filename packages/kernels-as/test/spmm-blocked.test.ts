@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { SparseTensor, createRuntime, tensor, type Tensor } from '@sparse/runtime';
+
+// The wasm matmul sums each output row in blocks of eight v128 lanes and the rest entry by entry, from CSR built in
+// wasm (one pass for row-ordered entries, a counting sort otherwise). The property tests use small matrices, which
+// never reach a whole block: these widths straddle the block (32 float32 / int32, 16 float64 / int64 columns) in
+// every entry order and adjoint, against the JS kernel. The summation order is the JS kernel's, so results agree
+// exactly, not just within tolerance.
+
+const DTYPES = ['float32', 'float64', 'int32', 'int64'] as const;
+type NumericDType = (typeof DTYPES)[number];
+
+function lcg(seed: number) {
+  let s = seed >>> 0;
+  return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+}
+
+function value(dtype: NumericDType, rnd: () => number): number | bigint {
+  const x = rnd() * 2 - 1;
+  if (dtype === 'int32') return Math.round(x * 1000);
+  if (dtype === 'int64') return BigInt(Math.round(x * 1000));
+  return x;
+}
+
+/** A random [rows × cols] sparse matrix in row-major order, shuffled (and with repeated entries) unless `ordered`. */
+function randomSparse(rows: number, cols: number, density: number, dtype: NumericDType, ordered: boolean, seed: number): SparseTensor {
+  const rnd = lcg(seed);
+  const entries: [number, number][] = [];
+  for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) if (rnd() < density) entries.push([r, c]);
+  if (!ordered) {
+    for (let i = 0; i < entries.length / 4; i++) entries.push(entries[Math.floor(rnd() * entries.length)]);
+    for (let i = entries.length - 1; i > 0; i--) {
+      const j = Math.floor(rnd() * (i + 1));
+      [entries[i], entries[j]] = [entries[j], entries[i]];
+    }
+  }
+  return new SparseTensor(entries, entries.map(() => value(dtype, rnd)) as never, [rows, cols], dtype);
+}
+
+function randomDense(rows: number, cols: number, dtype: NumericDType, seed: number): Tensor {
+  const rnd = lcg(seed);
+  return tensor(Array.from({ length: rows * cols }, () => value(dtype, rnd)) as never, dtype, [rows, cols]);
+}
+
+describe('wasm sparse_tensor_dense_matmul on whole and partial SIMD blocks', async () => {
+  const wasm = await createRuntime({ backend: 'wasm' });
+  const js = await createRuntime({ backend: 'js' });
+  const data = (t: unknown) => Array.from((t as Tensor).data as ArrayLike<number | bigint>);
+
+  for (const dtype of DTYPES) {
+    it(`${dtype}: n across the block width, any entry order, every adjoint, either side sparse`, () => {
+      let seed = 1;
+      for (const n of [1, 15, 16, 17, 31, 32, 33, 64, 70]) {
+        for (const ordered of [true, false]) {
+          for (const [adjA, adjB] of [[false, false], [true, false], [false, true], [true, true]]) {
+            const [m, k] = [23, 19];
+            const sp = randomSparse(adjA ? k : m, adjA ? m : k, 0.2, dtype, ordered, seed++);
+            const dn = randomDense(adjB ? n : k, adjB ? k : n, dtype, seed++);
+            const args = { sp_a: sp, b: dn, adjoint_a: adjA, adjoint_b: adjB };
+            const got = wasm.runWithReport('sparse_tensor_dense_matmul', args);
+            expect(got.delegated).toBeUndefined();
+            const want = js.run('sparse_tensor_dense_matmul', args).output;
+            expect(data(got.outputs.output), `n=${n} ordered=${ordered} adj=${adjA},${adjB}`).toEqual(data(want));
+            // Dense × sparse: the same kernel on the transposed problem.
+            const left = randomDense(n, m, dtype, seed++);
+            const args2 = { sp_a: left, b: sp, adjoint_a: false, adjoint_b: adjA };
+            expect(data(wasm.run('sparse_tensor_dense_matmul', args2).output)).toEqual(data(js.run('sparse_tensor_dense_matmul', args2).output));
+          }
+        }
+      }
+    });
+  }
+
+  it('empty rows come out zero, with no stale values from an earlier, larger call', () => {
+    const full = randomSparse(40, 40, 0.9, 'float32', true, 99);
+    const b = randomDense(40, 64, 'float32', 98);
+    wasm.run('sparse_tensor_dense_matmul', { sp_a: full, b });
+    const sparseRows = new SparseTensor([[3, 5], [3, 7], [30, 1]], [2, -1, 0.5], [40, 40], 'float32');
+    const args = { sp_a: sparseRows, b };
+    expect(data(wasm.run('sparse_tensor_dense_matmul', args).output)).toEqual(data(js.run('sparse_tensor_dense_matmul', args).output));
+  });
+});
