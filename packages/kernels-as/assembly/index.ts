@@ -46,3 +46,4 @@ export function scatter_8(indices: usize, rank: i32, nnz: i32, strides: usize, v
   scatter<u64>(indices, rank, nnz, strides, vals, broadcast, out);
 }
 export { reduceGroups, indices_to_i32 } from './rows';
+export { indices_valid } from './indices-valid';

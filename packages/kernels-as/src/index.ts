@@ -35,6 +35,8 @@ export interface WasmBackend {
   kernels: Record<string, Kernel>;
   /** The bytes of wasm memory in use: grows to the largest call, then stays (it is reused). */
   memoryBytes(): number;
+  /** The runtime's index check, in wasm (see WasmContext.indicesValid). */
+  indicesValid(indices: Float64Array, shape: readonly number[]): boolean;
 }
 
 /**
@@ -50,5 +52,5 @@ export async function createWasmBackend(wasm?: BufferSource | URL): Promise<Wasm
     else if (DELEGATED_OPS[op]) kernels[op] = (args) => delegate(js, args, DELEGATED_OPS[op]);
     else if (HAND_WRITTEN[op]) kernels[op] = HAND_WRITTEN[op](ctx, js);
   }
-  return { name: 'wasm', kernels, memoryBytes: () => ctx.heap.bytes };
+  return { name: 'wasm', kernels, memoryBytes: () => ctx.heap.bytes, indicesValid: (indices, shape) => ctx.indicesValid(indices, shape) };
 }

@@ -4,6 +4,7 @@ import { Heap } from './heap.js';
 import type { WasmExports } from './wasm-module.js';
 
 const I32_MAX = 2 ** 31 - 1;
+const FAST_CHECK_MIN = 16384;
 
 const ERRORS: Record<number, string> = {
   1: 'integer division by zero',
@@ -27,6 +28,19 @@ export class WasmContext {
     (this.heap.view('float64', p, indices.length) as Float64Array).set(indices);
     (this.exports.indices_to_i32 as (src: number, n: number, dst: number) => void)(p, indices.length, p);
     return p;
+  }
+
+  /**
+   * The runtime's index check (every index a whole number in [0, dim)) as one SIMD pass in wasm: true when every
+   * index passes. Below FAST_CHECK_MIN numbers the copy in costs more than the JS loop saves, and dims past i32
+   * are left to the JS check: both answer false, which only means "check the slow way".
+   */
+  indicesValid(indices: Float64Array, shape: readonly number[]): boolean {
+    if (indices.length < FAST_CHECK_MIN || !fitsI32(shape)) return false;
+    this.heap.reset();
+    const p = this.heap.putValues('float64', indices);
+    const dims = this.heap.putValues('float64', Float64Array.from(shape));
+    return (this.exports.indices_valid as (p: number, n: number, rank: number, dims: number) => number)(p, indices.length, shape.length, dims) !== 0;
   }
 
   has(name: string): boolean {

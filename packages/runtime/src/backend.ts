@@ -4,6 +4,11 @@ import type { KernelTable } from '@sparse/kernels-js';
 export interface Backend {
   name: string;
   kernels: Partial<KernelTable>;
+  /**
+   * A faster form of the runtime's index check, if the backend has one: true when every index is a whole number
+   * in [0, dim). False only means "not shown": the runtime then runs its own check, which names the bad entry.
+   */
+  indicesValid?(indices: Float64Array, shape: readonly number[]): boolean;
 }
 
 type BackendLoader = () => Backend | Promise<Backend>;

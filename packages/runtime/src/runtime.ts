@@ -16,10 +16,12 @@ export class Runtime {
   readonly sparse: SparseOps;
   readonly backend: string;
   private readonly kernels: Partial<KernelTable>;
+  private readonly indicesValid: Backend['indicesValid'];
 
   constructor(backend: Backend) {
     this.backend = backend.name;
     this.kernels = backend.kernels;
+    this.indicesValid = backend.indicesValid?.bind(backend);
     this.sparse = bindOps((opId, args) => this.run(opId, args));
   }
 
@@ -50,8 +52,8 @@ export class Runtime {
     for (const a of op.args) {
       const v = bound.values[a.name];
       const checkLast = a.bounds !== 'except_last';
-      if (Array.isArray(v) && a.type.startsWith('sparse')) (v as SparseData[]).forEach((s, i) => validateSparse(s, `${opId}: ${a.name}[${i}]`, checkLast));
-      else if ((v as SparseData | undefined)?.kind === 'sparse') validateSparse(v as SparseData, `${opId}: ${a.name}`, checkLast);
+      if (Array.isArray(v) && a.type.startsWith('sparse')) (v as SparseData[]).forEach((s, i) => validateSparse(s, `${opId}: ${a.name}[${i}]`, checkLast, this.indicesValid));
+      else if ((v as SparseData | undefined)?.kind === 'sparse') validateSparse(v as SparseData, `${opId}: ${a.name}`, checkLast, this.indicesValid);
     }
     runChecks(op, bound.values);
     guardOutputSizes(op, bound);

@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { SparseTensor, createRuntime, tensor } from '@sparse/runtime';
+import { createWasmBackend } from '../src/index.js';
+
+// The runtime's index check runs in wasm for large index sets: it must accept exactly what the JS check accepts,
+// and a rejected input must still get the JS backend's error, naming the bad entry.
+
+const ROWS = 50_000;
+
+function matrixIndices(): Float64Array {
+  const idx = new Float64Array(2 * ROWS);
+  for (let i = 0; i < ROWS; i++) {
+    idx[2 * i] = i % 300;
+    idx[2 * i + 1] = (i * 7) % 200;
+  }
+  return idx;
+}
+
+describe('the index check in wasm', async () => {
+  const backend = await createWasmBackend();
+
+  it('accepts valid indices of rank 1, 2 and 3, and rejects each kind of bad entry anywhere', () => {
+    const idx = matrixIndices();
+    expect(backend.indicesValid(idx, [300, 200])).toBe(true);
+    expect(backend.indicesValid(idx, [300, 199])).toBe(false);
+    for (const bad of [-1, 300, 0.5, NaN, Infinity, 1e300]) {
+      for (const at of [0, 1, 2 * ROWS - 2, 2 * ROWS - 1, 777]) {
+        const copy = idx.slice();
+        copy[at] = bad;
+        expect(backend.indicesValid(copy, [300, 300]), `${bad} at ${at}`).toBe(false);
+      }
+    }
+    const flat = Float64Array.from({ length: 40_001 }, (_, i) => i % 10);
+    expect(backend.indicesValid(flat, [10])).toBe(true);
+    flat[40_000] = 10;
+    expect(backend.indicesValid(flat, [10])).toBe(false);
+    const cube = Float64Array.from({ length: 3 * 20_000 }, (_, i) => i % 3);
+    expect(backend.indicesValid(cube, [1, 2, 3])).toBe(true);
+    expect(backend.indicesValid(cube, [1, 2, 2])).toBe(false);
+    expect(backend.indicesValid(cube, [1, 1, 3])).toBe(false);
+    
+  });
+
+  it('leaves small index sets and dims past i32 to the JS check', () => {
+    expect(backend.indicesValid(new Float64Array([0, 1]), [2, 2])).toBe(false);
+    expect(backend.indicesValid(matrixIndices(), [2 ** 40, 300])).toBe(false);
+  });
+
+  it('a large input with one bad entry gets the JS backend\'s error, naming it', async () => {
+    const wasm = await createRuntime({ backend: 'wasm' });
+    const js = await createRuntime({ backend: 'js' });
+    const idx = matrixIndices();
+    idx[2 * 4321 + 1] = 250;
+    const st = new SparseTensor(idx, new Float32Array(ROWS), [300, 200], 'float32');
+    const b = tensor(new Float32Array(200 * 3), 'float32', [200, 3]);
+    const message = (rt: typeof js) => {
+      try {
+        rt.run('sparse_tensor_dense_matmul', { sp_a: st, b });
+      } catch (e) {
+        return `${(e as Error).name}: ${(e as Error).message}`;
+      }
+      return 'no error';
+    };
+    expect(message(wasm)).toMatch(/InvalidArgumentError: .*indices\[4321\] = \[121,250\] is out of bounds/);
+    expect(message(wasm)).toBe(message(js));
+  });
+});
