@@ -10,14 +10,18 @@
  */
 @inline export function spmmCsr<T>(indices: usize, swap: bool, nnz: i32, m: i32, vals: usize, rowBytes: usize, rowPtr: usize, colOff: usize, sorted: usize, fill: usize): usize {
   const size = <usize>sizeof<T>();
-  // The row-ordered case in one pass: row pointers advance as the rows do, each entry's (row, col) narrowed to
-  // i32 in one SIMD conversion. The first entry out of row order falls through to the counting sort.
+  // Each entry's (row, col) narrowed to i32 in one SIMD conversion, read as one i64 and split by shifts (so Aᵀ
+  // costs no branch): the row is the low half, or the high half when swapped.
+  const rs: u64 = swap ? 32 : 0;
+  const cs: u64 = swap ? 0 : 32;
+  // The row-ordered case in one pass: row pointers advance as the rows do. The first entry out of row order
+  // falls through to the counting sort.
   let next = 0;
   let p = 0;
   for (; p < nnz; p++) {
-    const rc = i32x4.trunc_sat_f64x2_s_zero(v128.load(indices + (<usize>p << 4)));
-    const r = swap ? i32x4.extract_lane(rc, 1) : i32x4.extract_lane(rc, 0);
-    const c = swap ? i32x4.extract_lane(rc, 0) : i32x4.extract_lane(rc, 1);
+    const rc = i64x2.extract_lane(i32x4.trunc_sat_f64x2_s_zero(v128.load(indices + (<usize>p << 4))), 0);
+    const r = <i32>(rc >> rs);
+    const c = <i32>(rc >> cs);
     if (r < next - 1) break;
     for (; next <= r; next++) store<i32>(rowPtr + (<usize>next << 2), p);
     store<u32>(colOff + (<usize>p << 2), <u32>(<usize>c * rowBytes));
@@ -29,8 +33,8 @@
   // Any order: a stable counting sort of the rows.
   memory.fill(rowPtr, 0, (<usize>m + 1) << 2);
   for (p = 0; p < nnz; p++) {
-    const rc = i32x4.trunc_sat_f64x2_s_zero(v128.load(indices + (<usize>p << 4)));
-    const c = rowPtr + ((<usize>(swap ? i32x4.extract_lane(rc, 1) : i32x4.extract_lane(rc, 0)) + 1) << 2);
+    const rc = i64x2.extract_lane(i32x4.trunc_sat_f64x2_s_zero(v128.load(indices + (<usize>p << 4))), 0);
+    const c = rowPtr + ((<usize><i32>(rc >> rs) + 1) << 2);
     store<i32>(c, load<i32>(c) + 1);
   }
   for (let r = 0; r < m; r++) {
@@ -39,9 +43,9 @@
   }
   memory.copy(fill, rowPtr, <usize>m << 2);
   for (p = 0; p < nnz; p++) {
-    const rc = i32x4.trunc_sat_f64x2_s_zero(v128.load(indices + (<usize>p << 4)));
-    const r = swap ? i32x4.extract_lane(rc, 1) : i32x4.extract_lane(rc, 0);
-    const c = swap ? i32x4.extract_lane(rc, 0) : i32x4.extract_lane(rc, 1);
+    const rc = i64x2.extract_lane(i32x4.trunc_sat_f64x2_s_zero(v128.load(indices + (<usize>p << 4))), 0);
+    const r = <i32>(rc >> rs);
+    const c = <i32>(rc >> cs);
     const f = fill + (<usize>r << 2);
     const q = <usize>load<i32>(f);
     store<i32>(f, <i32>q + 1);
