@@ -14,7 +14,7 @@ import { sparseTensorDenseMatmul } from './kernels/sparse_tensor_dense_matmul.js
 
 export { DELEGATED } from './generated/kernel-types.js';
 export { REASONS, delegatedReason } from './delegation.js';
-export { GpuContext, sizeClass } from './gpu-context.js';
+export { GpuContext, sizeClass, type GpuContextOptions, type Staged } from './gpu-context.js';
 
 type Kernel = (args: Record<string, unknown>) => Record<string, unknown>;
 type JsKernel = (args: never) => Record<string, unknown>;
@@ -45,6 +45,12 @@ export interface GpuBackendOptions {
   mode?: string;
   /** A GPU instance to use instead of creating one (the gpu.js GPU class is then not imported). */
   gpu?: GPU;
+  /**
+   * Keep the output of a multi-stage kernel's inner stages on the GPU, as textures the next stage reads (default
+   * true): softmax's row stats, matmul's transposed operand and product. false reads every stage back to the host
+   * and uploads it again: the same results, so a benchmark can measure what pipelining saves (with readBacks()).
+   */
+  pipeline?: boolean;
 }
 
 export interface GpuBackend {
@@ -54,6 +60,12 @@ export interface GpuBackend {
   mode: string;
   /** How many gpu.js kernels have been compiled: a call of a size class already seen compiles none. */
   kernelsCompiled(): number;
+  /** Whether inner stages stay on the GPU (GpuBackendOptions.pipeline). */
+  pipeline: boolean;
+  /** How many kernel outputs have been read back to the host so far: one per op call when pipelined. */
+  readBacks(): number;
+  /** Stage textures not yet freed: 0 between calls (else a kernel leaks GPU memory). */
+  liveTextures(): number;
   destroy(): void;
 }
 
@@ -114,7 +126,7 @@ async function openGpu(options: GpuBackendOptions): Promise<GPU> {
  */
 export async function createGpuBackend(options: GpuBackendOptions = {}): Promise<GpuBackend> {
   const gpu = options.gpu ?? (await openGpu(options));
-  const ctx = new GpuContext(gpu);
+  const ctx = new GpuContext(gpu, { pipeline: options.pipeline });
   const kernels: Record<string, Kernel> = {};
   for (const [op, js] of Object.entries(jsKernels) as [string, JsKernel][]) {
     const src = GPU_FAMILIES[op];
@@ -123,5 +135,14 @@ export async function createGpuBackend(options: GpuBackendOptions = {}): Promise
     else if (src && driver) kernels[op] = driver(ctx, op, FAMILY_OPS[op], src, js);
     else kernels[op] = (args) => delegate(js, args, DELEGATED_OPS[op] ?? REASONS.notPorted);
   }
-  return { name: 'gpu', kernels, mode: gpu.mode as string, kernelsCompiled: () => ctx.compiled, destroy: () => ctx.destroy() };
+  return {
+    name: 'gpu',
+    kernels,
+    mode: gpu.mode as string,
+    kernelsCompiled: () => ctx.compiled,
+    pipeline: ctx.pipeline,
+    readBacks: () => ctx.readBacks,
+    liveTextures: () => ctx.liveTextures,
+    destroy: () => ctx.destroy(),
+  };
 }
