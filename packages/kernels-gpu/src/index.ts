@@ -11,6 +11,7 @@ import { cwiseKernel } from './families/cwise.js';
 import { mergeKernel } from './families/merge.js';
 import { reduceKernel } from './families/reduce.js';
 import { sparseTensorDenseMatmul } from './kernels/sparse_tensor_dense_matmul.js';
+import { sparseSoftmax } from './kernels/sparse_softmax.js';
 
 export { DELEGATED } from './generated/kernel-types.js';
 export { REASONS, delegatedReason } from './delegation.js';
@@ -23,6 +24,7 @@ type Driver = (ctx: GpuContext, op: string, meta: FamilyOp, src: GpuFamilySource
 /** The hand-written GPU kernels, by op id. */
 export const HAND_WRITTEN: Record<string, (ctx: GpuContext, js: JsKernel) => Kernel> = {
   sparse_tensor_dense_matmul: sparseTensorDenseMatmul,
+  sparse_softmax: sparseSoftmax,
 };
 
 /** The family drivers ported to the GPU; a family op of another family is delegated whole (DELEGATED_OPS). */
