@@ -12,6 +12,8 @@ import { mergeKernel } from './families/merge.js';
 import { reduceKernel } from './families/reduce.js';
 import { sparseTensorDenseMatmul } from './kernels/sparse_tensor_dense_matmul.js';
 import { sparseSoftmax } from './kernels/sparse_softmax.js';
+import { sparseTensorToDense } from './kernels/sparse_tensor_to_dense.js';
+import { sparseToDense } from './kernels/sparse_to_dense.js';
 
 export { DELEGATED } from './generated/kernel-types.js';
 export { REASONS, delegatedReason } from './delegation.js';
@@ -25,6 +27,8 @@ type Driver = (ctx: GpuContext, op: string, meta: FamilyOp, src: GpuFamilySource
 export const HAND_WRITTEN: Record<string, (ctx: GpuContext, js: JsKernel) => Kernel> = {
   sparse_tensor_dense_matmul: sparseTensorDenseMatmul,
   sparse_softmax: sparseSoftmax,
+  sparse_tensor_to_dense: sparseTensorToDense,
+  sparse_to_dense: sparseToDense,
 };
 
 /** The family drivers ported to the GPU; a family op of another family is delegated whole (DELEGATED_OPS). */
