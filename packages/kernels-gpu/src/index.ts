@@ -127,8 +127,8 @@ async function openGpu(options: GpuBackendOptions): Promise<GPU> {
 
 /**
  * A GPU backend: one gpu.js GPU (WebGL) with its compiled kernels. Every op is here: on the GPU in float32 (the
- * family ops (map, cwise, merge, reduce) from their spec expressions, matmul by hand), or declared as delegated (delegation.ts,
- * DELEGATED_OPS) and run on the JS kernels.
+ * family ops (map, cwise, merge, reduce) from their spec expressions; matmul, softmax and the two to-dense scatters
+ * by hand, HAND_WRITTEN), or declared as delegated (delegation.ts, DELEGATED_OPS) and run on the JS kernels.
  */
 export async function createGpuBackend(options: GpuBackendOptions = {}): Promise<GpuBackend> {
   const gpu = options.gpu ?? (await openGpu(options));
