@@ -1,25 +1,72 @@
-import type { GPU, IKernelRunShortcut } from 'gpu.js';
+import type { GPU, IKernelRunShortcut, Texture } from 'gpu.js';
 
 export interface KernelSettings {
   /** gpu.js loop bound for loops over data-dependent counts. */
   loopMaxIterations?: number;
 }
 
+export interface GpuContextOptions {
+  /**
+   * Keep a stage's output on the GPU, as a texture the next kernel of the chain reads (default true). false reads
+   * every stage back to the host and uploads it again to the next kernel: the same results, so a benchmark can
+   * measure what pipelining saves.
+   */
+  pipeline?: boolean;
+}
+
 /**
- * One gpu.js GPU per runtime and the kernels compiled on it: each compiled once per (op, part, size class) with
- * dynamic output and arguments, so one kernel serves every size of its class, and reused.
+ * A stage's output as the next kernel of a chain takes it: a texture that stays on the GPU (pipelined), or the
+ * values read back to the host (pipelining off). A kernel reads either flat, row-major: `t[row * n + col]`.
+ */
+export type Staged = Texture | Float32Array;
+
+/** A kernel argument: host values (a typed array), a float, or a stage's output. */
+type Arg = unknown;
+
+const isTexture = (a: unknown): a is Texture => typeof a === 'object' && a !== null && typeof (a as Texture).toArray === 'function';
+
+/**
+ * What a compiled kernel is specialised to in its arguments: gpu.js compiles a texture argument differently from
+ * an array, and a 1D texture differently from a 2D one (another kind would make it recompile on the call).
+ */
+function argKinds(args: Arg[]): string {
+  return args.map((a) => (isTexture(a) ? `t${(a as unknown as { output: number[] }).output.length}` : typeof a === 'number' ? 'f' : 'a')).join('');
+}
+
+/**
+ * One gpu.js GPU per runtime and the kernels compiled on it: each compiled once per (op, part, size class, argument
+ * kinds, pipelined or not) with dynamic output and arguments, so one kernel serves every size of its class, and
+ * reused. Kernels run alone (run, run2d: the output read back to the host) or as the stages of a chain (stage,
+ * stage2d: the output kept on the GPU for the next kernel, then released).
  */
 export class GpuContext {
   private readonly cache = new Map<string, IKernelRunShortcut>();
+  /** The textures handed out by stage() and not yet released. */
+  private readonly owned = new Set<Texture>();
   /** How many kernels have been compiled (built) so far: a second call of the same class adds none. */
   compiled = 0;
+  /** How many kernel outputs have been read back to the host (a pipelined chain reads back once, at its end). */
+  readBacks = 0;
+  /** Whether stage outputs stay on the GPU as textures (GpuContextOptions.pipeline). */
+  readonly pipeline: boolean;
 
-  constructor(readonly gpu: GPU) {}
+  constructor(
+    readonly gpu: GPU,
+    options: GpuContextOptions = {},
+  ) {
+    this.pipeline = options.pipeline ?? true;
+  }
 
-  /** The kernel of `key` for `n` outputs, compiled on first use of its size class, with its output set to n. */
-  kernel(key: string, source: string, n: number, settings: KernelSettings = {}, rows = 0): IKernelRunShortcut {
+  /** Textures handed out by stage() and not yet released: 0 between calls, else a kernel leaks GPU memory. */
+  get liveTextures(): number {
+    return this.owned.size;
+  }
+
+  /** The kernel of `key` for output [n] or [n, rows] (gpu.js order), compiled on first use of its class. */
+  private kernel(key: string, source: string, n: number, rows: number, args: Arg[], settings: KernelSettings, pipelined: boolean): IKernelRunShortcut {
     const output = rows ? [n, rows] : [n];
-    const id = `${key}|${rows ? `${sizeClass(rows)}x` : ''}${sizeClass(n)}|${settings.loopMaxIterations ?? 0}`;
+    const cls = `${rows ? `${sizeClass(rows)}x` : ''}${sizeClass(n)}`;
+    const id = `${key}|${cls}|${settings.loopMaxIterations ?? 0}|${argKinds(args)}${pipelined ? '|pipelined' : ''}`;
     let k = this.cache.get(id);
     if (!k) {
       k = this.gpu.createKernel(source as never, {
@@ -29,6 +76,9 @@ export class GpuContext {
         precision: 'single',
         tactic: 'precision',
         ...(settings.loopMaxIterations ? { loopMaxIterations: settings.loopMaxIterations } : {}),
+        // immutable: every call returns its own texture (a clone gpu.js detaches before the kernel renders
+        // again), so a later call of the same kernel never overwrites a texture still in use.
+        ...(pipelined ? { pipeline: true, immutable: true } : {}),
       } as never) as IKernelRunShortcut;
       this.cache.set(id, k);
       this.compiled++;
@@ -38,23 +88,54 @@ export class GpuContext {
   }
 
   /** Runs a kernel over n outputs and returns them as a new Float32Array. */
-  run(key: string, source: string, n: number, args: unknown[], settings?: KernelSettings): Float32Array {
-    const k = this.kernel(key, source, n, settings);
-    const out = (k as unknown as (...a: unknown[]) => Float32Array)(...args);
+  run(key: string, source: string, n: number, args: Arg[], settings: KernelSettings = {}): Float32Array {
+    const k = this.kernel(key, source, n, 0, args, settings, false);
+    const out = (k as unknown as (...a: Arg[]) => Float32Array)(...args);
+    this.readBacks++;
     return Float32Array.from(out.subarray ? out.subarray(0, n) : out);
   }
 
   /** Runs a kernel over rows×n outputs (thread.y the row, thread.x the column), returned row-major. */
-  run2d(key: string, source: string, rows: number, n: number, args: unknown[], settings?: KernelSettings): Float32Array {
-    const k = this.kernel(key, source, n, settings, rows);
-    const out = (k as unknown as (...a: unknown[]) => Float32Array[])(...args);
+  run2d(key: string, source: string, rows: number, n: number, args: Arg[], settings: KernelSettings = {}): Float32Array {
+    const k = this.kernel(key, source, n, rows, args, settings, false);
+    const out = (k as unknown as (...a: Arg[]) => Float32Array[])(...args);
+    this.readBacks++;
     const flat = new Float32Array(rows * n);
     for (let r = 0; r < rows; r++) flat.set(out[r].subarray(0, n), r * n);
     return flat;
   }
 
+  /** Like run, for an output that feeds another kernel: see stage2d. */
+  stage(key: string, source: string, n: number, args: Arg[], settings: KernelSettings = {}): Staged {
+    if (!this.pipeline) return this.run(key, source, n, args, settings);
+    return this.own((this.kernel(key, source, n, 0, args, settings, true) as unknown as (...a: Arg[]) => Texture)(...args));
+  }
+
+  /**
+   * Like run2d, for an output that feeds another kernel: pipelined, a texture that stays on the GPU, owned by the
+   * caller until it gives it back with release(); else the values read back (the next kernel uploads them again).
+   */
+  stage2d(key: string, source: string, rows: number, n: number, args: Arg[], settings: KernelSettings = {}): Staged {
+    if (!this.pipeline) return this.run2d(key, source, rows, n, args, settings);
+    return this.own((this.kernel(key, source, n, rows, args, settings, true) as unknown as (...a: Arg[]) => Texture)(...args));
+  }
+
+  /** Frees the textures of stage outputs no longer needed; anything else (host values, undefined) is ignored. */
+  release(...staged: unknown[]): void {
+    for (const s of staged) {
+      if (!isTexture(s) || !this.owned.delete(s)) continue;
+      s.delete();
+    }
+  }
+
   destroy(): void {
+    this.release(...this.owned);
     this.gpu.destroy();
+  }
+
+  private own(t: Texture): Texture {
+    this.owned.add(t);
+    return t;
   }
 }
 

@@ -11,10 +11,13 @@ import { cwiseKernel } from './families/cwise.js';
 import { mergeKernel } from './families/merge.js';
 import { reduceKernel } from './families/reduce.js';
 import { sparseTensorDenseMatmul } from './kernels/sparse_tensor_dense_matmul.js';
+import { sparseSoftmax } from './kernels/sparse_softmax.js';
+import { sparseTensorToDense } from './kernels/sparse_tensor_to_dense.js';
+import { sparseToDense } from './kernels/sparse_to_dense.js';
 
 export { DELEGATED } from './generated/kernel-types.js';
 export { REASONS, delegatedReason } from './delegation.js';
-export { GpuContext, sizeClass } from './gpu-context.js';
+export { GpuContext, sizeClass, type GpuContextOptions, type Staged } from './gpu-context.js';
 
 type Kernel = (args: Record<string, unknown>) => Record<string, unknown>;
 type JsKernel = (args: never) => Record<string, unknown>;
@@ -23,6 +26,9 @@ type Driver = (ctx: GpuContext, op: string, meta: FamilyOp, src: GpuFamilySource
 /** The hand-written GPU kernels, by op id. */
 export const HAND_WRITTEN: Record<string, (ctx: GpuContext, js: JsKernel) => Kernel> = {
   sparse_tensor_dense_matmul: sparseTensorDenseMatmul,
+  sparse_softmax: sparseSoftmax,
+  sparse_tensor_to_dense: sparseTensorToDense,
+  sparse_to_dense: sparseToDense,
 };
 
 /** The family drivers ported to the GPU; a family op of another family is delegated whole (DELEGATED_OPS). */
@@ -45,6 +51,12 @@ export interface GpuBackendOptions {
   mode?: string;
   /** A GPU instance to use instead of creating one (the gpu.js GPU class is then not imported). */
   gpu?: GPU;
+  /**
+   * Keep the output of a multi-stage kernel's inner stages on the GPU, as textures the next stage reads (default
+   * true): softmax's row stats, matmul's transposed operand and product. false reads every stage back to the host
+   * and uploads it again: the same results, so a benchmark can measure what pipelining saves (with readBacks()).
+   */
+  pipeline?: boolean;
 }
 
 export interface GpuBackend {
@@ -54,6 +66,12 @@ export interface GpuBackend {
   mode: string;
   /** How many gpu.js kernels have been compiled: a call of a size class already seen compiles none. */
   kernelsCompiled(): number;
+  /** Whether inner stages stay on the GPU (GpuBackendOptions.pipeline). */
+  pipeline: boolean;
+  /** How many kernel outputs have been read back to the host so far: one per op call when pipelined. */
+  readBacks(): number;
+  /** Stage textures not yet freed: 0 between calls (else a kernel leaks GPU memory). */
+  liveTextures(): number;
   destroy(): void;
 }
 
@@ -109,12 +127,12 @@ async function openGpu(options: GpuBackendOptions): Promise<GPU> {
 
 /**
  * A GPU backend: one gpu.js GPU (WebGL) with its compiled kernels. Every op is here: on the GPU in float32 (the
- * family ops (map, cwise, merge, reduce) from their spec expressions, matmul by hand), or declared as delegated (delegation.ts,
- * DELEGATED_OPS) and run on the JS kernels.
+ * family ops (map, cwise, merge, reduce) from their spec expressions; matmul, softmax and the two to-dense scatters
+ * by hand, HAND_WRITTEN), or declared as delegated (delegation.ts, DELEGATED_OPS) and run on the JS kernels.
  */
 export async function createGpuBackend(options: GpuBackendOptions = {}): Promise<GpuBackend> {
   const gpu = options.gpu ?? (await openGpu(options));
-  const ctx = new GpuContext(gpu);
+  const ctx = new GpuContext(gpu, { pipeline: options.pipeline });
   const kernels: Record<string, Kernel> = {};
   for (const [op, js] of Object.entries(jsKernels) as [string, JsKernel][]) {
     const src = GPU_FAMILIES[op];
@@ -123,5 +141,14 @@ export async function createGpuBackend(options: GpuBackendOptions = {}): Promise
     else if (src && driver) kernels[op] = driver(ctx, op, FAMILY_OPS[op], src, js);
     else kernels[op] = (args) => delegate(js, args, DELEGATED_OPS[op] ?? REASONS.notPorted);
   }
-  return { name: 'gpu', kernels, mode: gpu.mode as string, kernelsCompiled: () => ctx.compiled, destroy: () => ctx.destroy() };
+  return {
+    name: 'gpu',
+    kernels,
+    mode: gpu.mode as string,
+    kernelsCompiled: () => ctx.compiled,
+    pipeline: ctx.pipeline,
+    readBacks: () => ctx.readBacks,
+    liveTextures: () => ctx.liveTextures,
+    destroy: () => ctx.destroy(),
+  };
 }

@@ -1,10 +1,13 @@
-import type { DenseData, SparseData } from '../generated/kernel-types.js';
-import type { GpuContext } from '../gpu-context.js';
+import type { DenseData } from '../generated/kernel-types.js';
+import type { GpuContext, Staged } from '../gpu-context.js';
 import { matmulPlan } from '@sparse/kernels-js/internals';
 import { delegate } from '../delegate.js';
 import { allFinite, EXACT_INT, gpuExact, REASONS } from '../delegation.js';
 
 type Args = Record<string, unknown>;
+
+/** The key of the transpose kernels (of the dense operand, of a dense × sparse product). */
+const TRANSPOSED = 'sparse_tensor_dense_matmul:transpose';
 
 /**
  * One thread per output element (i, j) = (thread.y, thread.x) of the m×n product S·D: it sums vals[p]·D[cols[p]][j] over row i's entries
@@ -23,9 +26,19 @@ const SPMM = `function (rowStart, cols, vals, d, n) {
 }`;
 
 /**
+ * A transpose, one thread per output element: output [aCols × aRows] (thread.y the row, thread.x the column) of the
+ * row-major a, read flat, so a may be a stage's texture.
+ */
+const TRANSPOSE = `function (a, aCols) {
+  return a[this.thread.x * aCols + this.thread.y];
+}`;
+
+/**
  * sparse_tensor_dense_matmul (float32) on the GPU. The host orders the entries by row with a counting sort (linear)
- * into CSR, applying adjoint_a by swapping each entry's row and column and adjoint_b by transposing the dense
- * operand; dense × sparse is computed as (B'ᵀ·A'ᵀ)ᵀ, as the wasm kernel does.
+ * into CSR, applying adjoint_a by swapping each entry's row and column; the GPU transposes the dense operand for
+ * adjoint_b, and computes dense × sparse as (B'ᵀ·A'ᵀ)ᵀ, as the wasm kernel does, transposing the product. The
+ * stages are pipelined (GpuContext.stage2d): a transposed operand or product stays on the GPU as a texture, and
+ * only the result is read back.
  */
 export function sparseTensorDenseMatmul(ctx: GpuContext, js: (a: never) => Args) {
   return (args: Args): Args => {
@@ -35,11 +48,6 @@ export function sparseTensorDenseMatmul(ctx: GpuContext, js: (a: never) => Args)
     const nnz = sp.values.length;
     if (m * n > EXACT_INT || dn.data.length > EXACT_INT || nnz > EXACT_INT) return delegate(js, args, REASONS.tooBig);
     if (!gpuExact(sp.values as Float32Array) || !gpuExact(dn.data as Float32Array)) return delegate(js, args, REASONS.nonFinite);
-    let d = dn.data as Float32Array;
-    if (transposeDense) {
-      d = new Float32Array(dn.data.length);
-      for (let r = 0; r < dRows; r++) for (let c = 0; c < dCols; c++) d[c * dRows + r] = dn.data[r * dCols + c] as number;
-    }
     // CSR by a counting sort of the rows: stable, so each row keeps its entries' order.
     const [ri, ci] = swapSparse ? [1, 0] : [0, 1];
     const rowStart = new Float32Array(m + 1);
@@ -58,20 +66,27 @@ export function sparseTensorDenseMatmul(ctx: GpuContext, js: (a: never) => Args)
       vals[q] = sp.values[p] as number;
     }
     const size = m * n;
-    let out: Float32Array;
-    if (size === 0) out = new Float32Array(0);
-    else if (nnz === 0) out = new Float32Array(size);
+    let data: Float32Array;
+    if (size === 0) data = new Float32Array(0);
+    else if (nnz === 0) data = new Float32Array(size);
     else {
       // The loop bound is a compile-time constant in GLSL: one kernel per power of two of the longest row.
-      const loopMax = 2 ** Math.ceil(Math.log2(Math.max(1, longest)));
-      out = ctx.run2d('sparse_tensor_dense_matmul', SPMM, m, n, [rowStart, cols, vals, d.length ? d : new Float32Array(1), n], { loopMaxIterations: loopMax });
+      const loop = { loopMaxIterations: 2 ** Math.ceil(Math.log2(Math.max(1, longest))) };
+      let d: Staged | undefined;
+      let product: Staged | undefined;
+      try {
+        d = transposeDense ? ctx.stage2d(TRANSPOSED, TRANSPOSE, dCols, dRows, [dn.data as Float32Array, dCols]) : (dn.data as Float32Array);
+        const spmmArgs = [rowStart, cols, vals, d, n];
+        if (sparseFirst) data = ctx.run2d('sparse_tensor_dense_matmul', SPMM, m, n, spmmArgs, loop);
+        else {
+          product = ctx.stage2d('sparse_tensor_dense_matmul', SPMM, m, n, spmmArgs, loop);
+          data = ctx.run2d(TRANSPOSED, TRANSPOSE, n, m, [product, n]);
+        }
+      } finally {
+        ctx.release(d, product);
+      }
     }
-    if (!allFinite(out)) return delegate(js, args, REASONS.nonFiniteResult);
-    let data = out;
-    if (!sparseFirst) {
-      data = new Float32Array(size);
-      for (let r = 0; r < m; r++) for (let c = 0; c < n; c++) data[c * m + r] = out[r * n + c];
-    }
+    if (!allFinite(data)) return delegate(js, args, REASONS.nonFiniteResult);
     const shape = sparseFirst ? [m, n] : [n, m];
     return { output: { kind: 'dense', data, shape, dtype: sp.dtype } satisfies DenseData };
   };

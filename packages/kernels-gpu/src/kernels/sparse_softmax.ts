@@ -1,0 +1,80 @@
+import type { SparseData } from '../generated/kernel-types.js';
+import type { GpuContext } from '../gpu-context.js';
+import { delegate } from '../delegate.js';
+import { allFinite, EXACT_INT, gpuRefusal, REASONS } from '../delegation.js';
+
+type Args = Record<string, unknown>;
+
+/**
+ * Stage 1, one thread per innermost row r (thread.y) and part (thread.x): part 0 the row's max, part 1 the inverse
+ * of its sum of exp(x - max), summed in entry order as the JS kernel does. Row r's entries are rowStart[r] ..
+ * rowStart[r+1]; the loops are bounded by the longest row. The two loops need their own variables (GLSL scope).
+ */
+const ROW_STATS = `function (vals, rowStart) {
+  const s = rowStart[this.thread.y];
+  const e = rowStart[this.thread.y + 1];
+  let m = vals[s];
+  for (let p = s + 1; p < e; p++) {
+    m = Math.max(m, vals[p]);
+  }
+  if (this.thread.x === 0) return m;
+  let sum = 0.0;
+  for (let q = s; q < e; q++) {
+    sum += Math.exp(vals[q] - m);
+  }
+  return 1.0 / sum;
+}`;
+
+/** Stage 2, one thread per entry: exp(x - max) · inv of its row, the stats read flat ([row][part], row-major). */
+const NORMALIZE = `function (vals, rowOf, stats) {
+  const r = rowOf[this.thread.x];
+  return Math.exp(vals[this.thread.x] - stats[r * 2]) * stats[r * 2 + 1];
+}`;
+
+/** Whether entries i and j agree on every dim but the last (the same innermost row). */
+function sameRow(indices: Float64Array, i: number, j: number, rank: number): boolean {
+  for (let d = 0; d < rank - 1; d++) if (indices[i * rank + d] !== indices[j * rank + d]) return false;
+  return true;
+}
+
+/**
+ * sparse_softmax (float32) on the GPU, in two pipelined stages: the row stats (stage 1) stay on the GPU as a
+ * texture that stage 2 reads; only the softmax values are read back. The indices are in canonical order (checked
+ * by the runtime), so an innermost row is a run of consecutive entries: the host finds the runs in one linear pass.
+ */
+export function sparseSoftmax(ctx: GpuContext, js: (a: never) => Args) {
+  return (args: Args): Args => {
+    const sp = args.sp_input as SparseData;
+    const refusal = gpuRefusal(sp.dtype, [sp.values as Float32Array]);
+    if (refusal) return delegate(js, args, refusal);
+    const n = sp.values.length;
+    const rank = sp.shape.length;
+    const rowStart = new Float32Array(n + 1);
+    const rowOf = new Float32Array(n);
+    let rows = n === 0 ? 0 : 1;
+    let longest = 0;
+    for (let i = 1; i <= n; i++) {
+      if (i < n && sameRow(sp.indices, i - 1, i, rank)) {
+        rowOf[i] = rows - 1;
+        continue;
+      }
+      longest = Math.max(longest, i - rowStart[rows - 1]);
+      rowStart[rows] = i;
+      if (i < n) rowOf[i] = rows++;
+    }
+    // Two stats per row, read at 2r + 1.
+    if (2 * rows > EXACT_INT) return delegate(js, args, REASONS.tooBig);
+    let values: Float32Array = new Float32Array(0);
+    if (n > 0) {
+      const loopMax = 2 ** Math.ceil(Math.log2(longest));
+      const stats = ctx.stage2d('sparse_softmax:stats', ROW_STATS, rows, 2, [sp.values as Float32Array, rowStart.subarray(0, rows + 1)], { loopMaxIterations: loopMax });
+      try {
+        values = ctx.run('sparse_softmax', NORMALIZE, n, [sp.values as Float32Array, rowOf, stats]);
+      } finally {
+        ctx.release(stats);
+      }
+    }
+    if (!allFinite(values)) return delegate(js, args, REASONS.nonFiniteResult);
+    return { output: { kind: 'sparse', indices: sp.indices.slice(), values, shape: sp.shape.slice(), dtype: sp.dtype } satisfies SparseData };
+  };
+}

@@ -1,0 +1,24 @@
+import type { SparseData } from '../generated/kernel-types.js';
+import type { GpuContext } from '../gpu-context.js';
+import { delegate } from '../delegate.js';
+import { REASONS } from '../delegation.js';
+import { gpuScatterToDense } from './scatter.js';
+
+type Args = Record<string, unknown>;
+
+/** sparse_tensor_to_dense (float32) on the GPU: the stored values gathered into a default-filled dense tensor. */
+export function sparseTensorToDense(ctx: GpuContext, js: (a: never) => Args) {
+  return (args: Args): Args => {
+    const sp = args.sp_input as SparseData;
+    if (sp.dtype !== 'float32') return delegate(js, args, REASONS.notFloat32(sp.dtype));
+    const out = gpuScatterToDense(ctx, {
+      indices: sp.indices,
+      n: sp.values.length,
+      values: sp.values as Float32Array,
+      broadcast: false,
+      shape: sp.shape,
+      defaultValue: args.default_value as number,
+    });
+    return typeof out === 'string' ? delegate(js, args, out) : { output: out };
+  };
+}

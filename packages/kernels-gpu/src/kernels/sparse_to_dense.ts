@@ -1,0 +1,28 @@
+import type { DenseData } from '../generated/kernel-types.js';
+import type { GpuContext } from '../gpu-context.js';
+import { delegate } from '../delegate.js';
+import { REASONS } from '../delegation.js';
+import { gpuScatterToDense } from './scatter.js';
+
+type Args = Record<string, unknown>;
+
+/**
+ * sparse_to_dense (float32 values) on the GPU: a scalar, vector or [N × rank] index matrix (validated by the
+ * runtime, int32 or int64), one value per index or a scalar for all; a repeated index keeps its last value.
+ */
+export function sparseToDense(ctx: GpuContext, js: (a: never) => Args) {
+  return (args: Args): Args => {
+    const idx = args.sparse_indices as DenseData;
+    const vals = args.sparse_values as DenseData;
+    if (vals.dtype !== 'float32') return delegate(js, args, REASONS.notFloat32(vals.dtype));
+    const out = gpuScatterToDense(ctx, {
+      indices: Float64Array.from(idx.data as ArrayLike<number | bigint>, Number),
+      n: idx.shape.length === 0 ? 1 : idx.shape[0],
+      values: vals.data as Float32Array,
+      broadcast: vals.shape.length === 0,
+      shape: args.output_shape as number[],
+      defaultValue: args.default_value as number,
+    });
+    return typeof out === 'string' ? delegate(js, args, out) : { output: out };
+  };
+}
