@@ -58,7 +58,8 @@
 /**
  * out[m×n] = A × B, A in CSR (spmmCsr), B dense [k×n] row-major. Register-blocked: each output row goes in blocks
  * of eight v128 lanes (32 float32), each block summed in eight SIMD registers over the row's entries and stored
- * once, so `out` is written once and never read. Columns past the last whole block go entry by entry. Every
+ * once, so `out` is written once and never read; the columns past the last whole block likewise, a v128 or a
+ * column at a time. Every
  * element is summed from zero in the entries' order, as the JS kernel does, and every element is written (no
  * zero fill first).
  */
@@ -97,33 +98,30 @@
       v128.store(o, a7, 112);
     }
   }
-  if (blocked == n) return;
-  // The rest of each row: zeroed, then each entry's share added in order.
-  const restBytes = <usize>(n - blocked) * size;
-  for (let i = 0; i < m; i++) {
-    const o = out + <usize>i * rowBytes + <usize>blocked * size;
-    memory.fill(o, 0, restBytes);
-    const e = load<i32>(rowPtr + ((<usize>i + 1) << 2));
-    for (let p = load<i32>(rowPtr + (<usize>i << 2)); p < e; p++) {
-      const r = b + <usize>load<u32>(colOff + (<usize>p << 2)) + <usize>blocked * size;
-      axpy<T>(o, r, load<T>(vals + <usize>p * size), n - blocked);
+  // The columns past the last whole block: one v128 at a time, then one column at a time, each summed in a
+  // register over the row's entries (n = 1, a matrix-vector product, is one scalar sum per row).
+  const vectors = n - (n % lanes);
+  for (let j = blocked; j < vectors; j += lanes) {
+    const bj = b + <usize>j * size;
+    let o = out + <usize>j * size;
+    let p = load<i32>(rowPtr);
+    for (let i = 0; i < m; i++, o += rowBytes) {
+      const e = load<i32>(rowPtr + ((<usize>i + 1) << 2));
+      let a = i64x2.splat(0);
+      for (; p < e; p++) a = vadd<T>(a, vmul<T>(vsplat<T>(load<T>(vals + <usize>p * size)), v128.load(bj + <usize>load<u32>(colOff + (<usize>p << 2)))));
+      v128.store(o, a);
     }
   }
-}
-
-/** o[0..n) += v × b[0..n): SIMD, then a scalar tail. */
-@inline function axpy<T>(o: usize, b: usize, v: T, n: i32): void {
-  const size = <usize>sizeof<T>();
-  const lanes = 16 / <i32>sizeof<T>();
-  const nv = n - (n % lanes);
-  let j = 0;
-  for (; j < nv; j += lanes) {
-    const off = <usize>j * size;
-    v128.store(o + off, vadd<T>(v128.load(o + off), vmul<T>(vsplat<T>(v), v128.load(b + off))));
-  }
-  for (; j < n; j++) {
-    const off = <usize>j * size;
-    store<T>(o + off, load<T>(o + off) + v * load<T>(b + off));
+  for (let j = vectors; j < n; j++) {
+    const bj = b + <usize>j * size;
+    let o = out + <usize>j * size;
+    let p = load<i32>(rowPtr);
+    for (let i = 0; i < m; i++, o += rowBytes) {
+      const e = load<i32>(rowPtr + ((<usize>i + 1) << 2));
+      let a = <T>0;
+      for (; p < e; p++) a += load<T>(vals + <usize>p * size) * load<T>(bj + <usize>load<u32>(colOff + (<usize>p << 2)));
+      store<T>(o, a);
+    }
   }
 }
 

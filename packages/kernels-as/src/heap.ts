@@ -19,6 +19,7 @@ export const bytesPerElement = (dtype: DType) => STORAGE[dtype]!.BYTES_PER_ELEME
 export class Heap {
   private readonly base: number;
   private top: number;
+  private staged?: { owner: object; ptr: number; end: number };
 
   constructor(private readonly memory: WebAssembly.Memory) {
     this.base = this.top = memory.buffer.byteLength;
@@ -30,6 +31,27 @@ export class Heap {
 
   reset(): void {
     this.top = this.base;
+    this.staged = undefined;
+  }
+
+  /** Resets the heap and copies `indices` in as f64 at its base, staged for the next kernel's `resetKeeping(owner)`. */
+  stage(owner: object, indices: Float64Array): number {
+    this.reset();
+    const ptr = this.putValues('float64', indices);
+    this.staged = { owner, ptr, end: this.top };
+    return ptr;
+  }
+
+  /**
+   * Resets the heap but keeps the staged copy if `owner` staged it, returning its pointer (once: a reset drops
+   * it); undefined otherwise.
+   */
+  resetKeeping(owner: object): number | undefined {
+    const s = this.staged;
+    this.reset();
+    if (s?.owner !== owner) return undefined;
+    this.top = s.end;
+    return s.ptr;
   }
 
   /** `bytes` bytes, 16-aligned for SIMD. */

@@ -13,6 +13,7 @@ import { sparseToDense, sparseTensorToDense } from './kernels/scatter-to-dense.j
 import { PORTS_A } from './kernels/ports-a.js';
 import { PORTS_B } from './kernels/ports-b.js';
 
+import type { SparseData } from './generated/kernel-types.js';
 export { DELEGATED } from './generated/kernel-types.js';
 export { DELEGATED_OPS };
 
@@ -36,7 +37,7 @@ export interface WasmBackend {
   /** The bytes of wasm memory in use: grows to the largest call, then stays (it is reused). */
   memoryBytes(): number;
   /** The runtime's index check, in wasm (see WasmContext.indicesValid). */
-  indicesValid(indices: Float64Array, shape: readonly number[]): boolean;
+  indicesValid(st: SparseData): boolean;
 }
 
 /**
@@ -52,5 +53,5 @@ export async function createWasmBackend(wasm?: BufferSource | URL): Promise<Wasm
     else if (DELEGATED_OPS[op]) kernels[op] = (args) => delegate(js, args, DELEGATED_OPS[op]);
     else if (HAND_WRITTEN[op]) kernels[op] = HAND_WRITTEN[op](ctx, js);
   }
-  return { name: 'wasm', kernels, memoryBytes: () => ctx.heap.bytes, indicesValid: (indices, shape) => ctx.indicesValid(indices, shape) };
+  return { name: 'wasm', kernels, memoryBytes: () => ctx.heap.bytes, indicesValid: (st) => ctx.indicesValid(st) };
 }

@@ -24,23 +24,42 @@ export class WasmContext {
    * in place in wasm, several times faster than Int32Array.set of a Float64Array. Returns the pointer.
    */
   putIndices(indices: Float64Array): number {
-    const p = this.heap.alloc(indices.length * 8);
-    (this.heap.view('float64', p, indices.length) as Float64Array).set(indices);
-    (this.exports.indices_to_i32 as (src: number, n: number, dst: number) => void)(p, indices.length, p);
+    return this.narrow(this.heap.putValues('float64', indices), indices.length);
+  }
+
+  /**
+   * Resets the heap and puts `st`'s indices in as f64: the copy the index check made if it checked this very
+   * argument (the runtime runs the kernel right after its checks, with the same argument object, fresh each call,
+   * so nothing can have changed them), else a new copy. Returns the pointer.
+   */
+  startWithF64Indices(st: SparseData): number {
+    return this.heap.resetKeeping(st) ?? this.heap.putValues('float64', st.indices);
+  }
+
+  /** startWithF64Indices, narrowed to i32 in place. */
+  startWithIndices(st: SparseData): number {
+    return this.narrow(this.startWithF64Indices(st), st.indices.length);
+  }
+
+  private narrow(p: number, n: number): number {
+    (this.exports.indices_to_i32 as (src: number, n: number, dst: number) => void)(p, n, p);
     return p;
   }
 
   /**
    * The runtime's index check (every index a whole number in [0, dim)) as one SIMD pass in wasm: true when every
-   * index passes. Below FAST_CHECK_MIN numbers the copy in costs more than the JS loop saves, and dims past i32
-   * are left to the JS check: both answer false, which only means "check the slow way".
+   * index passes, and the copy stays staged for the kernel. Below FAST_CHECK_MIN numbers the copy costs more than
+   * the JS loop saves, and dims past i32 are left to the JS check: both answer false, which only means "check the
+   * slow way".
    */
-  indicesValid(indices: Float64Array, shape: readonly number[]): boolean {
+  indicesValid(st: SparseData): boolean {
+    const { indices, shape } = st;
     if (indices.length < FAST_CHECK_MIN || !fitsI32(shape)) return false;
-    this.heap.reset();
-    const p = this.heap.putValues('float64', indices);
+    const p = this.heap.stage(st, indices);
     const dims = this.heap.putValues('float64', Float64Array.from(shape));
-    return (this.exports.indices_valid as (p: number, n: number, rank: number, dims: number) => number)(p, indices.length, shape.length, dims) !== 0;
+    const ok = (this.exports.indices_valid as (p: number, n: number, rank: number, dims: number) => number)(p, indices.length, shape.length, dims) !== 0;
+    if (!ok) this.heap.reset();
+    return ok;
   }
 
   has(name: string): boolean {

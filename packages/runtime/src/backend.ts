@@ -1,4 +1,4 @@
-import type { KernelTable } from '@sparse/kernels-js';
+import type { KernelTable, SparseData } from '@sparse/kernels-js';
 
 /** A backend: a name and its kernels keyed by op id. Kernels speak plain data only. */
 export interface Backend {
@@ -7,8 +7,9 @@ export interface Backend {
   /**
    * A faster form of the runtime's index check, if the backend has one: true when every index is a whole number
    * in [0, dim). False only means "not shown": the runtime then runs its own check, which names the bad entry.
+   * It sees the very argument object the kernel will get next, fresh for each call.
    */
-  indicesValid?(indices: Float64Array, shape: readonly number[]): boolean;
+  indicesValid?(st: SparseData): boolean;
 }
 
 type BackendLoader = () => Backend | Promise<Backend>;

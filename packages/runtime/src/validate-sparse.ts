@@ -14,7 +14,7 @@ export function validateSparse(st: SparseData, where: string, checkLast = true, 
   if (indices.length !== values.length * rank) {
     throw new InvalidArgumentError(`${where}: indices hold ${indices.length} numbers but ${values.length} values of rank ${rank} need ${values.length * rank}`);
   }
-  if (checkLast && fast?.(indices, shape)) return;
+  if (checkLast && fast?.(st)) return;
   if (rank === 2 && checkLast && shape[0] <= 2 ** 32 && shape[1] <= 2 ** 32 && matrixIndicesValid(indices, shape[0], shape[1])) return;
   // One pass with the dims in a typed array; a whole number below 2^31 survives `| 0` unchanged.
   const dims = Float64Array.from(shape);

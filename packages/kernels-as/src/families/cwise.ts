@@ -16,8 +16,7 @@ export function cwiseKernel(ctx: WasmContext, op: string, meta: FamilyOp, js: (a
     const { heap } = ctx;
     const n = sp.values.length;
     const rank = sp.shape.length;
-    heap.reset();
-    const idx = ctx.putIndices(sp.indices);
+    const idx = ctx.startWithIndices(sp);
     const strides = heap.putI32(broadcastStrides(dense.shape, rank));
     const av = heap.putValues(sp.dtype, sp.values);
     const bv = heap.putValues(sp.dtype, dense.data);

@@ -22,9 +22,8 @@ export function sparseTensorDenseMatmul(ctx: WasmContext, js: (a: never) => Args
     const size = bytesPerElement(dtype);
     const nnz = sp.values.length;
     const { heap } = ctx;
-    heap.reset();
-    // The f64 indices go in as they are (a memcpy): the CSR pass reads them once, narrowing as it goes.
-    const indices = heap.putValues('float64', sp.indices);
+    // The f64 indices go in as they are: the CSR pass reads them once, narrowing as it goes.
+    const indices = ctx.startWithF64Indices(sp);
     const vals = heap.putValues(dtype, sp.values);
     let d = heap.putValues(dtype, dn.data);
     if (transposeDense) {
