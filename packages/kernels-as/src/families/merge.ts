@@ -18,13 +18,13 @@ export function mergeKernel(ctx: WasmContext, op: string, meta: FamilyOp, js: (a
     if (!fitsI32(a.shape)) return delegate(js, args, REASONS.wideDims);
     const scalars = meta.roles.scalars.map((s) => scalarArg(args[s] as never));
     const { heap } = ctx;
-    heap.reset();
     if (a.kind === 'sparse' && b.kind === 'sparse') {
       const rank = a.shape.length;
       const [na, nb] = [a.values.length, b.values.length];
+      // b first: the index check checked it last, so its copy may still be staged.
+      const bi = ctx.startWithIndices(b);
       const ai = ctx.putIndices(a.indices);
       const av = heap.putValues(a.dtype, a.values);
-      const bi = ctx.putIndices(b.indices);
       const bv = heap.putValues(a.dtype, b.values);
       const oi = heap.alloc((na + nb) * rank * 4);
       const ov = heap.zeros(a.dtype, na + nb);
@@ -35,7 +35,7 @@ export function mergeKernel(ctx: WasmContext, op: string, meta: FamilyOp, js: (a
     const sparseIsA = a.kind === 'sparse';
     const sp = (sparseIsA ? a : b) as SparseData;
     const dn = (sparseIsA ? b : a) as DenseData;
-    const idx = ctx.putIndices(sp.indices);
+    const idx = ctx.startWithIndices(sp);
     const strides = heap.putI32(rowMajorStrides(dn.shape));
     const sv = heap.putValues(sp.dtype, sp.values);
     const out = heap.putValues(dn.dtype, dn.data);

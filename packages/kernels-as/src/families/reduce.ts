@@ -22,7 +22,6 @@ export function reduceKernel(ctx: WasmContext, op: string, meta: FamilyOp, js: (
     const rank = sp.shape.length;
     const reduced = new Set((axes ?? sp.shape.map((_, d) => d)).map((a) => (a < 0 ? a + rank : a)));
     const groupSize = sizeOf([...reduced].map((d) => sp.shape[d]));
-    heap.reset();
     let group: number;
     let groups: number;
     let shape: number[];
@@ -33,13 +32,14 @@ export function reduceKernel(ctx: WasmContext, op: string, meta: FamilyOp, js: (
       const strides = sp.shape.map((_, d) => (reduced.has(d) ? 0 : keptStrides[kept.indexOf(d)]));
       shape = keepdims ? sp.shape.map((dim, d) => (reduced.has(d) ? 1 : dim)) : kept.map((d) => sp.shape[d]);
       groups = sizeOf(shape);
-      const idx = ctx.putIndices(sp.indices);
+      const idx = ctx.startWithIndices(sp);
       const st = heap.putI32(strides);
       group = heap.alloc(n * 4);
       ctx.call('reduceGroups', [idx, rank, n, st, group]);
     } else {
       const plan = reducePlan(sp, axes, keepdims, 'sparse');
       ({ groups, shape, indices } = plan);
+      heap.reset();
       group = heap.putI32(plan.group);
     }
     const xv = heap.putValues(sp.dtype, sp.values);

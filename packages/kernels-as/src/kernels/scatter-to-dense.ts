@@ -9,13 +9,17 @@ type Args = Record<string, unknown>;
 const NUMERIC = new Set<DType>(['float32', 'float64', 'int32', 'int64']);
 
 /** Fills the dense output with the default in wasm memory, then scatters the values to their offsets. */
-function scatter(ctx: WasmContext, indices: ArrayLike<number>, nnz: number, values: Values, broadcast: boolean, shape: number[], dtype: DType, fill: Scalar): DenseData {
+function scatter(ctx: WasmContext, indices: SparseData | ArrayLike<number>, nnz: number, values: Values, broadcast: boolean, shape: number[], dtype: DType, fill: Scalar): DenseData {
   const { heap } = ctx;
   const size = sizeOf(shape);
-  heap.reset();
+  let idx: number;
+  if ('kind' in indices) idx = ctx.startWithIndices(indices);
+  else {
+    heap.reset();
+    idx = heap.putI32(indices);
+  }
   const out = heap.alloc(size * bytesPerElement(dtype));
   heap.view(dtype, out, size).fill(fill as never);
-  const idx = indices instanceof Float64Array ? ctx.putIndices(indices) : heap.putI32(indices);
   const strides = heap.putI32(rowMajorStrides(shape));
   const vals = heap.putValues(dtype, values);
   ctx.call(`scatter_${bytesPerElement(dtype)}`, [idx, shape.length, nnz, strides, vals, broadcast, out]);
@@ -27,7 +31,7 @@ export function sparseTensorToDense(ctx: WasmContext, js: (a: never) => Args) {
     const sp = args.sp_input as SparseData;
     if (!NUMERIC.has(sp.dtype)) return delegate(js, args, REASONS.notNumeric);
     if (!fitsI32(sp.shape)) return delegate(js, args, REASONS.wideDims);
-    return { output: scatter(ctx, sp.indices, sp.values.length, sp.values, false, sp.shape, sp.dtype, args.default_value as Scalar) };
+    return { output: scatter(ctx, sp, sp.values.length, sp.values, false, sp.shape, sp.dtype, args.default_value as Scalar) };
   };
 }
 
