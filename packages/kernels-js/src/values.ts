@@ -34,6 +34,8 @@ export function storageValue(dtype: DType, v: Scalar): number | bigint | string 
 export function filledValues(dtype: DType, n: number, v: Scalar): Values {
   const out = allocValues(dtype, n);
   const s = storageValue(dtype, v);
+  // A new store is already zero (or ''): filling it again with +0 would only touch every page of a large one.
+  if (Object.is(s, 0) || s === 0n || s === '') return out;
   if (Array.isArray(out)) out.fill(s as string);
   else (out as unknown as { fill(x: unknown): void }).fill(s);
   return out;
