@@ -2,7 +2,8 @@ import type { DenseData, SparseData } from '../generated/kernel-types.js';
 import type { GpuContext } from '../gpu-context.js';
 import { matmulPlan } from '@sparse/kernels-js/internals';
 import { delegate } from '../delegate.js';
-import { allFinite, EXACT_INT, gpuExact, REASONS } from '../delegation.js';
+import { allFinite, EXACT_INT, gpuRefusal, REASONS } from '../delegation.js';
+import { asFloat32, fromGpu, int32MatmulRefusal } from '../int32-route.js';
 
 type Args = Record<string, unknown>;
 
@@ -23,25 +24,25 @@ const SPMM = `function (rowStart, cols, vals, d, n) {
 }`;
 
 /**
- * sparse_tensor_dense_matmul (float32) on the GPU. The host orders the entries by row with a counting sort (linear)
- * into CSR, applying adjoint_a by swapping each entry's row and column and adjoint_b by transposing the dense
- * operand; dense × sparse is computed as (B'ᵀ·A'ᵀ)ᵀ, as the wasm kernel does.
+ * sparse_tensor_dense_matmul (float32, and int32 within int32MatmulRefusal's bound) on the GPU. The host orders the
+ * entries by row with a counting sort (linear) into CSR, applying adjoint_a by swapping each entry's row and column
+ * and adjoint_b by transposing the dense operand; dense × sparse is computed as (B'ᵀ·A'ᵀ)ᵀ, as the wasm kernel does.
  */
 export function sparseTensorDenseMatmul(ctx: GpuContext, js: (a: never) => Args) {
   return (args: Args): Args => {
     const { sparseFirst, sp, dn, swapSparse, transposeDense, m, n } = matmulPlan(args);
-    if (sp.dtype !== 'float32') return delegate(js, args, REASONS.notFloat32(sp.dtype));
     const [dRows, dCols] = dn.shape;
     const nnz = sp.values.length;
-    if (m * n > EXACT_INT || dn.data.length > EXACT_INT || nnz > EXACT_INT) return delegate(js, args, REASONS.tooBig);
-    if (!gpuExact(sp.values as Float32Array) || !gpuExact(dn.data as Float32Array)) return delegate(js, args, REASONS.nonFinite);
-    let d = dn.data as Float32Array;
+    const [ri, ci] = swapSparse ? [1, 0] : [0, 1];
+    const refusal = gpuRefusal(sp.dtype, [sp.values as Float32Array, dn.data as Float32Array], () => int32MatmulRefusal(sp.indices, sp.values as Int32Array, ri as 0 | 1, m, dn.data as Int32Array));
+    if (refusal) return delegate(js, args, refusal);
+    if (m * n > EXACT_INT) return delegate(js, args, REASONS.tooBig);
+    let d = asFloat32(dn.data as Float32Array | Int32Array);
     if (transposeDense) {
       d = new Float32Array(dn.data.length);
       for (let r = 0; r < dRows; r++) for (let c = 0; c < dCols; c++) d[c * dRows + r] = dn.data[r * dCols + c] as number;
     }
     // CSR by a counting sort of the rows: stable, so each row keeps its entries' order.
-    const [ri, ci] = swapSparse ? [1, 0] : [0, 1];
     const rowStart = new Float32Array(m + 1);
     for (let p = 0; p < nnz; p++) rowStart[sp.indices[2 * p + ri] + 1]++;
     let longest = 0;
@@ -73,6 +74,6 @@ export function sparseTensorDenseMatmul(ctx: GpuContext, js: (a: never) => Args)
       for (let r = 0; r < m; r++) for (let c = 0; c < n; c++) data[c * m + r] = out[r * n + c];
     }
     const shape = sparseFirst ? [m, n] : [n, m];
-    return { output: { kind: 'dense', data, shape, dtype: sp.dtype } satisfies DenseData };
+    return { output: { kind: 'dense', data: fromGpu(data, sp.dtype), shape, dtype: sp.dtype } satisfies DenseData };
   };
 }
