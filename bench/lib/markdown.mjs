@@ -2,7 +2,7 @@
 // (min and max of every figure are in latest.json); a ratio is ours ÷ the peer, below 1 ours is faster.
 import { OPS } from '../sections/ops.mjs';
 import { TF_TABLE_SOURCE } from './tf-published.mjs';
-import { SCALING_REFERENCE, densePair, ratioByDensity, scalingVerdict, targets } from './summary.mjs';
+import { SCALING_REFERENCE, densePair, gpuRatios, ratioByDensity, scalingVerdict, targets } from './summary.mjs';
 
 const ms = (r) => (r?.median_ms > 0 ? fmt(r.median_ms) : r?.error ? 'error' : '—');
 const fmt = (x) => (x >= 100 ? x.toFixed(0) : x >= 0.001 ? x.toPrecision(3) : x.toExponential(1));
@@ -137,6 +137,8 @@ export function markdown(r, chartFile) {
   );
   L.push('');
 
+  if (r.gpu) L.push(...gpuMarkdown(r.gpu), '');
+
   // Checks.
   L.push('## Checks', '');
   const mism = r.spmm_grid.flatMap((p) => p.mismatches.map((m) => `${p.density * 100}% n=${p.n} ${p.m}×${p.k}: ${m}`));
@@ -145,6 +147,44 @@ export function markdown(r, chartFile) {
   L.push('', sizeOff.length ? `Output sizes that disagree: ${sizeOff.map((op) => `${op} ${JSON.stringify(o.info[op].out_size)}`).join('; ')}.` : 'Every other op produced the same number of entries (or elements) in every implementation.');
   L.push('');
   return L.join('\n');
+}
+
+/** The gpu section: compile once, run many; and pipelined against read back, when the backend has both. */
+function gpuMarkdown(g) {
+  const L = ['## GPU backend: compile once, run many', ''];
+  if (!g.available) return [...L, `Not run: ${g.reason}`];
+  const w = g.webgl ?? {};
+  L.push(
+    `gpu.js in ${g.mode} mode; WebGL: ${w.renderer ?? '?'} (${w.version ?? '?'}), max texture size ${w.max_texture_size ?? '?'}${w.gpu_device ? `; GPU device: ${w.gpu_device}` : ''}. ` +
+      'First call: the first call of its size class, timed alone: it compiles that class\'s kernels (sizes within one ×16 class share them; ' +
+      'SpMM and reduce kernels also have their loop bound compiled in, the power of two at or above the longest row or group). ' +
+      'Later: the median of the calls after it. Kernels compiled: the backend\'s count before the call, then + those the first call compiled, + those the later calls compiled. ' +
+      'js and wasm run the same calls; a ratio below 1 means the gpu is faster.',
+    '',
+  );
+  L.push(...head(['op', 'size', 'stored', 'gpu first call ms', 'gpu later ms', 'first ÷ later', 'kernels compiled', 'js ms', 'wasm ms', 'gpu ÷ js', 'gpu ÷ wasm']));
+  for (const c of g.cases) {
+    if (c.error) {
+      L.push(row([c.op, c.size, c.nnz, `error: ${c.error}`, '', '', '', '', '', '', '']));
+      continue;
+    }
+    const q = gpuRatios(c);
+    const k = c.compiled;
+    L.push(row([c.op, c.size, c.nnz, fmt0(c.first_ms), ms(c.results.gpu), x(q.first_over_later), `${k.before} +${k.first_call} +${k.later_calls}`, ms(c.results.js), ms(c.results.wasm), x(q.gpu_over_js), x(q.gpu_over_wasm)]));
+  }
+  const delegated = g.cases.filter((c) => c.delegated);
+  if (delegated.length) L.push('', `Delegated to the JS kernels: ${delegated.map((c) => `${c.op} (${c.size}): ${c.delegated}`).join('; ')}.`);
+  const p = g.pipeline;
+  if (p) {
+    L.push('', '### Pipelined vs read back between stages', '');
+    if (!p.rows) L.push(p.note ?? `error: ${p.error}`);
+    else {
+      L.push(`The same calls on a backend with \`pipeline: true\` and one with \`pipeline: false\` (the default is ${p.default}).`, '');
+      L.push(...head(['op', 'size', 'pipelined ms', 'read back ms', 'pipelined ÷ read back']));
+      for (const q of p.rows) L.push(row([q.op, q.size, ms(q.results.pipelined), ms(q.results['read back']), x(ratioOf(q.results.pipelined, q.results['read back']))]));
+    }
+  }
+  return L;
 }
 
 function verdict(t) {

@@ -72,3 +72,13 @@ export function scalingVerdict(fit, ref, refName) {
   if (ref && refName && fit.slope <= ref.slope + 0.15) return `above n log n, as is ${refName} (${ref.slope.toFixed(2)}): memory-bound growth, not the algorithm`;
   return 'above n log n';
 }
+
+/**
+ * The gpu section's ratios for one call: the first call ÷ the median of later ones (what compiling and first
+ * uploads cost), and the later gpu median ÷ js and ÷ wasm on the same data (below 1, the gpu is faster).
+ */
+export function gpuRatios(row) {
+  const later = row.results?.gpu?.median_ms;
+  const over = (x, y) => (x > 0 && y > 0 ? x / y : undefined);
+  return { first_over_later: over(row.first_ms, later), gpu_over_js: over(later, row.results?.js?.median_ms), gpu_over_wasm: over(later, row.results?.wasm?.median_ms) };
+}

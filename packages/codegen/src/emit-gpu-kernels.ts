@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import Handlebars from 'handlebars';
 import { tsHeader } from './header.js';
 import { emitGpu } from './expr/emit-gpu.js';
+import { emitIntRange, int32Blocker } from './expr/emit-int-range.js';
 import type { CompiledKernel, ExprField } from './expr/family.js';
 import type { LoadedSpec } from './spec-types.js';
 
@@ -13,7 +14,8 @@ type Family = LoadedSpec & { compiled: CompiledKernel };
 
 /**
  * `kernels-gpu/src/generated/families.ts`: for every expression-family op that allows float32, the gpu.js
- * kernel-function sources (float32) and what the host needs to lay out its arguments.
+ * kernel-function sources (float32) and what the host needs to lay out its arguments; for those that also allow
+ * int32, the ranges the host checks before computing int32 values in float32 (or what forbids it).
  */
 export function emitGpuFamilies(specs: LoadedSpec[], templatePath: string): string {
   const template = hb.compile(readFileSync(templatePath, 'utf8'), { noEscape: true, strict: true });
@@ -39,7 +41,32 @@ export function emitGpuFamilies(specs: LoadedSpec[], templatePath: string): stri
         init: code('init'),
         combine: code('combine'),
         finalize: code('finalize') || 'acc',
+        int32: k.dtypes.includes('int32') ? int32Ranges(k) : undefined,
       };
     });
   return template({ header: tsHeader.trim(), ops });
+}
+
+/** The template's int32 entry: why int32 is not float arithmetic here, or each expression over value ranges. */
+function int32Ranges(k: CompiledKernel): { not: string } | Partial<Record<'value' | 'keep' | 'init' | 'combine' | 'finalize', string>> {
+  for (const e of Object.values(k.exprs)) {
+    const not = e && int32Blocker(e);
+    if (not) return { not };
+  }
+  const vars: Record<string, string> = { a: 'a', b: 'b', x: 'x', acc: 'acc', out: 'out', count: 'count' };
+  for (const sc of k.roles.scalars) vars[sc] = sc;
+  const range = (f: ExprField) => emitIntRange(k.exprs[f]!, vars);
+  switch (k.family) {
+    case 'map':
+    case 'cwise':
+      return { value: range('expr') };
+    case 'merge':
+      // A union takes only_a / only_b where one side is missing, an intersection never does.
+      return {
+        value: k.join === 'union' ? `R.join(R.join(${range('only_a')}, ${range('only_b')}), ${range('expr')})` : range('expr'),
+        keep: k.exprs.keep ? range('keep') : 'R.cond()',
+      };
+    case 'reduce':
+      return { init: range('init'), combine: range('combine'), finalize: k.exprs.finalize ? range('finalize') : 'acc' };
+  }
 }

@@ -52,6 +52,7 @@ export function generatedFiles(opts: GenerateOptions): Map<string, string> {
     [join(pkg('kernels-as'), 'src/generated/family-ops.ts'), emitAsFamilyTable(specs)],
     [join(pkg('kernels-as'), 'src/generated/kernel-types.ts'), emitKernelTypes(specs)],
     [join(pkg('kernels-gpu'), 'src/generated/families.ts'), emitGpuFamilies(specs, join(TEMPLATES, 'gpu/families.ts.hbs'))],
+    [join(pkg('kernels-gpu'), 'src/generated/int-range.ts'), emitJsExprRuntime(join(CODEGEN, 'src/expr/int-range-runtime.ts'))],
     [join(pkg('kernels-gpu'), 'src/generated/family-ops.ts'), emitAsFamilyTable(specs)],
     [join(pkg('kernels-gpu'), 'src/generated/kernel-types.ts'), emitKernelTypes(specs)],
     [join(pkg('conformance'), 'generated/cases.json'), emitCases(specs)],

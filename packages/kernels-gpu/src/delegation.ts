@@ -2,16 +2,21 @@
  * The one place that declares when the GPU backend hands work to the JS kernels, and why. Such a result is
  * reported as `delegated`, never as `passed`.
  *
- * The GPU computes float32 only (WebGL float textures and shaders): float64, int32, int64, bool and string values
- * are delegated, never rounded to float32. Within float32, a call is delegated when its inputs hold inf, nan or a
- * subnormal, or rerun on the JS kernels when its result holds inf or nan (WebGL does not promise IEEE special
- * values, and GPUs flush subnormals to zero), and when a buffer or an offset would pass 2^24 (float textures hold
- * integers exactly up to there). Ops with no GPU kernel (neither a generated family op nor in index.ts's
- * HAND_WRITTEN) are delegated whole: DELEGATED_OPS, built from delegatedReason below.
+ * The GPU computes in float32 (WebGL float textures and shaders). float32 values run there; int32 values run there
+ * as float32 where a host-side bound shows every step of the call exact (integers within 2^24: int32-route.ts),
+ * and are rounded back into int32. float64, int64, bool and string values are delegated, never rounded to float32;
+ * so are int32 calls past the bound, and int32 ops whose meaning is not float arithmetic (integer division, pow).
+ * Within float32, a call is delegated when its inputs hold inf, nan or a subnormal, or rerun on the JS kernels
+ * when its result holds inf or nan (WebGL does not promise IEEE special values, and GPUs flush subnormals to zero),
+ * and when a buffer or an offset would pass 2^24 (float textures hold integers exactly up to there). Ops with no
+ * GPU kernel (neither a generated family op nor in index.ts's HAND_WRITTEN) are delegated whole: DELEGATED_OPS,
+ * built from delegatedReason below.
  */
 
 export const REASONS = {
-  notFloat32: (dtype: string) => `the GPU computes float32 only; ${dtype} values ran on the JS kernels (never rounded to float32)`,
+  notFloat32: (dtype: string) => `the GPU computes float32 (and int32 where float32 is exact); ${dtype} values ran on the JS kernels (never rounded to float32)`,
+  int32Range: 'int32 values that a step of this call could take past 2^24, the integers float32 holds exactly (a host-side bound on every step): ran on the JS kernels, exact in int32',
+  int32NotArithmetic: (what: string) => `int32 ${what} is not float arithmetic: ran on the JS kernels, exact in int32`,
   nonFinite: 'float32 inputs holding inf, nan or a subnormal: WebGL does not promise IEEE special values and flushes subnormals to zero, ran on the JS kernels',
   nonFiniteResult: 'the GPU result held inf or nan, which WebGL does not promise to compute as IEEE does: rerun on the JS kernels',
   tooBig: 'a buffer or offset of this call passes 2^24, beyond the integers a float texture holds exactly: ran on the JS kernels',
@@ -46,12 +51,14 @@ export function allFinite(values: ArrayLike<number>): boolean {
 }
 
 /**
- * Why the GPU cannot take these float32 operands, or undefined if it can: a dtype other than float32, a buffer
- * past exact integer offsets, or a value WebGL may not keep (the declared rules above, in their order).
+ * Why the GPU cannot take these operands, or undefined if it can: a dtype other than float32 (or int32, for a
+ * kernel that says when its int32 values are exact), a buffer past exact integer offsets, then for float32 a value
+ * WebGL may not keep and for int32 the kernel's own bound (the declared rules above, in their order).
  */
-export function gpuRefusal(dtype: string, buffers: ArrayLike<number>[]): string | undefined {
-  if (dtype !== 'float32') return REASONS.notFloat32(dtype);
+export function gpuRefusal(dtype: string, buffers: ArrayLike<number>[], int32Refusal?: () => string | undefined): string | undefined {
+  if (dtype !== 'float32' && !(dtype === 'int32' && int32Refusal)) return REASONS.notFloat32(dtype);
   if (buffers.some((b) => b.length > EXACT_INT)) return REASONS.tooBig;
+  if (dtype === 'int32') return int32Refusal!();
   if (!buffers.every((b) => gpuExact(b))) return REASONS.nonFinite;
   return undefined;
 }

@@ -33,12 +33,12 @@ describe('the gpu backend (gpu.js on WebGL)', async () => {
     for (const reason of Object.values(DELEGATED_OPS)) expect(reason).toMatch(/JS kernels/);
   });
 
-  it('delegates float64 (and integer) values, saying so, never rounding them', () => {
+  it('delegates float64 and int64 values, saying so, never rounding them (int32: see int32.test.ts)', () => {
     const f64 = new SparseTensor([[0], [1]], [0.1, -0.2], [2], 'float64');
     const r = gpu.runWithReport('sparse_abs', { sp_input: f64 });
-    expect(r.delegated).toMatch(/float32 only; float64/);
+    expect(r.delegated).toMatch(/float32 \(and int32 where float32 is exact\); float64/);
     expect(valuesOf(r.outputs.output)).toEqual([0.1, 0.2]);
-    expect(gpu.runWithReport('sparse_neg', { sp_input: new SparseTensor([[0]], [7], [2], 'int32') }).delegated).toMatch(/int32/);
+    expect(gpu.runWithReport('sparse_neg', { sp_input: new SparseTensor([[0]], [7n], [2], 'int64') }).delegated).toMatch(/; int64 values ran on the JS kernels/);
     expect(gpu.runWithReport('sparse_reorder', { sp_input: st }).delegated).toMatch(/not ported/);
   });
 

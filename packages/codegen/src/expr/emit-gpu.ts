@@ -5,7 +5,8 @@ export const GPU_INF = '3.4028234663852886e38';
 
 /**
  * Emits an expression as the body of a gpu.js kernel function: JS that gpu.js translates to GLSL, float32 only
- * (the GPU backend delegates every other dtype). Math.* functions; `where` becomes a ternary; `inf` and the
+ * (int32 values run through it as float32 only where emit-int-range.ts's bound shows that exact; the GPU backend
+ * delegates every other dtype). Math.* functions; `where` becomes a ternary; `inf` and the
  * limits become ±the largest float32 (a result that reaches them is rerun on the JS kernels, see
  * kernels-gpu/src/delegation.ts). `vars` maps each variable to the JS that reads it.
  */

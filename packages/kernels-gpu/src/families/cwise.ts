@@ -4,6 +4,7 @@ import { broadcastStrides } from '@sparse/kernels-js/internals';
 import type { GpuContext } from '../gpu-context.js';
 import { delegate } from '../delegate.js';
 import { allFinite, gpuRefusal, REASONS } from '../delegation.js';
+import { asFloat32, fromGpu, int32FamilyRefusal, rangeOf } from '../int32-route.js';
 import { scalarArgs } from './scalar-args.js';
 import type { FamilyOp } from '../generated/family-ops.js';
 
@@ -17,7 +18,9 @@ export function cwiseKernel(ctx: GpuContext, op: string, meta: FamilyOp, src: Gp
   return (args: Args): Args => {
     const sp = args[meta.roles.sparse!] as SparseData;
     const dense = args[meta.roles.dense!] as DenseData;
-    const refusal = gpuRefusal(sp.dtype, [sp.values as Float32Array, dense.data as Float32Array]);
+    const [av, dv] = [sp.values as Float32Array | Int32Array, dense.data as Float32Array | Int32Array];
+    const scalars = scalarArgs(meta, args);
+    const refusal = gpuRefusal(sp.dtype, [av, dv], () => int32FamilyRefusal(src, [rangeOf(av), rangeOf(dv)], scalars));
     if (refusal) return delegate(js, args, refusal);
     const n = sp.values.length;
     const rank = sp.shape.length;
@@ -29,9 +32,9 @@ export function cwiseKernel(ctx: GpuContext, op: string, meta: FamilyOp, src: Gp
       off[i] = o;
     }
     // An empty dense operand is never read (no entries), but a texture needs one element.
-    const bv = dense.data.length ? dense.data : new Float32Array(1);
-    const values = n === 0 ? new Float32Array(0) : ctx.run(op, src.value, n, [sp.values, bv, off, ...scalarArgs(meta, args)]);
+    const bv = dv.length ? asFloat32(dv) : new Float32Array(1);
+    const values = n === 0 ? new Float32Array(0) : ctx.run(op, src.value, n, [asFloat32(av), bv, off, ...scalars]);
     if (!allFinite(values)) return delegate(js, args, REASONS.nonFiniteResult);
-    return { [meta.output]: { kind: 'sparse', indices: sp.indices.slice(), values, shape: sp.shape.slice(), dtype: sp.dtype } };
+    return { [meta.output]: { kind: 'sparse', indices: sp.indices.slice(), values: fromGpu(values, sp.dtype), shape: sp.shape.slice(), dtype: sp.dtype } };
   };
 }

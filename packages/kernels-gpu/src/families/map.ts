@@ -3,6 +3,7 @@ import type { GpuFamilySource } from '../generated/families.js';
 import type { GpuContext } from '../gpu-context.js';
 import { delegate } from '../delegate.js';
 import { allFinite, gpuRefusal, REASONS } from '../delegation.js';
+import { asFloat32, fromGpu, int32FamilyRefusal, rangeOf } from '../int32-route.js';
 import { scalarArgs } from './scalar-args.js';
 import type { FamilyOp } from '../generated/family-ops.js';
 
@@ -12,11 +13,13 @@ type Args = Record<string, unknown>;
 export function mapKernel(ctx: GpuContext, op: string, meta: FamilyOp, src: GpuFamilySource, js: (a: never) => Args) {
   return (args: Args): Args => {
     const sp = args[meta.roles.sparse!] as SparseData;
-    const refusal = gpuRefusal(sp.dtype, [sp.values as Float32Array]);
+    const x = sp.values as Float32Array | Int32Array;
+    const scalars = scalarArgs(meta, args);
+    const refusal = gpuRefusal(sp.dtype, [x], () => int32FamilyRefusal(src, [rangeOf(x)], scalars));
     if (refusal) return delegate(js, args, refusal);
-    const n = sp.values.length;
-    const values = n === 0 ? new Float32Array(0) : ctx.run(op, src.value, n, [sp.values, ...scalarArgs(meta, args)]);
+    const n = x.length;
+    const values = n === 0 ? new Float32Array(0) : ctx.run(op, src.value, n, [asFloat32(x), ...scalars]);
     if (!allFinite(values)) return delegate(js, args, REASONS.nonFiniteResult);
-    return { [meta.output]: { kind: 'sparse', indices: sp.indices.slice(), values, shape: sp.shape.slice(), dtype: sp.dtype } };
+    return { [meta.output]: { kind: 'sparse', indices: sp.indices.slice(), values: fromGpu(values, sp.dtype), shape: sp.shape.slice(), dtype: sp.dtype } };
   };
 }

@@ -3,7 +3,8 @@ import type { GpuFamilySource } from '../generated/families.js';
 import { broadcastStrides, mergePlan, takeMerged } from '@sparse/kernels-js/internals';
 import type { GpuContext } from '../gpu-context.js';
 import { delegate } from '../delegate.js';
-import { allFinite, EXACT_INT, gpuExact, REASONS } from '../delegation.js';
+import { allFinite, EXACT_INT, gpuRefusal, REASONS } from '../delegation.js';
+import { asFloat32, fromGpu, int32FamilyRefusal, rangeOf } from '../int32-route.js';
 import { scalarArgs } from './scalar-args.js';
 import type { FamilyOp } from '../generated/family-ops.js';
 
@@ -18,11 +19,12 @@ export function mergeKernel(ctx: GpuContext, op: string, meta: FamilyOp, src: Gp
   return (args: Args): Args => {
     const a = args[meta.roles.a!] as SparseData;
     const b = args[meta.roles.b!] as SparseData;
-    if (a.dtype !== 'float32') return delegate(js, args, REASONS.notFloat32(a.dtype));
     if (a.kind !== 'sparse' || b.kind !== 'sparse') return mergeDense(ctx, op, meta, src, js, args);
-    if (a.values.length + b.values.length > EXACT_INT) return delegate(js, args, REASONS.tooBig);
+    const [x, y] = [a.values as Float32Array | Int32Array, b.values as Float32Array | Int32Array];
     const scalars = scalarArgs(meta, args);
-    if (!gpuExact(a.values as Float32Array) || !gpuExact(b.values as Float32Array) || !gpuExact(scalars)) return delegate(js, args, REASONS.nonFinite);
+    const refusal = gpuRefusal(a.dtype, [x, y, scalars], () => int32FamilyRefusal(src, [rangeOf(x), rangeOf(y)], scalars));
+    if (refusal) return delegate(js, args, refusal);
+    if (x.length + y.length > EXACT_INT) return delegate(js, args, REASONS.tooBig);
     const plan = mergePlan(a, b, src.join as 'union' | 'intersection');
     const n = plan.n;
     const side = new Float32Array(n);
@@ -49,7 +51,7 @@ export function mergeKernel(ctx: GpuContext, op: string, meta: FamilyOp, src: Gp
       values[m] = values[k];
       kept[m++] = k;
     }
-    return { [meta.output]: takeMerged(plan, values, kept, m, a, b) };
+    return { [meta.output]: takeMerged(plan, fromGpu(values, a.dtype), kept, m, a, b) };
   };
 }
 
@@ -65,11 +67,11 @@ function mergeDense(ctx: GpuContext, op: string, meta: FamilyOp, src: GpuFamilyS
   const sparseIsA = a.kind === 'sparse';
   const sp = (sparseIsA ? a : b) as SparseData;
   const dn = (sparseIsA ? b : a) as DenseData;
-  if (dn.dtype !== 'float32') return delegate(js, args, REASONS.notFloat32(dn.dtype));
-  const n = sp.values.length;
-  if (dn.data.length > EXACT_INT) return delegate(js, args, REASONS.tooBig);
+  const [sv, dv] = [sp.values as Float32Array | Int32Array, dn.data as Float32Array | Int32Array];
   const scalars = scalarArgs(meta, args);
-  if (!gpuExact(sp.values as Float32Array) || !gpuExact(dn.data as Float32Array) || !gpuExact(scalars)) return delegate(js, args, REASONS.nonFinite);
+  const refusal = gpuRefusal(dn.dtype, [sv, dv, scalars], () => int32FamilyRefusal(src, sparseIsA ? [rangeOf(sv), rangeOf(dv)] : [rangeOf(dv), rangeOf(sv)], scalars));
+  if (refusal) return delegate(js, args, refusal);
+  const n = sv.length;
   const rank = sp.shape.length;
   const strides = broadcastStrides(dn.shape, rank);
   const off = new Float64Array(n);
@@ -81,13 +83,14 @@ function mergeDense(ctx: GpuContext, op: string, meta: FamilyOp, src: GpuFamilyS
     off[i] = o;
     gathered[i] = dn.data[o] as number;
   }
-  const data = (dn.data as Float32Array).slice();
+  const data = dv.slice();
   if (n > 0) {
     const side = new Float32Array(n).fill(3);
-    const [av, bv] = sparseIsA ? [sp.values, gathered] : [gathered, sp.values];
+    const [av, bv] = sparseIsA ? [asFloat32(sv), gathered] : [gathered, asFloat32(sv)];
     const values = ctx.run(op, src.value, n, [side, av, bv, ...scalars]);
     if (!allFinite(values)) return delegate(js, args, REASONS.nonFiniteResult);
-    for (let i = 0; i < n; i++) data[off[i]] = values[i];
+    const result = fromGpu(values, dn.dtype);
+    for (let i = 0; i < n; i++) data[off[i]] = result[i];
   }
   return { [meta.output]: { kind: 'dense', data, shape: dn.shape.slice(), dtype: dn.dtype } satisfies DenseData };
 }

@@ -4,6 +4,7 @@ import { reducePlan } from '@sparse/kernels-js/internals';
 import type { GpuContext } from '../gpu-context.js';
 import { delegate } from '../delegate.js';
 import { allFinite, EXACT_INT, gpuRefusal, REASONS } from '../delegation.js';
+import { fromGpu, int32FamilyRefusal, longestGroup, rangeOf } from '../int32-route.js';
 import { scalarArgs } from './scalar-args.js';
 import type { FamilyOp } from '../generated/family-ops.js';
 
@@ -17,10 +18,17 @@ type Args = Record<string, unknown>;
 export function reduceKernel(ctx: GpuContext, op: string, meta: FamilyOp, src: GpuFamilySource, js: (a: never) => Args) {
   return (args: Args): Args => {
     const sp = args[meta.roles.sparse!] as SparseData;
-    const refusal = gpuRefusal(sp.dtype, [sp.values as Float32Array]);
+    const scalars = scalarArgs(meta, args);
+    // The plan first only for int32, whose bound needs the longest group (a delegated dtype never needs it).
+    const planOf = () => reducePlan(sp, args[meta.roles.axes!] as number[] | null, args[meta.roles.keepdims!] as boolean, meta.outputKind);
+    let plan: ReturnType<typeof planOf> | undefined;
+    const refusal = gpuRefusal(sp.dtype, [sp.values as Int32Array], () => {
+      plan = planOf();
+      return int32FamilyRefusal(src, [rangeOf(sp.values as Int32Array)], scalars, { longest: longestGroup(plan.count), groupSize: plan.groupSize });
+    });
     if (refusal) return delegate(js, args, refusal);
     const n = sp.values.length;
-    const plan = reducePlan(sp, args[meta.roles.axes!] as number[] | null, args[meta.roles.keepdims!] as boolean, meta.outputKind);
+    plan ??= planOf();
     const g = plan.groups;
     if (g > EXACT_INT) return delegate(js, args, REASONS.tooBig);
     const start = new Float32Array(g + 1);
@@ -35,8 +43,9 @@ export function reduceKernel(ctx: GpuContext, op: string, meta: FamilyOp, src: G
     const cnt = Float32Array.from(plan.count);
     const groupSize = Math.min(plan.groupSize, EXACT_INT);
     const loopMax = 2 ** Math.ceil(Math.log2(Math.max(1, longest)));
-    const values = g === 0 ? new Float32Array(0) : ctx.run(op, src.value, g, [xv, start.subarray(0, g), cnt.length ? cnt : new Float32Array(1), groupSize, ...scalarArgs(meta, args)], { loopMaxIterations: loopMax });
-    if (!allFinite(values)) return delegate(js, args, REASONS.nonFiniteResult);
+    const out = g === 0 ? new Float32Array(0) : ctx.run(op, src.value, g, [xv, start.subarray(0, g), cnt.length ? cnt : new Float32Array(1), groupSize, ...scalars], { loopMaxIterations: loopMax });
+    if (!allFinite(out)) return delegate(js, args, REASONS.nonFiniteResult);
+    const values = fromGpu(out, sp.dtype);
     const output = meta.outputKind === 'dense' ? { kind: 'dense', data: values, shape: plan.shape, dtype: sp.dtype } : { kind: 'sparse', indices: plan.indices!, values, shape: plan.shape, dtype: sp.dtype };
     return { [meta.output]: output };
   };

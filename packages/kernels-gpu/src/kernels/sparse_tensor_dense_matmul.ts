@@ -2,7 +2,8 @@ import type { DenseData } from '../generated/kernel-types.js';
 import type { GpuContext, Staged } from '../gpu-context.js';
 import { matmulPlan } from '@sparse/kernels-js/internals';
 import { delegate } from '../delegate.js';
-import { allFinite, EXACT_INT, gpuExact, REASONS } from '../delegation.js';
+import { allFinite, EXACT_INT, gpuRefusal, REASONS } from '../delegation.js';
+import { asFloat32, fromGpu, int32MatmulRefusal } from '../int32-route.js';
 
 type Args = Record<string, unknown>;
 
@@ -34,7 +35,7 @@ const TRANSPOSE = `function (a, aCols) {
 }`;
 
 /**
- * sparse_tensor_dense_matmul (float32) on the GPU. The host orders the entries by row with a counting sort (linear)
+ * sparse_tensor_dense_matmul (float32, and int32 within int32MatmulRefusal's bound) on the GPU. The host orders the entries by row with a counting sort (linear)
  * into CSR, applying adjoint_a by swapping each entry's row and column; the GPU transposes the dense operand for
  * adjoint_b, and computes dense × sparse as (B'ᵀ·A'ᵀ)ᵀ, as the wasm kernel does, transposing the product. The
  * stages are pipelined (GpuContext.stage2d): a transposed operand or product stays on the GPU as a texture, and
@@ -43,13 +44,14 @@ const TRANSPOSE = `function (a, aCols) {
 export function sparseTensorDenseMatmul(ctx: GpuContext, js: (a: never) => Args) {
   return (args: Args): Args => {
     const { sparseFirst, sp, dn, swapSparse, transposeDense, m, n } = matmulPlan(args);
-    if (sp.dtype !== 'float32') return delegate(js, args, REASONS.notFloat32(sp.dtype));
     const [dRows, dCols] = dn.shape;
     const nnz = sp.values.length;
-    if (m * n > EXACT_INT || dn.data.length > EXACT_INT || nnz > EXACT_INT) return delegate(js, args, REASONS.tooBig);
-    if (!gpuExact(sp.values as Float32Array) || !gpuExact(dn.data as Float32Array)) return delegate(js, args, REASONS.nonFinite);
-    // CSR by a counting sort of the rows: stable, so each row keeps its entries' order.
     const [ri, ci] = swapSparse ? [1, 0] : [0, 1];
+    const refusal = gpuRefusal(sp.dtype, [sp.values as Float32Array, dn.data as Float32Array], () => int32MatmulRefusal(sp.indices, sp.values as Int32Array, ri as 0 | 1, m, dn.data as Int32Array));
+    if (refusal) return delegate(js, args, refusal);
+    if (m * n > EXACT_INT) return delegate(js, args, REASONS.tooBig);
+    const dense = asFloat32(dn.data as Float32Array | Int32Array);
+    // CSR by a counting sort of the rows: stable, so each row keeps its entries' order.
     const rowStart = new Float32Array(m + 1);
     for (let p = 0; p < nnz; p++) rowStart[sp.indices[2 * p + ri] + 1]++;
     let longest = 0;
@@ -75,7 +77,7 @@ export function sparseTensorDenseMatmul(ctx: GpuContext, js: (a: never) => Args)
       let d: Staged | undefined;
       let product: Staged | undefined;
       try {
-        d = transposeDense ? ctx.stage2d(TRANSPOSED, TRANSPOSE, dCols, dRows, [dn.data as Float32Array, dCols]) : (dn.data as Float32Array);
+        d = transposeDense ? ctx.stage2d(TRANSPOSED, TRANSPOSE, dCols, dRows, [dense, dCols]) : dense;
         const spmmArgs = [rowStart, cols, vals, d, n];
         if (sparseFirst) data = ctx.run2d('sparse_tensor_dense_matmul', SPMM, m, n, spmmArgs, loop);
         else {
@@ -88,6 +90,6 @@ export function sparseTensorDenseMatmul(ctx: GpuContext, js: (a: never) => Args)
     }
     if (!allFinite(data)) return delegate(js, args, REASONS.nonFiniteResult);
     const shape = sparseFirst ? [m, n] : [n, m];
-    return { output: { kind: 'dense', data, shape, dtype: sp.dtype } satisfies DenseData };
+    return { output: { kind: 'dense', data: fromGpu(data, sp.dtype), shape, dtype: sp.dtype } satisfies DenseData };
   };
 }
