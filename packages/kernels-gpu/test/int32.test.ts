@@ -86,6 +86,17 @@ describe('int32 on the gpu backend: exact where float32 is, delegated (and decla
     expect(Array.from(wrapped.values as Int32Array)).toEqual([(50_000 * 50_000) | 0]);
   });
 
+  it('runs the int32 to-dense scatters on the GPU within 2^24, and delegates past it', () => {
+    const repeated = sp([[2, 1], [0, 0], [2, 1], [1, 2]], [-E, 9, E, 1], [3, 3]);
+    expect(run('sparse_tensor_to_dense', { sp_input: repeated, default_value: -7, validate_indices: false })).toBeUndefined();
+    expect(run('sparse_tensor_to_dense', { sp_input: st, default_value: E + 1 })).toBe(REASONS.int32Range);
+    expect(run('sparse_tensor_to_dense', { sp_input: sp([[1, 1]], [-E - 1], [3, 3]) })).toBe(REASONS.int32Range);
+    const indices = dense([0, 0, 0, 2, 1, 1], [3, 2]);
+    expect(run('sparse_to_dense', { sparse_indices: indices, output_shape: [2, 3], sparse_values: dense([4, -5, 6], [3]), default_value: 1 })).toBeUndefined();
+    expect(run('sparse_to_dense', { sparse_indices: indices, output_shape: [2, 3], sparse_values: dense([E], []), default_value: 0, validate_indices: false })).toBeUndefined();
+    expect(run('sparse_to_dense', { sparse_indices: indices, output_shape: [2, 3], sparse_values: dense([2 ** 30, 1, 2], [3]), default_value: 0 })).toBe(REASONS.int32Range);
+  });
+
   it('delegates int32 division and pow, which are not float arithmetic, saying which', () => {
     const d = dense([2, -3, 5], [3, 1]);
     expect(run('sparse_dense_cwise_div', { sp_input: st, dense: d })).toBe(REASONS.int32NotArithmetic('division (it truncates toward zero)'));

@@ -97,7 +97,7 @@ describe('softmax and the to-dense scatters on the GPU', async () => {
   it('the scatters delegate what a float texture cannot hold, by the declared rules', () => {
     const st = new SparseTensor([[0, 1]], [2], [2, 2], 'float32');
     expect(gpu.runWithReport('sparse_tensor_to_dense', { sp_input: st, default_value: 1e39 }).delegated).toMatch(/inf, nan/);
-    expect(gpu.runWithReport('sparse_tensor_to_dense', { sp_input: new SparseTensor([[0, 1]], [2], [2, 2], 'int32'), default_value: 1 }).delegated).toMatch(/int32/);
+    expect(gpu.runWithReport('sparse_tensor_to_dense', { sp_input: new SparseTensor([[0, 1]], [2], [2, 2], 'int64'), default_value: 1 }).delegated).toMatch(/int64/);
     const big = gpu.runWithReport('sparse_tensor_to_dense', { sp_input: new SparseTensor([[0, 2 ** 24]], [2], [1, 2 ** 24 + 1], 'float32'), default_value: 0 });
     expect(big.delegated).toMatch(/2\^24/);
     expect((big.outputs.output as { data: Float32Array }).data[2 ** 24]).toBe(2);

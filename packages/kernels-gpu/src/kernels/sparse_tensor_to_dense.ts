@@ -6,15 +6,16 @@ import { gpuScatterToDense } from './scatter.js';
 
 type Args = Record<string, unknown>;
 
-/** sparse_tensor_to_dense (float32) on the GPU: the stored values gathered into a default-filled dense tensor. */
+/** sparse_tensor_to_dense (float32, and int32 within 2^24) on the GPU: the stored values gathered into a default-filled dense tensor. */
 export function sparseTensorToDense(ctx: GpuContext, js: (a: never) => Args) {
   return (args: Args): Args => {
     const sp = args.sp_input as SparseData;
-    if (sp.dtype !== 'float32') return delegate(js, args, REASONS.notFloat32(sp.dtype));
+    if (sp.dtype !== 'float32' && sp.dtype !== 'int32') return delegate(js, args, REASONS.notFloat32(sp.dtype));
     const out = gpuScatterToDense(ctx, {
       indices: sp.indices,
       n: sp.values.length,
-      values: sp.values as Float32Array,
+      values: sp.values as Float32Array | Int32Array,
+      dtype: sp.dtype,
       broadcast: false,
       shape: sp.shape,
       defaultValue: args.default_value as number,

@@ -7,18 +7,19 @@ import { gpuScatterToDense } from './scatter.js';
 type Args = Record<string, unknown>;
 
 /**
- * sparse_to_dense (float32 values) on the GPU: a scalar, vector or [N × rank] index matrix (validated by the
+ * sparse_to_dense (float32 values, and int32 within 2^24) on the GPU: a scalar, vector or [N × rank] index matrix (validated by the
  * runtime, int32 or int64), one value per index or a scalar for all; a repeated index keeps its last value.
  */
 export function sparseToDense(ctx: GpuContext, js: (a: never) => Args) {
   return (args: Args): Args => {
     const idx = args.sparse_indices as DenseData;
     const vals = args.sparse_values as DenseData;
-    if (vals.dtype !== 'float32') return delegate(js, args, REASONS.notFloat32(vals.dtype));
+    if (vals.dtype !== 'float32' && vals.dtype !== 'int32') return delegate(js, args, REASONS.notFloat32(vals.dtype));
     const out = gpuScatterToDense(ctx, {
       indices: Float64Array.from(idx.data as ArrayLike<number | bigint>, Number),
       n: idx.shape.length === 0 ? 1 : idx.shape[0],
-      values: vals.data as Float32Array,
+      values: vals.data as Float32Array | Int32Array,
+      dtype: vals.dtype,
       broadcast: vals.shape.length === 0,
       shape: args.output_shape as number[],
       defaultValue: args.default_value as number,
