@@ -4,6 +4,7 @@ import { kernels as jsKernels } from '@sparse/kernels-js';
 import { createWasmBackend } from '../src/index.js';
 import { instantiateKernels } from '../src/wasm-module.js';
 import { WasmContext } from '../src/wasm-context.js';
+import { rng, type Rng } from '../../../tools/seeded-random.js';
 
 // Group a's wasm ports (reorder, transpose, concat, from_dense, softmax, segment_sum) against the JS backend:
 // random inputs of every numeric dtype, unordered and repeated indices, huge dense shapes, ≥ 100k entries.
@@ -11,19 +12,6 @@ import { WasmContext } from '../src/wasm-context.js';
 type DType = 'float32' | 'float64' | 'int32' | 'int64';
 const DTYPES: DType[] = ['float32', 'float64', 'int32', 'int64'];
 
-/** mulberry32: the same random inputs on every run. */
-function rng(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return { next, int: (n: number) => Math.floor(next() * n) };
-}
-type Rng = ReturnType<typeof rng>;
 
 function randomValues(r: Rng, dtype: DType, n: number, zeros = 0): Float32Array | Float64Array | Int32Array | BigInt64Array {
   const pick = () => (r.next() < zeros ? 0 : (r.next() - 0.5) * 200);

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Runtime, SparseTensor, Tensor, createRuntime, tensor, type DType } from '@sparse/runtime';
+import { rng as seeded } from '../../../tools/seeded-random.js';
 
 // The group-b structural ops in wasm against the JS reference kernels: random inputs (unordered where the op takes
 // them), a large one each (>= 100k entries), and which calls run in wasm and which are delegated.
@@ -14,16 +15,9 @@ beforeAll(async () => {
   js = await createRuntime({ backend: 'js' });
 });
 
-/** mulberry32: a small seeded generator, so a failure can be replayed. */
+/** The shared seeded generator, with an inclusive int range and a pick. */
 function rng(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const { next } = seeded(seed);
   const int = (lo: number, hi: number) => lo + Math.floor(next() * (hi - lo + 1)); // inclusive
   const pick = <T>(xs: readonly T[]): T => xs[int(0, xs.length - 1)];
   return { next, int, pick };

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SparseTensor, createRuntime, tensor, type Tensor } from '@sparse/runtime';
+import { rng } from '../../../tools/seeded-random.js';
 
 // The wasm matmul sums each output row in blocks of eight v128 lanes and the rest entry by entry, from CSR built in
 // wasm (one pass for row-ordered entries, a counting sort otherwise). The property tests use small matrices, which
@@ -10,11 +11,6 @@ import { SparseTensor, createRuntime, tensor, type Tensor } from '@sparse/runtim
 const DTYPES = ['float32', 'float64', 'int32', 'int64'] as const;
 type NumericDType = (typeof DTYPES)[number];
 
-function lcg(seed: number) {
-  let s = seed >>> 0;
-  return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
-}
-
 function value(dtype: NumericDType, rnd: () => number): number | bigint {
   const x = rnd() * 2 - 1;
   if (dtype === 'int32') return Math.round(x * 1000);
@@ -24,7 +20,7 @@ function value(dtype: NumericDType, rnd: () => number): number | bigint {
 
 /** A random [rows × cols] sparse matrix in row-major order, shuffled (and with repeated entries) unless `ordered`. */
 function randomSparse(rows: number, cols: number, density: number, dtype: NumericDType, ordered: boolean, seed: number): SparseTensor {
-  const rnd = lcg(seed);
+  const rnd = rng(seed).next;
   const entries: [number, number][] = [];
   for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) if (rnd() < density) entries.push([r, c]);
   if (!ordered) {
@@ -38,7 +34,7 @@ function randomSparse(rows: number, cols: number, density: number, dtype: Numeri
 }
 
 function randomDense(rows: number, cols: number, dtype: NumericDType, seed: number): Tensor {
-  const rnd = lcg(seed);
+  const rnd = rng(seed).next;
   return tensor(Array.from({ length: rows * cols }, () => value(dtype, rnd)) as never, dtype, [rows, cols]);
 }
 

@@ -1,18 +1,7 @@
 import { SparseTensor } from '@sparse/runtime';
+import type { Rng } from '../../../tools/seeded-random.js';
 
-/** mulberry32: the same random inputs on every run, so a failure can be replayed. */
-export function rng(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return { next, int: (n: number) => Math.floor(next() * n) };
-}
-export type Rng = ReturnType<typeof rng>;
+export { rng, type Rng } from '../../../tools/seeded-random.js';
 
 /** `count` distinct columns of 0 .. width-1, ascending (a partial Fisher–Yates shuffle). */
 export function pickColumns(r: Rng, width: number, count: number): number[] {
