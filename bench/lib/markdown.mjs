@@ -179,9 +179,9 @@ function gpuMarkdown(g) {
     L.push('', '### Pipelined vs read back between stages', '');
     if (!p.rows) L.push(p.note ?? `error: ${p.error}`);
     else {
-      L.push(`The same calls on a backend with \`pipeline: true\` and one with \`pipeline: false\` (the default is ${p.default}).`, '');
-      L.push(...head(['op', 'size', 'pipelined ms', 'read back ms', 'pipelined ÷ read back']));
-      for (const q of p.rows) L.push(row([q.op, q.size, ms(q.results.pipelined), ms(q.results['read back']), x(ratioOf(q.results.pipelined, q.results['read back']))]));
+      L.push(`Calls of several GPU stages, on a backend with \`pipeline: true\` (a stage's result passed on as a texture; the default is ${p.default}) and one with \`pipeline: false\` (each stage's result read back and uploaded again).`, '');
+      L.push(...head(['op', 'size', 'pipelined ms', 'read back ms', 'pipelined ÷ read back', 'read-backs per call (pipelined / not)']));
+      for (const q of p.rows) L.push(row([q.op, q.size, ms(q.results.pipelined), ms(q.results['read back']), x(ratioOf(q.results.pipelined, q.results['read back'])), q.read_backs ? `${q.read_backs.pipelined} / ${q.read_backs['read back']}` : '—']));
     }
   }
   return L;

@@ -1,9 +1,9 @@
 // The gpu backend (gpu.js on WebGL) on its own: what compiling once and running many times costs. For SpMM and two
 // family ops (sparse_add, a merge: two kernels; sparse_reduce_sum, a reduce) at a few sizes: the first call (it
 // compiles the kernels of its size class), the median of later calls, backend.kernelsCompiled() before and after
-// each, and js and wasm on the same data. When the backend exposes `pipeline` (one call's kernels passing their
-// results on the GPU instead of reading them back between stages) and honours `pipeline: false`, the same calls
-// both ways. Without WebGL the section records why, and the bench goes on.
+// each, and js and wasm on the same data. Then the calls of several GPU stages with the stages pipelined (one
+// stage's result passed on as a texture) against `pipeline: false` (read back and uploaded again between stages),
+// with the read-backs each makes. Without WebGL the section records why, and the bench goes on.
 import { existsSync } from 'node:fs';
 import { Runtime, tensor } from '@sparse/runtime';
 import { randomCoo, randomDense, toSparse } from '../lib/data.mjs';
@@ -28,9 +28,7 @@ export async function gpuSection(ctx) {
   try {
     const cases = gpuCases(config.gpu);
     for (const c of cases) out.cases.push(await timeCase(c, gpu, backend, ours, budget));
-    // The largest size of each op, both ways, when there are two ways.
-    const largest = [...new Map(cases.map((c) => [c.op, c])).values()];
-    const pipeline = await pipelineRows(createGpuBackend, backend, largest, budget);
+    const pipeline = await pipelineRows(createGpuBackend, backend, stagedCases(config.gpu), budget);
     if (pipeline) out.pipeline = pipeline;
   } finally {
     backend.destroy();
@@ -56,6 +54,23 @@ function gpuCases({ density, spmm, nnz }) {
   }
   const order = ['sparse_tensor_dense_matmul', 'sparse_add', 'sparse_reduce_sum'];
   return cases.sort((x, y) => order.indexOf(x.op) - order.indexOf(y.op));
+}
+
+/**
+ * Calls of more than one GPU stage, where pipelining can save anything: SpMM with adjoint_b (a transpose of B, then
+ * the product), dense × sparse (the product, then its transpose) and softmax (row stats, then one value per entry),
+ * at the largest SpMM size.
+ */
+function stagedCases({ density, spmm }) {
+  const { m, n } = spmm[spmm.length - 1];
+  const a = toSparse(randomCoo(m, m, density, 7500));
+  const bT = tensor(randomDense(n, m, 7600), 'float32', [n, m]);
+  const size = `A ${m}×${m} at ${density * 100}%, B ${m}×${n}`;
+  return [
+    { op: 'sparse_tensor_dense_matmul', size: `${size}, adjoint_b`, args: { sp_a: a, b: bT, adjoint_b: true } },
+    { op: 'sparse_tensor_dense_matmul', size: `dense ${n}×${m} × A`, args: { sp_a: bT, b: a } },
+    { op: 'sparse_softmax', size: `A ${m}×${m} at ${density * 100}%`, args: { sp_input: a } },
+  ];
 }
 
 /** One call: the first (timed alone: it compiles), then the later ones against js and wasm, with the compile counts. */
@@ -101,7 +116,12 @@ async function pipelineRows(createGpuBackend, backend, cases, budget) {
       // Untimed first calls: each backend compiles its own kernels.
       rOn.run(op, args);
       rOff.run(op, args);
-      rows.push({ op, size, results: await measure([['pipelined', () => rOn.run(op, args)], ['read back', () => rOff.run(op, args)]], budget) });
+      const reads = [on, off].map((b) => {
+        const before = b.readBacks();
+        (b === on ? rOn : rOff).run(op, args);
+        return b.readBacks() - before;
+      });
+      rows.push({ op, size, read_backs: { pipelined: reads[0], 'read back': reads[1] }, results: await measure([['pipelined', () => rOn.run(op, args)], ['read back', () => rOff.run(op, args)]], budget) });
     }
     return { default: backend.pipeline, rows };
   } catch (e) {
