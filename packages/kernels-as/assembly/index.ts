@@ -1,5 +1,5 @@
 // The exports of the WebAssembly backend: concrete instantiations only (generic functions are not exported).
-import { spmm, spmmCsr, transpose } from './matmul';
+import { spmm, spmmCsr, spmmTiles, transpose } from './matmul';
 import { scatter } from './scatter';
 
 export { lastErrorCode, lastErrorEntry, clearError } from './errors';
@@ -10,26 +10,30 @@ export * from './ports-b';
 export function spmm_csr_float32(indices: usize, swap: bool, nnz: i32, m: i32, vals: usize, rowBytes: usize, rowPtr: usize, colOff: usize, sorted: usize, fill: usize): usize {
   return spmmCsr<f32>(indices, swap, nnz, m, vals, rowBytes, rowPtr, colOff, sorted, fill);
 }
-export function spmm_float32(rowPtr: usize, colOff: usize, vals: usize, m: i32, b: usize, n: i32, out: usize): void {
-  spmm<f32>(rowPtr, colOff, vals, m, b, n, out);
+export function spmm_float32(ptrs: usize, stride: usize, tiles: i32, colOff: usize, vals: usize, m: i32, b: usize, n: i32, out: usize): void {
+  spmm<f32>(ptrs, stride, tiles, colOff, vals, m, b, n, out);
 }
 export function spmm_csr_float64(indices: usize, swap: bool, nnz: i32, m: i32, vals: usize, rowBytes: usize, rowPtr: usize, colOff: usize, sorted: usize, fill: usize): usize {
   return spmmCsr<f64>(indices, swap, nnz, m, vals, rowBytes, rowPtr, colOff, sorted, fill);
 }
-export function spmm_float64(rowPtr: usize, colOff: usize, vals: usize, m: i32, b: usize, n: i32, out: usize): void {
-  spmm<f64>(rowPtr, colOff, vals, m, b, n, out);
+export function spmm_float64(ptrs: usize, stride: usize, tiles: i32, colOff: usize, vals: usize, m: i32, b: usize, n: i32, out: usize): void {
+  spmm<f64>(ptrs, stride, tiles, colOff, vals, m, b, n, out);
 }
 export function spmm_csr_int32(indices: usize, swap: bool, nnz: i32, m: i32, vals: usize, rowBytes: usize, rowPtr: usize, colOff: usize, sorted: usize, fill: usize): usize {
   return spmmCsr<i32>(indices, swap, nnz, m, vals, rowBytes, rowPtr, colOff, sorted, fill);
 }
-export function spmm_int32(rowPtr: usize, colOff: usize, vals: usize, m: i32, b: usize, n: i32, out: usize): void {
-  spmm<i32>(rowPtr, colOff, vals, m, b, n, out);
+export function spmm_int32(ptrs: usize, stride: usize, tiles: i32, colOff: usize, vals: usize, m: i32, b: usize, n: i32, out: usize): void {
+  spmm<i32>(ptrs, stride, tiles, colOff, vals, m, b, n, out);
 }
 export function spmm_csr_int64(indices: usize, swap: bool, nnz: i32, m: i32, vals: usize, rowBytes: usize, rowPtr: usize, colOff: usize, sorted: usize, fill: usize): usize {
   return spmmCsr<i64>(indices, swap, nnz, m, vals, rowBytes, rowPtr, colOff, sorted, fill);
 }
-export function spmm_int64(rowPtr: usize, colOff: usize, vals: usize, m: i32, b: usize, n: i32, out: usize): void {
-  spmm<i64>(rowPtr, colOff, vals, m, b, n, out);
+export function spmm_int64(ptrs: usize, stride: usize, tiles: i32, colOff: usize, vals: usize, m: i32, b: usize, n: i32, out: usize): void {
+  spmm<i64>(ptrs, stride, tiles, colOff, vals, m, b, n, out);
+}
+
+export function spmm_tiles(rowPtr: usize, colOff: usize, m: i32, tileBytes: usize, tiles: i32, ptrs: usize): void {
+  spmmTiles(rowPtr, colOff, m, tileBytes, tiles, ptrs);
 }
 
 export function transpose_4(src: usize, rows: i32, cols: i32, dst: usize): void {

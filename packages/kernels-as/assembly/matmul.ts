@@ -56,70 +56,107 @@
 }
 
 /**
- * out[m×n] = A × B, A in CSR (spmmCsr), B dense [k×n] row-major. Register-blocked: each output row goes in blocks
- * of eight v128 lanes (32 float32), each block summed in eight SIMD registers over the row's entries and stored
- * once, so `out` is written once and never read; the columns past the last whole block likewise, a v128 or a
- * column at a time. Every
- * element is summed from zero in the entries' order, as the JS kernel does, and every element is written (no
- * zero fill first).
+ * Splits each CSR row into `tiles` consecutive runs by column: in a row of ascending columns (canonical order), run t
+ * holds the entries of columns [t·tileCols, (t+1)·tileCols), so the product can go one slab of B's rows at a time
+ * (spmm). `tileBytes` is tileCols in colOff's units. In any other order the runs are still consecutive pieces of the
+ * row, taken in order: the same sums, only without the cache benefit. `ptrs` is (tiles + 1) × m i32: run t of row
+ * i is ptrs[t·m + i] .. ptrs[(t+1)·m + i]. Linear: O(nnz + tiles · m).
  */
-@inline export function spmm<T>(rowPtr: usize, colOff: usize, vals: usize, m: i32, b: usize, n: i32, out: usize): void {
+@inline export function spmmTiles(rowPtr: usize, colOff: usize, m: i32, tileBytes: usize, tiles: i32, ptrs: usize): void {
+  const stride = <usize>m << 2;
+  for (let i = 0; i < m; i++) {
+    const e = load<i32>(rowPtr + ((<usize>i + 1) << 2));
+    let p = load<i32>(rowPtr + (<usize>i << 2));
+    for (let t = 0; t < tiles; t++) {
+      store<i32>(ptrs + <usize>t * stride + (<usize>i << 2), p);
+      const end = <u64>(t + 1) * <u64>tileBytes;
+      while (p < e && <u64>load<u32>(colOff + (<usize>p << 2)) < end) p++;
+    }
+    store<i32>(ptrs + <usize>tiles * stride + (<usize>i << 2), e);
+  }
+}
+
+/**
+ * out[m×n] = A × B, B dense [k×n] row-major, A's rows given as runs of CSR entries (spmmCsr): run t of row i is
+ * entries ptrs[t·stride/4 + i] .. ptrs[(t+1)·stride/4 + i] — `tiles` runs of ascending column slabs (spmmTiles), or
+ * one run, the rowPtr itself with stride 4. Slab by slab, the B rows in use stay in cache.
+ *
+ * Register-blocked: each output row goes in blocks of eight v128 lanes (32 float32), each block summed in eight
+ * SIMD registers over the run's entries and stored once per slab; the columns past the last whole block a v128 or
+ * a column at a time, over the whole row. Every element is summed from zero in the entries' order, as the JS kernel
+ * does, and every element is written (no zero fill first).
+ */
+@inline export function spmm<T>(ptrs: usize, stride: usize, tiles: i32, colOff: usize, vals: usize, m: i32, b: usize, n: i32, out: usize): void {
   const size = <usize>sizeof<T>();
   const lanes = 16 / <i32>sizeof<T>();
   const rowBytes = <usize>n * size;
   const blockCols = 8 * lanes;
   const blocked = n - (n % blockCols);
-  for (let i = 0; i < m; i++) {
-    const s0 = load<i32>(rowPtr + (<usize>i << 2));
-    const e = load<i32>(rowPtr + ((<usize>i + 1) << 2));
-    for (let j0 = 0; j0 < blocked; j0 += blockCols) {
-      const bj = b + <usize>j0 * size;
-      const o = out + <usize>i * rowBytes + <usize>j0 * size;
-      let a0 = i64x2.splat(0), a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0, a6 = a0, a7 = a0;
-      for (let p = s0; p < e; p++) {
-        const x = vsplat<T>(load<T>(vals + <usize>p * size));
-        const r = bj + <usize>load<u32>(colOff + (<usize>p << 2));
-        a0 = vadd<T>(a0, vmul<T>(x, v128.load(r)));
-        a1 = vadd<T>(a1, vmul<T>(x, v128.load(r, 16)));
-        a2 = vadd<T>(a2, vmul<T>(x, v128.load(r, 32)));
-        a3 = vadd<T>(a3, vmul<T>(x, v128.load(r, 48)));
-        a4 = vadd<T>(a4, vmul<T>(x, v128.load(r, 64)));
-        a5 = vadd<T>(a5, vmul<T>(x, v128.load(r, 80)));
-        a6 = vadd<T>(a6, vmul<T>(x, v128.load(r, 96)));
-        a7 = vadd<T>(a7, vmul<T>(x, v128.load(r, 112)));
+  for (let t = 0; t < tiles; t++) {
+    const lo = ptrs + <usize>t * stride;
+    const hi = lo + stride;
+    for (let i = 0; i < m; i++) {
+      const s0 = load<i32>(lo + (<usize>i << 2));
+      const e = load<i32>(hi + (<usize>i << 2));
+      for (let j0 = 0; j0 < blocked; j0 += blockCols) {
+        const bj = b + <usize>j0 * size;
+        const o = out + <usize>i * rowBytes + <usize>j0 * size;
+        let a0 = i64x2.splat(0), a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0, a6 = a0, a7 = a0;
+        if (t > 0) {
+          a0 = v128.load(o);
+          a1 = v128.load(o, 16);
+          a2 = v128.load(o, 32);
+          a3 = v128.load(o, 48);
+          a4 = v128.load(o, 64);
+          a5 = v128.load(o, 80);
+          a6 = v128.load(o, 96);
+          a7 = v128.load(o, 112);
+        }
+        for (let p = s0; p < e; p++) {
+          const x = vsplat<T>(load<T>(vals + <usize>p * size));
+          const r = bj + <usize>load<u32>(colOff + (<usize>p << 2));
+          a0 = vadd<T>(a0, vmul<T>(x, v128.load(r)));
+          a1 = vadd<T>(a1, vmul<T>(x, v128.load(r, 16)));
+          a2 = vadd<T>(a2, vmul<T>(x, v128.load(r, 32)));
+          a3 = vadd<T>(a3, vmul<T>(x, v128.load(r, 48)));
+          a4 = vadd<T>(a4, vmul<T>(x, v128.load(r, 64)));
+          a5 = vadd<T>(a5, vmul<T>(x, v128.load(r, 80)));
+          a6 = vadd<T>(a6, vmul<T>(x, v128.load(r, 96)));
+          a7 = vadd<T>(a7, vmul<T>(x, v128.load(r, 112)));
+        }
+        v128.store(o, a0);
+        v128.store(o, a1, 16);
+        v128.store(o, a2, 32);
+        v128.store(o, a3, 48);
+        v128.store(o, a4, 64);
+        v128.store(o, a5, 80);
+        v128.store(o, a6, 96);
+        v128.store(o, a7, 112);
       }
-      v128.store(o, a0);
-      v128.store(o, a1, 16);
-      v128.store(o, a2, 32);
-      v128.store(o, a3, 48);
-      v128.store(o, a4, 64);
-      v128.store(o, a5, 80);
-      v128.store(o, a6, 96);
-      v128.store(o, a7, 112);
     }
   }
-  // The columns past the last whole block: one v128 at a time, then one column at a time, each summed in a
-  // register over the row's entries (n = 1, a matrix-vector product, is one scalar sum per row).
+  if (blocked == n) return;
+  // The columns past the last whole block, over whole rows (run 0's start to the last run's end).
+  const first = ptrs;
+  const last = ptrs + <usize>tiles * stride;
   const vectors = n - (n % lanes);
   for (let j = blocked; j < vectors; j += lanes) {
     const bj = b + <usize>j * size;
     let o = out + <usize>j * size;
-    let p = load<i32>(rowPtr);
     for (let i = 0; i < m; i++, o += rowBytes) {
-      const e = load<i32>(rowPtr + ((<usize>i + 1) << 2));
+      const e = load<i32>(last + (<usize>i << 2));
       let a = i64x2.splat(0);
-      for (; p < e; p++) a = vadd<T>(a, vmul<T>(vsplat<T>(load<T>(vals + <usize>p * size)), v128.load(bj + <usize>load<u32>(colOff + (<usize>p << 2)))));
+      for (let p = load<i32>(first + (<usize>i << 2)); p < e; p++) a = vadd<T>(a, vmul<T>(vsplat<T>(load<T>(vals + <usize>p * size)), v128.load(bj + <usize>load<u32>(colOff + (<usize>p << 2)))));
       v128.store(o, a);
     }
   }
   for (let j = vectors; j < n; j++) {
     const bj = b + <usize>j * size;
     let o = out + <usize>j * size;
-    let p = load<i32>(rowPtr);
     for (let i = 0; i < m; i++, o += rowBytes) {
-      const e = load<i32>(rowPtr + ((<usize>i + 1) << 2));
+      const e = load<i32>(last + (<usize>i << 2));
       let a = <T>0;
-      for (; p < e; p++) a += load<T>(vals + <usize>p * size) * load<T>(bj + <usize>load<u32>(colOff + (<usize>p << 2)));
+      for (let p = load<i32>(first + (<usize>i << 2)); p < e; p++) a += load<T>(vals + <usize>p * size) * load<T>(bj + <usize>load<u32>(colOff + (<usize>p << 2)));
       store<T>(o, a);
     }
   }

@@ -67,6 +67,28 @@ describe('wasm sparse_tensor_dense_matmul on whole and partial SIMD blocks', asy
     });
   }
 
+  it('slab by slab of B when B outgrows the cache: canonical rows, rows with columns out of order, any order', () => {
+    // B of 3000 × 136 float32 is 1.6 MB (two slabs; float64: four), 60 entries a row: the product goes slab by
+    // slab (a row out of column order only loses the cache benefit), and 136 columns leave a remainder past the
+    // SIMD blocks.
+    const [m, k, n] = [40, 3000, 136];
+    for (const dtype of ['float32', 'float64', 'int32'] as const) {
+      const b = randomDense(k, n, dtype, 5);
+      const canonical = randomSparse(m, k, 0.02, dtype, true, 6);
+      const rnd = rng(7).next;
+      const rows = Array.from({ length: canonical.nnz }, (_, i) => [canonical.indexData[2 * i], canonical.indexData[2 * i + 1]]);
+      // Row order kept, columns shuffled within each row.
+      const byRow = new Map<number, number[][]>();
+      rows.forEach((r) => byRow.set(r[0], [...(byRow.get(r[0]) ?? []), r]));
+      const within = [...byRow.values()].flatMap((rs) => rs.sort(() => rnd() - 0.5));
+      const shuffledCols = new SparseTensor(within, within.map(() => value(dtype, rnd)) as never, [m, k], dtype);
+      for (const sp of [canonical, shuffledCols, randomSparse(m, k, 0.02, dtype, false, 8)]) {
+        const args = { sp_a: sp, b };
+        expect(data(wasm.run('sparse_tensor_dense_matmul', args).output), dtype).toEqual(data(js.run('sparse_tensor_dense_matmul', args).output));
+      }
+    }
+  });
+
   it('empty rows come out zero, with no stale values from an earlier, larger call', () => {
     const full = randomSparse(40, 40, 0.9, 'float32', true, 99);
     const b = randomDense(40, 64, 'float32', 98);

@@ -10,7 +10,7 @@ type Args = Record<string, unknown>;
 /**
  * sparse_tensor_dense_matmul in wasm (SIMD). Sparse × dense: out[m×n] = A'·B', A' put in CSR form in wasm (a
  * linear counting sort, free for entries already in row order), then each row summed over contiguous rows of B'
- * (transposed in wasm once when adjoint_b). Dense × sparse: outᵀ = B'ᵀ·A'ᵀ by the
+ * (transposed in wasm once when adjoint_b), one slab of B's rows at a time when B outgrows the cache. Dense × sparse: outᵀ = B'ᵀ·A'ᵀ by the
  * same kernel, then transposed back.
  */
 export function sparseTensorDenseMatmul(ctx: WasmContext, js: (a: never) => Args) {
@@ -36,8 +36,17 @@ export function sparseTensorDenseMatmul(ctx: WasmContext, js: (a: never) => Args
     const sorted = heap.alloc(nnz * size);
     const fill = heap.alloc(m * 4);
     const csrVals = ctx.call(`spmm_csr_${dtype}`, [indices, swapSparse, nnz, m, vals, n * size, rowPtr, colOff, sorted, fill]) >>> 0;
+    // Slab by slab of B's rows when B outgrows the cache (rows of ascending columns, as in canonical order, then
+    // touch one slab at a time); else each row in one run: rowPtr itself, read with a stride of one entry.
+    const k = transposeDense ? dCols : dRows;
+    const tiles = slabs(k * n * size, nnz, m);
+    let runs = { ptrs: rowPtr, stride: 4 };
+    if (tiles > 1) {
+      runs = { ptrs: heap.alloc((tiles + 1) * m * 4), stride: m * 4 };
+      ctx.call('spmm_tiles', [rowPtr, colOff, m, Math.ceil(k / tiles) * n * size, tiles, runs.ptrs]);
+    }
     const out = heap.alloc(m * n * size);
-    ctx.call(`spmm_${dtype}`, [rowPtr, colOff, csrVals, m, d, n, out]);
+    ctx.call(`spmm_${dtype}`, [runs.ptrs, runs.stride, tiles, colOff, csrVals, m, d, n, out]);
     let result = out;
     if (!sparseFirst) {
       result = heap.alloc(m * n * size);
@@ -46,4 +55,15 @@ export function sparseTensorDenseMatmul(ctx: WasmContext, js: (a: never) => Args
     const shape = sparseFirst ? [m, n] : [n, m];
     return { output: { kind: 'dense', data: heap.readValues(dtype, result, m * n), shape, dtype } satisfies DenseData };
   };
+}
+
+/** B's rows per slab: as many as fill SLAB_BYTES (about half this machine's 2 MB L2). */
+const SLAB_BYTES = 2 ** 20;
+
+/**
+ * How many slabs of B's rows the product goes in: one per SLAB_BYTES of B, but each slab re-reads and re-writes the
+ * output, so no more than a quarter of the entries per row (the output traffic stays under a quarter of B's).
+ */
+function slabs(bBytes: number, nnz: number, m: number): number {
+  return Math.max(1, Math.min(Math.ceil(bBytes / SLAB_BYTES), Math.floor(nnz / (4 * Math.max(1, m)))));
 }
