@@ -23,20 +23,26 @@ export function transposeMatrix(data: Values, rows: number, cols: number, dtype:
  * The sparse × dense row update at the heart of a sparse matmul: for every stored entry `e` of a rank-2 index
  * matrix, with row r = indices[2e + rowDim] and column c = indices[2e + 1 - rowDim],
  * `out[r, :] += values[e] * dense[c, :]`, where `dense` and `out` are row-major with `n` columns. Entries are
- * taken in their order; repeats add up. The inner loop runs over contiguous typed arrays, unrolled by four and
- * specialized per dtype: float32 rounds the product and the sum to float32 (as float32 arithmetic does), int32
- * and int64 wrap. Every offset fits an int32 when both stores do (a dense tensor holds at most 2^31 - 1
- * elements), which lets the engine keep them as integers; larger stores take the same loop with float offsets.
+ * taken in their order, any order; repeats add up.
+ *
+ * A run of consecutive entries with the same output row (canonical order makes each row one run) is register
+ * blocked: for every 8 output columns, 8 local accumulators take the whole run and `out` is read and written once,
+ * not once per entry. The arithmetic is TensorFlow's, step by step in entry order, so the blocking changes no bit
+ * of the result: float32 rounds every product and every sum to float32, float64 adds in float64, int32 wraps
+ * every product and sum, and int64 is exact BigInt arithmetic wrapped by its store. Every offset fits an int32
+ * when both stores do (a dense tensor holds at most 2^31 - 1 elements), which lets the engine keep them as
+ * integers; larger stores and int64 take a plain loop with float offsets.
  */
 export function accumulateRows(out: Values, indices: Float64Array, values: Values, rowDim: 0 | 1, dense: Values, n: number, dtype: DType): void {
   const int = out.length <= INT32_MAX && dense.length <= INT32_MAX;
+  const cols = () => columnOffsets(indices, values.length, 1 - rowDim, n);
   switch (dtype) {
     case 'float64':
-      return int ? rowsFloat64(out as Float64Array, indices, values as Float64Array, rowDim, dense as Float64Array, n) : rowsGeneric(out, indices, values, rowDim, dense, n, dtype);
+      return int ? rowsFloat64(out as Float64Array, indices, values as Float64Array, rowDim, cols(), dense as Float64Array, n) : rowsGeneric(out, indices, values, rowDim, dense, n, dtype);
     case 'float32':
-      return int ? rowsFloat32(out as Float32Array, indices, values as Float32Array, rowDim, dense as Float32Array, n) : rowsGeneric(out, indices, values, rowDim, dense, n, dtype);
+      return int ? rowsFloat32(out as Float32Array, indices, values as Float32Array, rowDim, cols(), dense as Float32Array, n) : rowsGeneric(out, indices, values, rowDim, dense, n, dtype);
     case 'int32':
-      return int ? rowsInt32(out as Int32Array, indices, values as Int32Array, rowDim, dense as Int32Array, n) : rowsGeneric(out, indices, values, rowDim, dense, n, dtype);
+      return int ? rowsInt32(out as Int32Array, indices, values as Int32Array, rowDim, cols(), dense as Int32Array, n) : rowsGeneric(out, indices, values, rowDim, dense, n, dtype);
     case 'int64':
       return rowsGeneric(out, indices, values, rowDim, dense, n, dtype);
     default:
@@ -46,70 +52,148 @@ export function accumulateRows(out: Values, indices: Float64Array, values: Value
 
 const INT32_MAX = 0x7fffffff;
 
-function rowsFloat64(o: Float64Array, indices: Float64Array, v: Float64Array, rd: number, d: Float64Array, n: number): void {
+/**
+ * Each entry's offset into the dense store, `column · n`, as int32: computed once here because the blocked loops
+ * revisit every entry once per 8 columns. One Int32Array of nnz.
+ */
+function columnOffsets(indices: Float64Array, nnz: number, cd: number, n: number): Int32Array {
+  const cols = new Int32Array(nnz);
+  for (let e = 0; e < nnz; e++) cols[e] = (indices[2 * e + cd] * n) | 0;
+  return cols;
+}
+
+/** The end of the run of entries starting at `e0` that share its output row. */
+function runEnd(indices: Float64Array, e0: number, nnz: number, rd: number): number {
+  const r = indices[2 * e0 + rd];
+  let e1 = e0 + 1;
+  while (e1 < nnz && indices[2 * e1 + rd] === r) e1++;
+  return e1;
+}
+
+// The three typed loops below are the same loop on different array types, kept as separate functions so that
+// each stays monomorphic (one function fed Float32Array and Float64Array would be compiled for both, slower).
+
+function rowsFloat64(o: Float64Array, indices: Float64Array, v: Float64Array, rd: number, cols: Int32Array, d: Float64Array, n: number): void {
   const nnz = v.length;
-  const cd = 1 - rd;
-  const n4 = n & ~3;
-  for (let e = 0; e < nnz; e++) {
-    const x = v[e];
-    const ro = (indices[2 * e + rd] * n) | 0;
-    const co = (indices[2 * e + cd] * n) | 0;
+  const n8 = n & ~7;
+  for (let e0 = 0; e0 < nnz; ) {
+    const e1 = runEnd(indices, e0, nnz, rd);
+    const ro = (indices[2 * e0 + rd] * n) | 0;
     let j = 0;
-    for (; j < n4; j += 4) {
+    for (; j < n8; j += 8) {
       const p = ro + j;
-      const q = co + j;
-      o[p] += x * d[q];
-      o[p + 1] += x * d[q + 1];
-      o[p + 2] += x * d[q + 2];
-      o[p + 3] += x * d[q + 3];
+      let a0 = o[p], a1 = o[p + 1], a2 = o[p + 2], a3 = o[p + 3], a4 = o[p + 4], a5 = o[p + 5], a6 = o[p + 6], a7 = o[p + 7];
+      for (let e = e0; e < e1; e++) {
+        const x = v[e];
+        const q = cols[e] + j;
+        a0 += x * d[q];
+        a1 += x * d[q + 1];
+        a2 += x * d[q + 2];
+        a3 += x * d[q + 3];
+        a4 += x * d[q + 4];
+        a5 += x * d[q + 5];
+        a6 += x * d[q + 6];
+        a7 += x * d[q + 7];
+      }
+      o[p] = a0;
+      o[p + 1] = a1;
+      o[p + 2] = a2;
+      o[p + 3] = a3;
+      o[p + 4] = a4;
+      o[p + 5] = a5;
+      o[p + 6] = a6;
+      o[p + 7] = a7;
     }
-    for (; j < n; j++) o[ro + j] += x * d[co + j];
+    for (; j < n; j++) {
+      let a = o[ro + j];
+      for (let e = e0; e < e1; e++) a += v[e] * d[cols[e] + j];
+      o[ro + j] = a;
+    }
+    e0 = e1;
   }
 }
 
-function rowsFloat32(o: Float32Array, indices: Float64Array, v: Float32Array, rd: number, d: Float32Array, n: number): void {
+function rowsFloat32(o: Float32Array, indices: Float64Array, v: Float32Array, rd: number, cols: Int32Array, d: Float32Array, n: number): void {
   const nnz = v.length;
-  const cd = 1 - rd;
-  const n4 = n & ~3;
+  const n8 = n & ~7;
   const fround = Math.fround;
-  // The product rounds to float32 before the sum does (storing into the Float32Array rounds the sum).
-  for (let e = 0; e < nnz; e++) {
-    const x = v[e];
-    const ro = (indices[2 * e + rd] * n) | 0;
-    const co = (indices[2 * e + cd] * n) | 0;
+  // Float32 arithmetic as TensorFlow does it: the product rounds to float32, then the sum does, at every step.
+  for (let e0 = 0; e0 < nnz; ) {
+    const e1 = runEnd(indices, e0, nnz, rd);
+    const ro = (indices[2 * e0 + rd] * n) | 0;
     let j = 0;
-    for (; j < n4; j += 4) {
+    for (; j < n8; j += 8) {
       const p = ro + j;
-      const q = co + j;
-      o[p] += fround(x * d[q]);
-      o[p + 1] += fround(x * d[q + 1]);
-      o[p + 2] += fround(x * d[q + 2]);
-      o[p + 3] += fround(x * d[q + 3]);
+      let a0 = o[p], a1 = o[p + 1], a2 = o[p + 2], a3 = o[p + 3], a4 = o[p + 4], a5 = o[p + 5], a6 = o[p + 6], a7 = o[p + 7];
+      for (let e = e0; e < e1; e++) {
+        const x = v[e];
+        const q = cols[e] + j;
+        a0 = fround(a0 + fround(x * d[q]));
+        a1 = fround(a1 + fround(x * d[q + 1]));
+        a2 = fround(a2 + fround(x * d[q + 2]));
+        a3 = fround(a3 + fround(x * d[q + 3]));
+        a4 = fround(a4 + fround(x * d[q + 4]));
+        a5 = fround(a5 + fround(x * d[q + 5]));
+        a6 = fround(a6 + fround(x * d[q + 6]));
+        a7 = fround(a7 + fround(x * d[q + 7]));
+      }
+      o[p] = a0;
+      o[p + 1] = a1;
+      o[p + 2] = a2;
+      o[p + 3] = a3;
+      o[p + 4] = a4;
+      o[p + 5] = a5;
+      o[p + 6] = a6;
+      o[p + 7] = a7;
     }
-    for (; j < n; j++) o[ro + j] += fround(x * d[co + j]);
+    for (; j < n; j++) {
+      let a = o[ro + j];
+      for (let e = e0; e < e1; e++) a = fround(a + fround(v[e] * d[cols[e] + j]));
+      o[ro + j] = a;
+    }
+    e0 = e1;
   }
 }
 
-function rowsInt32(o: Int32Array, indices: Float64Array, v: Int32Array, rd: number, d: Int32Array, n: number): void {
+function rowsInt32(o: Int32Array, indices: Float64Array, v: Int32Array, rd: number, cols: Int32Array, d: Int32Array, n: number): void {
   const nnz = v.length;
-  const cd = 1 - rd;
-  const n4 = n & ~3;
+  const n8 = n & ~7;
   const imul = Math.imul;
-  // imul wraps the product; the sum of two int32s is exact in a double and wraps when stored.
-  for (let e = 0; e < nnz; e++) {
-    const x = v[e];
-    const ro = (indices[2 * e + rd] * n) | 0;
-    const co = (indices[2 * e + cd] * n) | 0;
+  // imul wraps the product and `| 0` the sum, at every step: exact int32 arithmetic however long the run.
+  for (let e0 = 0; e0 < nnz; ) {
+    const e1 = runEnd(indices, e0, nnz, rd);
+    const ro = (indices[2 * e0 + rd] * n) | 0;
     let j = 0;
-    for (; j < n4; j += 4) {
+    for (; j < n8; j += 8) {
       const p = ro + j;
-      const q = co + j;
-      o[p] += imul(x, d[q]);
-      o[p + 1] += imul(x, d[q + 1]);
-      o[p + 2] += imul(x, d[q + 2]);
-      o[p + 3] += imul(x, d[q + 3]);
+      let a0 = o[p], a1 = o[p + 1], a2 = o[p + 2], a3 = o[p + 3], a4 = o[p + 4], a5 = o[p + 5], a6 = o[p + 6], a7 = o[p + 7];
+      for (let e = e0; e < e1; e++) {
+        const x = v[e];
+        const q = cols[e] + j;
+        a0 = (a0 + imul(x, d[q])) | 0;
+        a1 = (a1 + imul(x, d[q + 1])) | 0;
+        a2 = (a2 + imul(x, d[q + 2])) | 0;
+        a3 = (a3 + imul(x, d[q + 3])) | 0;
+        a4 = (a4 + imul(x, d[q + 4])) | 0;
+        a5 = (a5 + imul(x, d[q + 5])) | 0;
+        a6 = (a6 + imul(x, d[q + 6])) | 0;
+        a7 = (a7 + imul(x, d[q + 7])) | 0;
+      }
+      o[p] = a0;
+      o[p + 1] = a1;
+      o[p + 2] = a2;
+      o[p + 3] = a3;
+      o[p + 4] = a4;
+      o[p + 5] = a5;
+      o[p + 6] = a6;
+      o[p + 7] = a7;
     }
-    for (; j < n; j++) o[ro + j] += imul(x, d[co + j]);
+    for (; j < n; j++) {
+      let a = o[ro + j];
+      for (let e = e0; e < e1; e++) a = (a + imul(v[e], d[cols[e] + j])) | 0;
+      o[ro + j] = a;
+    }
+    e0 = e1;
   }
 }
 
