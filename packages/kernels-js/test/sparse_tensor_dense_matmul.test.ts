@@ -66,23 +66,25 @@ describe('sparse_tensor_dense_matmul kernel', () => {
   });
 
   it('rounds every float32 product and sum to float32, in entry order, in the register blocks too', () => {
-    const ones = dense([16777216, 1, 1], [3, 1], 'float32');
-    const run = sparse([[0, 0], [0, 1], [0, 2]], [1, 1, 1], [1, 3], 'float32');
-    expect(list(mm(run, ones).data)).toEqual([16777216]); // a float64 sum would give 16777218
-    // Nine columns: eight in one register block, one in the column tail.
-    const wide = dense([...Array(9).fill(16777216), ...Array(18).fill(1)], [3, 9], 'float32');
+    const out = mm(sparse([[0, 0], [0, 1], [0, 2]], [1, 1, 1], [1, 3], 'float32'), dense([16777216, 1, 1], [3, 1], 'float32'));
+    expect(list(out.data)).toEqual([16777216]); // a float64 sum would give 16777218
+    // A run of four entries of one row (long enough for the register blocks) over nine columns: eight in one
+    // block, one in the column tail. Every + 1 rounds away; a float64 sum would round to 16777220.
+    const run = sparse([[0, 0], [0, 1], [0, 2], [0, 3]], [1, 1, 1, 1], [1, 4], 'float32');
+    const wide = dense([...Array(9).fill(16777216), ...Array(27).fill(1)], [4, 9], 'float32');
     expect(list(mm(run, wide).data)).toEqual(Array(9).fill(16777216));
-    // Row 0's entries interleaved with row 1's (runs of one entry) give the same.
-    const split = sparse([[0, 0], [1, 0], [0, 1], [1, 1], [0, 2]], [1, 1, 1, 1, 1], [2, 3], 'float32');
+    // Row 0's entries interleaved with row 1's (runs of one entry, taken entry by entry) give the same.
+    const split = sparse([[0, 0], [1, 0], [0, 1], [1, 1], [0, 2], [1, 2], [0, 3]], [1, 1, 1, 1, 1, 1, 1], [2, 4], 'float32');
     expect(list(mm(split, wide).data)).toEqual(Array(18).fill(16777216));
     const p = mm(sparse([[0, 0]], [0.1], [1, 1], 'float32'), dense([0.1], [1, 1], 'float32'));
     expect(list(p.data)).toEqual([Math.fround(Math.fround(0.1) * Math.fround(0.1))]);
   });
 
   it('wraps int32 products and sums of a run in the register blocks', () => {
-    // 3 entries of row 0 times 65537 in 9 columns: the products and their sum pass 2^31 and wrap.
-    const out = mm(sparse([[0, 0], [0, 1], [0, 2]], [65536, 65536, 2 ** 31 - 1], [1, 3], 'int32'), dense(Array(27).fill(65537), [3, 9], 'int32'));
-    const want = Number(BigInt.asIntN(32, 65536n * 65537n * 2n + (2n ** 31n - 1n) * 65537n));
+    // A run of 4 entries of row 0 times 65537 in 9 columns: the products and their sum pass 2^31 and wrap.
+    const vals = [65536, 65536, 2 ** 31 - 1, -3];
+    const out = mm(sparse([[0, 0], [0, 1], [0, 2], [0, 3]], vals, [1, 4], 'int32'), dense(Array(36).fill(65537), [4, 9], 'int32'));
+    const want = Number(BigInt.asIntN(32, vals.reduce((s, x) => s + BigInt(x) * 65537n, 0n)));
     expect(list(out.data)).toEqual(Array(9).fill(want));
   });
 
