@@ -25,13 +25,16 @@ export function transposeMatrix(data: Values, rows: number, cols: number, dtype:
  * `out[r, :] += values[e] * dense[c, :]`, where `dense` and `out` are row-major with `n` columns. Entries are
  * taken in their order, any order; repeats add up.
  *
- * A run of consecutive entries with the same output row (canonical order makes each row one run) is register
- * blocked: for every 8 output columns, 8 local accumulators take the whole run and `out` is read and written once,
- * not once per entry. The arithmetic is TensorFlow's, step by step in entry order, so the blocking changes no bit
- * of the result: float32 rounds every product and every sum to float32, float64 adds in float64, int32 wraps
- * every product and sum, and int64 is exact BigInt arithmetic wrapped by its store. Every offset fits an int32
- * when both stores do (a dense tensor holds at most 2^31 - 1 elements), which lets the engine keep them as
- * integers; larger stores and int64 take a plain loop with float offsets.
+ * The arithmetic is TensorFlow's, step by step in entry order: float32 rounds every product and every sum to
+ * float32, float64 adds in float64, int32 wraps every product and sum, int64 is exact BigInt arithmetic wrapped by
+ * its store. For float64 and int32, a run of consecutive entries with the same output row (canonical order makes
+ * each row one run) is register blocked: for every 8 output columns, 8 local accumulators take the whole run and
+ * `out` is read and written once, not once per entry; the order of the additions, and so every bit of the result,
+ * stays the same. float32 goes entry by entry: its exact rounding costs five float32↔float64 conversions per
+ * multiply-add whether the sum is kept in a local (Math.fround) or in the Float32Array, and those conversions, not
+ * the traffic on `out`, bound its speed (blocking measured no faster). Every offset fits an int32 when both stores
+ * do (a dense tensor holds at most 2^31 - 1 elements), which lets the engine keep them as integers; larger stores
+ * and int64 take a plain loop with float offsets.
  */
 export function accumulateRows(out: Values, indices: Float64Array, values: Values, rowDim: 0 | 1, dense: Values, n: number, dtype: DType): void {
   const int = out.length <= INT32_MAX && dense.length <= INT32_MAX;
@@ -40,7 +43,7 @@ export function accumulateRows(out: Values, indices: Float64Array, values: Value
     case 'float64':
       return int ? rowsFloat64(out as Float64Array, indices, values as Float64Array, rowDim, cols(), dense as Float64Array, n) : rowsGeneric(out, indices, values, rowDim, dense, n, dtype);
     case 'float32':
-      return int ? rowsFloat32(out as Float32Array, indices, values as Float32Array, rowDim, cols(), dense as Float32Array, n) : rowsGeneric(out, indices, values, rowDim, dense, n, dtype);
+      return int ? rowsFloat32(out as Float32Array, indices, values as Float32Array, rowDim, dense as Float32Array, n) : rowsGeneric(out, indices, values, rowDim, dense, n, dtype);
     case 'int32':
       return int ? rowsInt32(out as Int32Array, indices, values as Int32Array, rowDim, cols(), dense as Int32Array, n) : rowsGeneric(out, indices, values, rowDim, dense, n, dtype);
     case 'int64':
@@ -78,9 +81,7 @@ function runEnd(indices: Float64Array, e0: number, nnz: number, rd: number): num
 const MIN_BLOCKED_RUN = 4;
 
 // Each dtype has its own copy of the loops (rows → a long run in register blocks, else entry by entry), so that
-// each stays monomorphic: one function fed Float32Array and Float64Array would be compiled for both, and slower.
-// Every copy does the arithmetic as TensorFlow does: float32 rounds the product, then the sum (a Float32Array store
-// rounds too); int32 wraps the product (imul) and the sum (| 0, or the Int32Array store).
+// each stays monomorphic: one function fed Float64Array and Int32Array would be compiled for both, and slower.
 
 function rowsFloat64(o: Float64Array, indices: Float64Array, v: Float64Array, rd: number, cols: Int32Array, d: Float64Array, n: number): void {
   const nnz = v.length;
@@ -143,67 +144,27 @@ function axpyFloat64(o: Float64Array, ro: number, x: number, d: Float64Array, q:
   for (; j < n; j++) o[ro + j] += x * d[q + j];
 }
 
-function rowsFloat32(o: Float32Array, indices: Float64Array, v: Float32Array, rd: number, cols: Int32Array, d: Float32Array, n: number): void {
+function rowsFloat32(o: Float32Array, indices: Float64Array, v: Float32Array, rd: number, d: Float32Array, n: number): void {
   const nnz = v.length;
-  for (let e0 = 0; e0 < nnz; ) {
-    const e1 = runEnd(indices, e0, nnz, rd);
-    const ro = (indices[2 * e0 + rd] * n) | 0;
-    if (e1 - e0 >= MIN_BLOCKED_RUN) runFloat32(o, ro, v, cols, e0, e1, d, n);
-    else for (let e = e0; e < e1; e++) axpyFloat32(o, ro, v[e], d, cols[e], n);
-    e0 = e1;
-  }
-}
-
-/** out[ro…ro+n) += the entries e0…e1 of one output row, 8 columns at a time in locals. */
-function runFloat32(o: Float32Array, ro: number, v: Float32Array, cols: Int32Array, e0: number, e1: number, d: Float32Array, n: number): void {
-  const fround = Math.fround;
-  const n8 = n & ~7;
-  let j = 0;
-  for (; j < n8; j += 8) {
-    const p = ro + j;
-    let a0 = o[p], a1 = o[p + 1], a2 = o[p + 2], a3 = o[p + 3], a4 = o[p + 4], a5 = o[p + 5], a6 = o[p + 6], a7 = o[p + 7];
-    for (let e = e0; e < e1; e++) {
-      const x = v[e];
-      const q = cols[e] + j;
-      a0 = fround(a0 + fround(x * d[q]));
-      a1 = fround(a1 + fround(x * d[q + 1]));
-      a2 = fround(a2 + fround(x * d[q + 2]));
-      a3 = fround(a3 + fround(x * d[q + 3]));
-      a4 = fround(a4 + fround(x * d[q + 4]));
-      a5 = fround(a5 + fround(x * d[q + 5]));
-      a6 = fround(a6 + fround(x * d[q + 6]));
-      a7 = fround(a7 + fround(x * d[q + 7]));
-    }
-    o[p] = a0;
-    o[p + 1] = a1;
-    o[p + 2] = a2;
-    o[p + 3] = a3;
-    o[p + 4] = a4;
-    o[p + 5] = a5;
-    o[p + 6] = a6;
-    o[p + 7] = a7;
-  }
-  for (; j < n; j++) {
-    let a = o[ro + j];
-    for (let e = e0; e < e1; e++) a = fround(a + fround(v[e] * d[cols[e] + j]));
-    o[ro + j] = a;
-  }
-}
-
-/** out[ro…ro+n) += x · d[q…q+n): one entry straight into the output row, unrolled by 4. */
-function axpyFloat32(o: Float32Array, ro: number, x: number, d: Float32Array, q: number, n: number): void {
-  const fround = Math.fround;
+  const cd = 1 - rd;
   const n4 = n & ~3;
-  let j = 0;
-  for (; j < n4; j += 4) {
-    const p = ro + j;
-    const r = q + j;
-    o[p] += fround(x * d[r]);
-    o[p + 1] += fround(x * d[r + 1]);
-    o[p + 2] += fround(x * d[r + 2]);
-    o[p + 3] += fround(x * d[r + 3]);
+  const fround = Math.fround;
+  // The product rounds to float32 before the sum does (storing into the Float32Array rounds the sum).
+  for (let e = 0; e < nnz; e++) {
+    const x = v[e];
+    const ro = (indices[2 * e + rd] * n) | 0;
+    const co = (indices[2 * e + cd] * n) | 0;
+    let j = 0;
+    for (; j < n4; j += 4) {
+      const p = ro + j;
+      const q = co + j;
+      o[p] += fround(x * d[q]);
+      o[p + 1] += fround(x * d[q + 1]);
+      o[p + 2] += fround(x * d[q + 2]);
+      o[p + 3] += fround(x * d[q + 3]);
+    }
+    for (; j < n; j++) o[ro + j] += fround(x * d[co + j]);
   }
-  for (; j < n; j++) o[ro + j] += fround(x * d[q + j]);
 }
 
 function rowsInt32(o: Int32Array, indices: Float64Array, v: Int32Array, rd: number, cols: Int32Array, d: Int32Array, n: number): void {

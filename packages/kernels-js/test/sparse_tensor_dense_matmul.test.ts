@@ -65,11 +65,11 @@ describe('sparse_tensor_dense_matmul kernel', () => {
     }
   });
 
-  it('rounds every float32 product and sum to float32, in entry order, in the register blocks too', () => {
+  it('rounds every float32 product and sum to float32, in entry order, in long runs of one row too', () => {
     const out = mm(sparse([[0, 0], [0, 1], [0, 2]], [1, 1, 1], [1, 3], 'float32'), dense([16777216, 1, 1], [3, 1], 'float32'));
     expect(list(out.data)).toEqual([16777216]); // a float64 sum would give 16777218
-    // A run of four entries of one row (long enough for the register blocks) over nine columns: eight in one
-    // block, one in the column tail. Every + 1 rounds away; a float64 sum would round to 16777220.
+    // A run of four entries of one row over nine columns (a float64 accumulator per column, as the register blocks
+    // of the other dtypes keep, would round to 16777220): every + 1 rounds away.
     const run = sparse([[0, 0], [0, 1], [0, 2], [0, 3]], [1, 1, 1, 1], [1, 4], 'float32');
     const wide = dense([...Array(9).fill(16777216), ...Array(27).fill(1)], [4, 9], 'float32');
     expect(list(mm(run, wide).data)).toEqual(Array(9).fill(16777216));
