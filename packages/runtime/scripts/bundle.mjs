@@ -13,8 +13,7 @@ const OUT = join(PKG, 'dist/browser');
 const WASM = fileURLToPath(new URL('../build/kernels.wasm', import.meta.resolve('@sparse/kernels-as')));
 
 // kernels-as locates its kernels in one module, dist/wasm-url.js (build/ beside dist/); in the bundle they sit
-// beside the bundle file instead. The literal `new URL('./…', import.meta.url)` form is the one that bundlers which
-// re-bundle sparse.js (webpack, Vite) recognize and copy as an asset.
+// beside the bundle file instead, found relative to the bundle's own URL wherever it is served.
 let wasmUrlSwapped = false;
 const wasmBesideBundle = {
   name: 'wasm-beside-bundle',
