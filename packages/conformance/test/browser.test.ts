@@ -1,39 +1,32 @@
-import { createReadStream, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { createReadStream, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
-import { extname, join, normalize } from 'node:path';
+import { extname, join } from 'node:path';
+import { build } from 'esbuild';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 
-// The runtime with its js, wasm and gpu backends (gpu.js on WebGL2: SwiftShader under these flags), loaded as ES
-// modules by headless Chromium from a page served on 127.0.0.1, runs every spec example there; the page reports the
-// results back to this test.
+// The runtime's browser bundle (packages/runtime/dist/browser: sparse.js, one ES module with the js, wasm and gpu
+// backends and gpu.js inside, and the kernels.wasm beside it) runs every spec example in headless Chromium (gpu.js on
+// WebGL2: SwiftShader under these flags), from a page served on 127.0.0.1 that loads nothing else but the conformance
+// runner; the page reports the results back to this test. The server serves only those files, so a bundle that
+// reached for anything else (a module, gpu.js's own script, a wasm file elsewhere) fails the test.
 
 const ROOT = join(import.meta.dirname, '../../..');
+const BUNDLE_DIR = join(ROOT, 'packages/runtime/dist/browser');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-const TYPES: Record<string, string> = { '.js': 'text/javascript', '.json': 'application/json', '.wasm': 'application/wasm', '.html': 'text/html' };
-
-// gpu.js in the browser: its browser build sets the global GPU; a small ES module re-exports it as 'gpu.js'.
-const GPU_SHIM = 'const GPU = globalThis.GPU.GPU ?? globalThis.GPU;\nexport { GPU };\nexport default { GPU };\n';
+const TYPES: Record<string, string> = { '.js': 'text/javascript', '.map': 'application/json', '.wasm': 'application/wasm' };
+// Served from a folder of another name than the one it is built in: the bundle finds its wasm relative to itself.
+const BUNDLE_URL = '/vendor/sparse/sparse.js';
 
 const PAGE = `<!doctype html>
-<script src="/node_modules/gpu.js/dist/gpu-browser.min.js"></script>
-<script type="importmap">
-{ "imports": {
-  "@sparse/runtime": "/packages/runtime/dist/index.js",
-  "@sparse/kernels-js": "/packages/kernels-js/dist/index.js",
-  "@sparse/kernels-js/internals": "/packages/kernels-js/dist/internals.js",
-  "@sparse/kernels-as": "/packages/kernels-as/dist/index.js",
-  "@sparse/kernels-gpu": "/packages/kernels-gpu/dist/index.js",
-  "gpu.js": "/gpu.js-shim.js"
-} }
-</script>
+<link rel="icon" href="data:,">
 <script type="module">
-  import { createRuntime } from '@sparse/runtime';
-  import { runCase } from '/packages/conformance/dist/run-case.js';
+  import { createRuntime } from '${BUNDLE_URL}';
+  import { runCase } from '/run-case.js';
   try {
-    const { cases } = await (await fetch('/packages/conformance/generated/cases.json')).json();
+    const { cases } = await (await fetch('/cases.json')).json();
     const report = {};
     for (const backend of ['js', 'wasm', 'gpu']) {
       const rt = await createRuntime({ backend });
@@ -52,18 +45,45 @@ const PAGE = `<!doctype html>
   }
 </script>`;
 
+/** The conformance runner as one module whose '@sparse/runtime' is the bundle, by URL (so one runtime instance). */
+async function bundleRunner(): Promise<string> {
+  const result = await build({
+    entryPoints: [join(ROOT, 'packages/conformance/dist/run-case.js')],
+    bundle: true,
+    write: false,
+    format: 'esm',
+    platform: 'browser',
+    logLevel: 'silent',
+    plugins: [{ name: 'runtime-is-the-bundle', setup: (b) => b.onResolve({ filter: /^@sparse\/runtime$/ }, () => ({ path: BUNDLE_URL, external: true })) }],
+  });
+  return result.outputFiles[0].text;
+}
+
 let server: Server;
 let origin = '';
 const profile = mkdtempSync(join(tmpdir(), 'chromium-profile-'));
 
+const requested: string[] = [];
+const refused: string[] = [];
+
 beforeAll(async () => {
+  for (const f of ['sparse.js', 'kernels.wasm']) expect(existsSync(join(BUNDLE_DIR, f)), `${f} in ${BUNDLE_DIR} (npm run build)`).toBe(true);
+  const runner = await bundleRunner();
+  const files: Record<string, string> = {
+    '/cases.json': join(ROOT, 'packages/conformance/generated/cases.json'),
+    ...Object.fromEntries(['sparse.js', 'sparse.js.map', 'kernels.wasm'].map((f) => [`/vendor/sparse/${f}`, join(BUNDLE_DIR, f)])),
+  };
   server = createServer((req, res) => {
     const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+    requested.push(path);
     if (path === '/') return void res.writeHead(200, { 'content-type': 'text/html' }).end(PAGE);
-    if (path === '/gpu.js-shim.js') return void res.writeHead(200, { 'content-type': 'text/javascript' }).end(GPU_SHIM);
-    const file = normalize(join(ROOT, path));
-    if (!file.startsWith(ROOT) || !existsSync(file) || !statSync(file).isFile()) return void res.writeHead(404).end();
-    res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' });
+    if (path === '/run-case.js') return void res.writeHead(200, { 'content-type': 'text/javascript' }).end(runner);
+    const file = files[path];
+    if (!file || !existsSync(file)) {
+      refused.push(path);
+      return void res.writeHead(404).end();
+    }
+    res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/json' });
     createReadStream(file).pipe(res);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -76,7 +96,7 @@ afterAll(() => {
   rmSync(profile, { recursive: true, force: true });
 });
 
-it('every spec example passes in headless Chromium on the js, wasm and gpu backends', async () => {
+it('the browser bundle runs every spec example in headless Chromium on the js, wasm and gpu backends', async () => {
   expect(existsSync(CHROMIUM), `Chromium at ${CHROMIUM} (apt-get install chromium)`).toBe(true);
   const browser = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: FLAGS });
   try {
@@ -88,6 +108,9 @@ it('every spec example passes in headless Chromium on the js, wasm and gpu backe
     const report = await page.evaluate(() => (window as unknown as { __report: Record<string, unknown> }).__report);
     expect(errors).toEqual([]);
     expect(report.error).toBeUndefined();
+    // The page asked for nothing the bundle does not bring, and the wasm backend fetched the kernels beside it.
+    expect(refused).toEqual([]);
+    expect(requested).toContain('/vendor/sparse/kernels.wasm');
     for (const backend of ['js', 'wasm', 'gpu']) {
       const r = report[backend] as { counts: Record<string, number>; failures: string[]; cases: number };
       expect(r.failures, `${backend} in Chromium`).toEqual([]);

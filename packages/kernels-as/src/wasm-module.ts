@@ -1,3 +1,5 @@
+import { WASM_URL } from './wasm-url.js';
+
 /** The exports of build/kernels.wasm this package calls, by name. */
 export type WasmExports = Record<string, unknown> & {
   memory: WebAssembly.Memory;
@@ -5,8 +7,6 @@ export type WasmExports = Record<string, unknown> & {
   lastErrorEntry(): number;
   clearError(): void;
 };
-
-const WASM_URL = new URL('../build/kernels.wasm', import.meta.url);
 
 /** Compiles and instantiates the kernels: from the package's file in Node, by fetch in a browser. */
 export async function instantiateKernels(source?: BufferSource | URL): Promise<WasmExports> {

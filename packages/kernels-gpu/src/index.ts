@@ -87,11 +87,23 @@ export function noWebGlMessage(node: boolean, detail?: string): string {
   return `No WebGL is available for the 'gpu' backend${detail ? ` (${detail})` : ''}: ${how}. gpu.js's CPU mode is not used unless asked for with createGpuBackend({ allowCpuMode: true }).`;
 }
 
+/**
+ * gpu.js's GPU class: the one a page loaded with gpu.js's browser script (the global GPU), else the package
+ * (bundled into the runtime's browser bundle). A browser's own global GPU is WebGPU's interface, not gpu.js: only
+ * a class with createKernel is taken from the global.
+ */
 async function loadGpuClass(): Promise<typeof GPU> {
-  const g = globalThis as unknown as { GPU?: typeof GPU | { GPU: typeof GPU } };
-  if (!isNode && g.GPU) return typeof g.GPU === 'function' ? g.GPU : g.GPU.GPU;
+  const g = globalThis as unknown as { GPU?: { GPU?: unknown } };
+  if (!isNode) {
+    if (isGpuJsClass(g.GPU)) return g.GPU;
+    if (isGpuJsClass(g.GPU?.GPU)) return g.GPU.GPU;
+  }
   const mod = (await import('gpu.js')) as unknown as { GPU?: typeof GPU; default?: { GPU: typeof GPU } };
   return mod.GPU ?? mod.default!.GPU;
+}
+
+function isGpuJsClass(c: unknown): c is typeof GPU {
+  return typeof (c as { prototype?: { createKernel?: unknown } } | undefined)?.prototype?.createKernel === 'function';
 }
 
 /** A gpu.js GPU on real WebGL (or a clear error), after a smoke-test kernel shows it computes. */

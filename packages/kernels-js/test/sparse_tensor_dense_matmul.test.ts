@@ -32,8 +32,10 @@ function reference(a: number[], [ar, ac]: number[], b: number[], [br, bc]: numbe
   return out;
 }
 
-function randomSparse(r: () => number, shape: number[], nnz: number, dtype: DType): SparseData {
+/** Random entries (repeats possible), in random order or, when `sorted`, row-major (long runs of one row). */
+function randomSparse(r: () => number, shape: number[], nnz: number, dtype: DType, sorted = false): SparseData {
   const tuples = Array.from({ length: nnz }, () => shape.map((d) => Math.floor(r() * d)));
+  if (sorted) tuples.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
   return sparse(tuples, tuples.map(() => Math.floor(r() * 19) - 9), shape, dtype);
 }
 function randomDense(r: () => number, shape: number[], dtype: DType): DenseData {
@@ -44,13 +46,15 @@ describe('sparse_tensor_dense_matmul kernel', () => {
   it('multiplies sparse × dense and dense × sparse under every adjoint combination and dtype, any order, repeats adding up', () => {
     const r = rng(5);
     for (const dtype of ['float32', 'float64', 'int32', 'int64'] as DType[]) {
-      for (const adjA of [false, true]) for (const adjB of [false, true]) for (let trial = 0; trial < 8; trial++) {
-        const [m, k, n] = [1 + Math.floor(r() * 6), 1 + Math.floor(r() * 6), 1 + Math.floor(r() * 7)];
+      for (const adjA of [false, true]) for (const adjB of [false, true]) for (let trial = 0; trial < 12; trial++) {
+        // n up to 20: the 8-column register blocks and the column tail; sorted entries make runs of one row.
+        const [m, k, n] = [1 + Math.floor(r() * 6), 1 + Math.floor(r() * 6), 1 + Math.floor(r() * 20)];
         const aShape = adjA ? [k, m] : [m, k];
         const bShape = adjB ? [n, k] : [k, n];
         const sparseLeft = trial % 2 === 0;
-        const a = sparseLeft ? randomSparse(r, aShape, Math.floor(r() * 3 * m * k), dtype) : randomDense(r, aShape, dtype);
-        const b = sparseLeft ? randomDense(r, bShape, dtype) : randomSparse(r, bShape, Math.floor(r() * 3 * k * n), dtype);
+        const sorted = trial % 4 < 2;
+        const a = sparseLeft ? randomSparse(r, aShape, Math.floor(r() * 3 * m * k), dtype, sorted) : randomDense(r, aShape, dtype);
+        const b = sparseLeft ? randomDense(r, bShape, dtype) : randomSparse(r, bShape, Math.floor(r() * 3 * k * n), dtype, sorted);
         const plain = (x: SparseData | DenseData) => (x.kind === 'sparse' ? densify(x) : (list(x.data) as Num[]).map(Number));
         const out = mm(a, b, adjA, adjB);
         expect(out.shape).toEqual([m, n]);
@@ -61,11 +65,27 @@ describe('sparse_tensor_dense_matmul kernel', () => {
     }
   });
 
-  it('rounds every float32 product and sum to float32, in entry order', () => {
+  it('rounds every float32 product and sum to float32, in entry order, in long runs of one row too', () => {
     const out = mm(sparse([[0, 0], [0, 1], [0, 2]], [1, 1, 1], [1, 3], 'float32'), dense([16777216, 1, 1], [3, 1], 'float32'));
     expect(list(out.data)).toEqual([16777216]); // a float64 sum would give 16777218
+    // A run of four entries of one row over nine columns (a float64 accumulator per column, as the register blocks
+    // of the other dtypes keep, would round to 16777220): every + 1 rounds away.
+    const run = sparse([[0, 0], [0, 1], [0, 2], [0, 3]], [1, 1, 1, 1], [1, 4], 'float32');
+    const wide = dense([...Array(9).fill(16777216), ...Array(27).fill(1)], [4, 9], 'float32');
+    expect(list(mm(run, wide).data)).toEqual(Array(9).fill(16777216));
+    // Row 0's entries interleaved with row 1's (runs of one entry, taken entry by entry) give the same.
+    const split = sparse([[0, 0], [1, 0], [0, 1], [1, 1], [0, 2], [1, 2], [0, 3]], [1, 1, 1, 1, 1, 1, 1], [2, 4], 'float32');
+    expect(list(mm(split, wide).data)).toEqual(Array(18).fill(16777216));
     const p = mm(sparse([[0, 0]], [0.1], [1, 1], 'float32'), dense([0.1], [1, 1], 'float32'));
     expect(list(p.data)).toEqual([Math.fround(Math.fround(0.1) * Math.fround(0.1))]);
+  });
+
+  it('wraps int32 products and sums of a run in the register blocks', () => {
+    // A run of 4 entries of row 0 times 65537 in 9 columns: the products and their sum pass 2^31 and wrap.
+    const vals = [65536, 65536, 2 ** 31 - 1, -3];
+    const out = mm(sparse([[0, 0], [0, 1], [0, 2], [0, 3]], vals, [1, 4], 'int32'), dense(Array(36).fill(65537), [4, 9], 'int32'));
+    const want = Number(BigInt.asIntN(32, vals.reduce((s, x) => s + BigInt(x) * 65537n, 0n)));
+    expect(list(out.data)).toEqual(Array(9).fill(want));
   });
 
   it('wraps int32 and int64 products and sums', () => {
