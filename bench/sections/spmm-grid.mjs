@@ -98,6 +98,7 @@ function finishPoint(point, ctx) {
     point.ratios[`${name} ÷ native C++`] = ratio(`sparse/${name}`, 'sparse/native-c++');
   }
   point.ratios['scipy: sparse/dense'] = ratio('sparse/scipy', 'dense/numpy');
+  point.ratios['wasm ÷ js'] = ratio('sparse/wasm', 'sparse/js');
   const cpu = tfPublished(point.density, point.n, point.m, point.k, false);
   const gpu = tfPublished(point.density, point.n, point.m, point.k, true);
   point.tf_published = cpu ? { cpu_ratio: cpu.ratio, gpu_ratio: gpu?.ratio, cpu_dense_ms: cpu.dense_s * 1e3, cpu_sparse_ms: cpu.sparse_s * 1e3 } : undefined;
