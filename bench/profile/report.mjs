@@ -109,19 +109,29 @@ function scalingSection(L, r) {
   if (sI) slopeRows.push(['native loop: instructions', fmt(sI.slope), fmt(sI.nlogn_slope)]);
   const sL = slope(nat.map((x) => ({ x: x.nnz, y: x.counts.total.LL })).filter((p) => p.x >= 1e5));
   if (sL) slopeRows.push(['native loop: L2 misses (from 10^5, where they start)', fmt(sL.slope), fmt(sL.nlogn_slope)]);
-  if (sW) slopeRows.push(['native loop: wall time', fmt(sW.slope), fmt(sW.nlogn_slope)]);
+  const bench = (k) => fmt(r.bench_slopes?.fits?.[k]);
+  if (sW) slopeRows.push(['native loop: wall time', fmt(sW.slope), fmt(sW.nlogn_slope), bench('spmm/native-c++')]);
   const hp = sizes.filter((s) => pages.get(s)?.huge_ms > 0);
   const sH = slope(hp.map((s) => ({ x: s, y: pages.get(s).huge_ms })));
   if (sH) slopeRows.push(['native loop: wall time on 2 MB pages', fmt(sH.slope), fmt(sH.nlogn_slope)]);
   for (const key of nodeKeys) {
     const w = wall.node?.[key] ?? {};
     const sw = slope(Object.keys(w).map((s) => ({ x: Number(s), y: w[s] })));
-    if (sw) slopeRows.push([`${key}: wall time`, fmt(sw.slope), fmt(sw.nlogn_slope)]);
+    if (sw) slopeRows.push([`${key}: wall time`, fmt(sw.slope), fmt(sw.nlogn_slope), bench(`${key.split(' ')[1]}/${key.split(' ')[0]}`)]);
     const cs = r.scaling?.node?.[key] ?? [];
     const si = slope(cs.map((x) => ({ x: x.nnz, y: x.counts.byCategory.jit.Ir })));
     if (si) slopeRows.push([`${key}: instructions of our code (${cs.length} sizes)`, fmt(si.slope), fmt(si.nlogn_slope)]);
   }
-  if (slopeRows.length) L.push('Growth exponents b of y ≈ c·nnz^b (least-squares log-log slope over the points above; the last column is what n log n itself gives over the same points):', '', ...table(['series', 'slope', `${SLOPE_REF} slope`], slopeRows), '');
+  const benchNote = r.bench_slopes ? `; the last column is the slope the bench's own last run reported (latest.json, ${r.bench_slopes.date?.slice(0, 10)}, ${r.bench_slopes.machine}: another machine, tinybench timing)` : '';
+  if (slopeRows.length)
+    L.push(
+      `Growth exponents b of y ≈ c·nnz^b (least-squares log-log slope over the points above; "${SLOPE_REF} slope" is what n log n itself gives over the same points${benchNote}):`,
+      '',
+      ...table(['series', 'slope', `${SLOPE_REF} slope`, ...(r.bench_slopes ? ['bench\'s last run'] : [])], slopeRows.map((x) => (r.bench_slopes ? [x[0], x[1], x[2], x[3] ?? ''] : x.slice(0, 3)))),
+      '',
+    );
+  const others = Object.entries(r.bench_slopes?.fits ?? {}).filter(([k]) => !['spmm/native-c++', 'spmm/wasm', 'reorder/wasm'].includes(k));
+  if (others.length) L.push(`The bench's last run also reported: ${others.map(([k, v]) => `${k} ${fmt(v)}`).join(', ')}.`, '');
   L.push(...scalingReading(r, nat, sizes, wall, pages, ms, sI, sW, sH), '');
 }
 
@@ -138,7 +148,7 @@ function scalingReading(r, nat, sizes, wall, pages, ms, sI, sW, sH) {
   const ll = (x) => x.counts.total.LL / x.nnz;
   const ns = (s) => (wall.native?.[s] ? (wall.native[s] * 1e6) / s : undefined);
   const bMB = (s) => mb(ms.get(s) * 16 * 4);
-  const big = sizes.filter((s) => pages.get(s)?.ratio > 0 && s >= 1e6).map((s) => 1 - pages.get(s).ratio);
+  const big = sizes.filter((s) => pages.get(s)?.ratio > 0 && s >= 9e5).map((s) => 1 - pages.get(s).ratio);
   const out = [];
   out.push(
     `*Reading.* The native loop executes ${range(ir)} instructions per stored entry at every size` +
@@ -148,7 +158,7 @@ function scalingReading(r, nat, sizes, wall, pages, ms, sI, sW, sH) {
   );
   if (big.length)
     out.push(
-      `Cachegrind does not model the TLB: on 2 MB pages the points from 10^6 up run ${pct(Math.min(...big))}–${pct(Math.max(...big))} faster, so address translation is a part of the excess` +
+      `Cachegrind does not model the TLB: on 2 MB pages the points from 10^6 up take ${pct(Math.min(...big))}–${pct(Math.max(...big))} less time, so address translation is a part of the excess` +
         (sH ? ` (slope ${fmt(sH.slope)} on huge pages); the rest is the latency of the L2 misses themselves.` : '.'),
     );
   const ws = r.scaling?.node?.['wasm spmm'] ?? [];
@@ -280,8 +290,15 @@ function wasmSection(L, r) {
       (extra > 0 ? `${fmt(extra)} ms more when the stages run together than alone, ` : '') + `and ${fmt(glue)} ms of runtime glue.`,
   );
   if (cw && cn) out.push(`The copies show in the counts too: the whole call misses L2 ${fmt(cw.total.LL / 1e3)} k times, ${fmt((cw.byCategory.memcpy.LL + cw.byCategory.memset.LL) / 1e3)} k of them in memcpy/memset, against ${fmt(cn.total.LL / 1e3)} k for the native loop, which reads its inputs in place.`);
+  const core = (g('wasm: multiply') ?? 0) + (g('wasm: CSR pass') ?? 0);
+  if (s && core) out.push(`The kernel's own two passes (CSR + multiply) come to ${fmt(core)} ms, ${times(core / s)} scipy: the target is missed by what surrounds them.`);
   const pw = res['wasm: whole call']?.page_faults;
-  if (pw > 0) out.push(`Each whole call also takes ${fmt(pw)} minor page faults (the copy out alone: ${fmt(res['wasm: copy out']?.page_faults)}), against ${(m * n * 4) / 4096} pages of 4 KB in the result: the result array is fresh memory, first touched by the copy out.`);
+  const pages = (m * n * 4) / 4096;
+  if (pw > pages / 2)
+    out.push(
+      `In this run the whole call also took ${fmt(pw)} minor page faults (the copy out alone: ${fmt(res['wasm: copy out']?.page_faults)}) for a result of ${pages} pages of 4 KB: the new result array mostly got fresh pages from the allocator, which the OS maps and zeroes on first touch, inside the copy out. ` +
+        'How many depends on the allocator\'s state (recycled or fresh memory), so the copy out\'s time varies between runs more than the other stages\'.',
+    );
   L.push(out.join(' '), '');
 }
 
@@ -329,7 +346,9 @@ function jsSection(L, r) {
   if (cj && cn)
     out.push(
       `Cachegrind counts ${fmt(cj.total.Ir / r.counts.macs)} instructions per multiply-add for the JS call against ${fmt(cn.total.Ir / r.counts.macs)} for the native loop (${times(cj.total.Ir / cn.total.Ir)}), with about as many L2 misses (${fmt(cj.total.LL / 1e3)} k vs ${fmt(cn.total.LL / 1e3)} k): ` +
-        'the JS kernel is bound by the instructions it executes, one scalar multiply-add at a time (JS has no SIMD), not by memory; only fewer instructions per multiply-add can close the gap.',
+        'the JS kernel is bound by the instructions it executes, one scalar multiply-add at a time (JS has no SIMD), not by memory.',
     );
+  const rj = race.ratios['js: whole call ÷ scipy'];
+  if (cj && rj > 4) out.push(`At the same instructions per nanosecond, reaching 4× scipy would take about ${fmt((cj.total.Ir / r.counts.macs) * (4 / rj))} instructions per multiply-add (a proportional estimate, not a measurement).`);
   L.push(out.join(' '), '');
 }

@@ -34,7 +34,7 @@ const out = outArg ? outArg.slice('--out='.length) : join(ROOT, 'bench', 'result
 const ALL = [1e4, 3e4, 1e5, 3e5, 1e6, 3e6, 1e7];
 const config = quick
   ? { rounds: 5, cpuSeconds: 2, sizes: [1e4, 1e5, 3e5], nodeCountSizes: [1e4, 1e5], pageRounds: 5 }
-  : { rounds: 21, cpuSeconds: 6, sizes: ALL, nodeCountSizes: [1e4, 1e5, 1e6], pageRounds: 15 };
+  : { rounds: 21, cpuSeconds: 6, sizes: ALL, nodeCountSizes: [1e4, 1e5, 1e6, 3e6], pageRounds: 15 };
 const nodeRuns = [['wasm', 'spmm'], ['wasm', 'reorder']];
 
 const started = performance.now();
@@ -80,6 +80,11 @@ try {
 } finally {
   rmSync(work, { recursive: true, force: true });
 }
+// The slopes the bench itself last reported (its latest.json), for reference beside ours.
+try {
+  const latest = JSON.parse(readFileSync(join(ROOT, 'bench', 'results', 'latest.json'), 'utf8'));
+  r.bench_slopes = { date: latest.date, machine: latest.machine?.cpu, fits: Object.fromEntries(Object.entries(latest.scaling?.fits ?? {}).map(([k, f]) => [k, f.slope])) };
+} catch {}
 r.runtime_s = (performance.now() - started) / 1000;
 mkdirSync(out, { recursive: true });
 writeFileSync(join(out, 'profile.json'), JSON.stringify(r, null, 2) + '\n');
