@@ -31,7 +31,9 @@ export async function cacheScaling(work, tools, { nativeSizes, nodeSizes, nodeRu
       const d = scalingData(work, t);
       log(`cachegrind ${key} ${d.nnz}`);
       try {
-        node[key].push({ nnz: d.nnz, m: d.m, counts: await perCall('node', nodeWorker('op-loop.mjs', [backend, op, JSON.stringify(d)]), work, { lo: 1, hi: 3 }) });
+        // More calls between the two runs where calls are cheap: V8's lumpy costs (a GC now and then) average out.
+        const span = Math.min(50, Math.max(2, Math.round(3e6 / d.nnz)));
+        node[key].push({ nnz: d.nnz, m: d.m, span, counts: await perCall('node', nodeWorker('op-loop.mjs', [backend, op, JSON.stringify(d)]), work, { lo: 1, hi: 1 + span }) });
       } catch (e) {
         notes.push(`${key} at ${d.nnz}: ${String(e.message).split('\n')[0]}`);
       }

@@ -56,7 +56,7 @@ export function cpuBreakdown(backend, meta, work, { seconds = 5, intervalUs = 10
     windowMs,
     msPerCall: windowMs / calls,
     medianMs: loop.median_ms,
-    functions: fns,
+    functions: fns.map(({ url, ...f }) => f),
     stages: [...stages].map(([stage, ms]) => ({ stage, msPerCall: ms / calls, share: ms / windowMs })).sort((a, b) => b.msPerCall - a.msPerCall),
   };
 }
