@@ -23,7 +23,7 @@ export function pagesExperiment(work, tools, { sizes, rounds, log }) {
     const d = scalingData(work, t);
     log(`pages ${d.nnz}`);
     // Many alternations where a call is short: the ratio of two medians of a noisy machine needs them.
-    const n = Math.min(20000, Math.max(rounds, Math.round(2e8 / d.nnz)));
+    const n = Math.min(20000, Math.max(rounds, Math.round(3e8 / d.nnz)));
     const r = run(exe, [d.dir, d.m, d.k, d.n, d.nnz, n].map(String));
     if (r.ok) rows.push({ nnz: d.nnz, rounds: n, ...JSON.parse(r.stdout) });
     else notes.push(`${d.nnz}: ${r.stderr.trim().split('\n').pop()}`);

@@ -159,7 +159,7 @@ function scalingReading(r, nat, sizes, wall, pages, ms, sI, sW, sH) {
   if (big.length)
     out.push(
       `Cachegrind does not model the TLB: on 2 MB pages the points from 10^6 up take ${pct(Math.min(...big))}–${pct(Math.max(...big))} less time, so address translation is a part of the excess` +
-        (sH ? ` (slope ${fmt(sH.slope)} on huge pages); the rest is the latency of the L2 misses themselves.` : '.'),
+        (sH && sW ? `, but a small one: on huge pages the slope is still ${fmt(sH.slope)} (${fmt(sW.slope)} on 4 KB pages). The rest of the excess tracks the L2 misses.` : '.'),
     );
   const ws = r.scaling?.node?.['wasm spmm'] ?? [];
   if (ws.length) {
@@ -285,9 +285,12 @@ function wasmSection(L, r) {
         ': the kernel proper is not where the gap is.',
     );
   const over = w - (g('wasm: multiply') ?? 0);
+  // Differences of medians timed apart: below 2% of the call they are noise, not a cost.
+  const noise = 0.02 * w;
   out.push(
     `The other ${fmt(over)} ms (${pct(over / w)} of the call) are the index check (${fmt(g('wasm: index check'))}), copying the inputs in (${fmt(g('wasm: copy in'))}), the CSR pass (${fmt(g('wasm: CSR pass'))}), the copy out (${fmt(g('wasm: copy out'))}, alone), ` +
-      (extra > 0 ? `${fmt(extra)} ms more when the stages run together than alone, ` : '') + `and ${fmt(glue)} ms of runtime glue.`,
+      (extra > noise ? `${fmt(extra)} ms more when the stages run together than alone, ` : '') +
+      (glue > noise ? `and ${fmt(glue)} ms of runtime glue.` : 'and runtime glue within the noise of these medians.'),
   );
   if (cw && cn) out.push(`The copies show in the counts too: the whole call misses L2 ${fmt(cw.total.LL / 1e3)} k times, ${fmt((cw.byCategory.memcpy.LL + cw.byCategory.memset.LL) / 1e3)} k of them in memcpy/memset, against ${fmt(cn.total.LL / 1e3)} k for the native loop, which reads its inputs in place.`);
   const core = (g('wasm: multiply') ?? 0) + (g('wasm: CSR pass') ?? 0);

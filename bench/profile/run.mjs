@@ -34,7 +34,7 @@ const out = outArg ? outArg.slice('--out='.length) : join(ROOT, 'bench', 'result
 const ALL = [1e4, 3e4, 1e5, 3e5, 1e6, 3e6, 1e7];
 const config = quick
   ? { rounds: 5, cpuSeconds: 2, sizes: [1e4, 1e5, 3e5], nodeCountSizes: [1e4, 1e5], pageRounds: 5 }
-  : { rounds: 21, cpuSeconds: 6, sizes: ALL, nodeCountSizes: [1e4, 1e5, 1e6, 3e6], pageRounds: 15 };
+  : { rounds: 21, cpuSeconds: 6, sizes: ALL, nodeCountSizes: [1e4, 1e5, 1e6, 3e6], pageRounds: 31 };
 const nodeRuns = [['wasm', 'spmm'], ['wasm', 'reorder']];
 
 const started = performance.now();
