@@ -265,7 +265,7 @@ function wasmSection(L, r) {
     '',
   );
   const ratios = ['wasm: whole call ÷ scipy', 'wasm: whole call ÷ native C++', 'wasm: multiply ÷ native C++', 'wasm: multiply ÷ scipy', 'native C++ ÷ scipy'].filter((x) => race.ratios[x] !== undefined);
-  L.push(`Ratios (median of per-round ratios): ${ratios.map((x) => `${x.replace('wasm: ', '')} **${times(race.ratios[x])}**`).join('; ')}. Targets: wasm ≤ 1.0× scipy, ≤ 2× native.`, '');
+  if (ratios.length) L.push(`Ratios (median of per-round ratios): ${ratios.map((x) => `${x.replace('wasm: ', '')} **${times(race.ratios[x])}**`).join('; ')}. Targets: wasm ≤ 1.0× scipy, ≤ 2× native.`, '');
   cpuTable(L, r.cpu?.wasm);
   countsTable(L, r.counts, (name) => !name.startsWith('js'));
   // Reading.
@@ -328,7 +328,7 @@ function jsSection(L, r) {
     '',
   );
   const ratios = ['js: whole call ÷ scipy', 'js: whole call ÷ native C++', 'js: kernel (all stages) ÷ native C++'].filter((x) => race.ratios[x] !== undefined);
-  L.push(`Ratios (median of per-round ratios): ${ratios.map((x) => `${x.replace('js: ', '')} **${times(race.ratios[x])}**`).join('; ')}. Target: js ≤ 4× scipy.`, '');
+  if (ratios.length) L.push(`Ratios (median of per-round ratios): ${ratios.map((x) => `${x.replace('js: ', '')} **${times(race.ratios[x])}**`).join('; ')}. Target: js ≤ 4× scipy.`, '');
   const cpu = r.cpu?.js;
   cpuTable(L, cpu);
   if (cpu?.hot?.lines?.length) {

@@ -12,7 +12,8 @@ export const WASM_FILE = join(ROOT, 'packages', 'kernels-as', 'build', 'kernels.
 /** Runs a command; returns {ok, stdout, stderr, status}, never throws. */
 export function run(cmd, args, opts = {}) {
   const r = spawnSync(cmd, args, { encoding: 'utf8', maxBuffer: 1 << 28, ...opts });
-  return { ok: r.status === 0, stdout: r.stdout ?? '', stderr: r.stderr ?? String(r.error ?? ''), status: r.status };
+  const missing = r.error?.code === 'ENOENT' ? `${cmd}: not found on PATH` : undefined;
+  return { ok: r.status === 0, stdout: r.stdout ?? '', stderr: missing ?? r.stderr ?? String(r.error ?? ''), status: r.status };
 }
 
 const firstLine = (s) => String(s).trim().split('\n').filter(Boolean).pop() ?? '';
@@ -21,7 +22,7 @@ const firstLine = (s) => String(s).trim().split('\n').filter(Boolean).pop() ?? '
 export function findTools() {
   const probe = (cmd, args, pick = (o) => firstLine(o)) => {
     const r = run(cmd, args);
-    return r.ok ? { ok: true, version: pick(r.stdout || r.stderr) } : { ok: false, reason: `${cmd} not usable: ${firstLine(r.stderr) || `exit ${r.status}`}` };
+    return r.ok ? { ok: true, version: pick(r.stdout || r.stderr) } : { ok: false, reason: firstLine(r.stderr).startsWith(`${cmd}:`) ? firstLine(r.stderr) : `${cmd} not usable: ${firstLine(r.stderr) || `exit ${r.status}`}` };
   };
   return {
     valgrind: probe('valgrind', ['--version']),
