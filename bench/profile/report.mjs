@@ -239,7 +239,7 @@ function wasmSection(L, r) {
   const g = (k) => res[k]?.median_ms;
   const { m, k, n, nnz } = race.meta;
   L.push(`A ${m}×${k} at 1% (${nnz} stored), B ${k}×${n}, float32. ${race.rounds} rounds of turns; ms are medians over rounds.`, '');
-  const stages = ['wasm: copy in', 'wasm: CSR pass', 'wasm: multiply', 'wasm: copy out'];
+  const stages = ['wasm: copy in', 'wasm: CSR pass', 'wasm: slab split', 'wasm: multiply', 'wasm: copy out'];
   const stageSum = stages.reduce((a, s) => a + (g(s) ?? 0), 0);
   const glue = g('wasm: whole call') - (g('wasm: kernel (all stages)') ?? 0) - (g('wasm: index check') ?? 0);
   const extra = g('wasm: kernel (all stages)') - stageSum;
@@ -251,12 +251,13 @@ function wasmSection(L, r) {
           ['wasm: whole call', undefined, '`rt.run(\'sparse_tensor_dense_matmul\')`, as the bench times it'],
           ['wasm: index check', undefined, "the runtime's check (validate-sparse.ts → the backend's `indicesValid`): indices copied in as f64, then `indices_valid`"],
           ['wasm: of which indices_valid', undefined, 'the export alone, indices already in wasm memory', '  of which `indices_valid`'],
-          ['wasm: kernel (all stages)', undefined, 'the backend kernel on checked arguments (the four stages below, in one call)'],
-          ['wasm: copy in', undefined, 'indices (f64), values and B into wasm memory'],
+          ['wasm: kernel (all stages)', undefined, 'the backend kernel on checked arguments (the stages below, in one call; alone, it copies the indices in itself)'],
+          ['wasm: copy in', undefined, 'values and B into wasm memory (in the real call the indices are the index check\'s copy)'],
           ['wasm: CSR pass', undefined, '`spmm_csr_float32`: row pointers, B-row offsets'],
-          ['wasm: multiply', undefined, '`spmm_float32`, the kernel proper'],
+          ['wasm: slab split', undefined, '`spmm_tiles`: each row cut by slabs of B\'s rows'],
+          ['wasm: multiply', undefined, '`spmm_float32`, the kernel proper, slab by slab'],
           ['wasm: copy out', undefined, 'the m×n result sliced out of wasm memory into a new Float32Array (its allocation included)'],
-          ['', Number.isFinite(extra) ? extra : undefined, 'the kernel minus its four stages timed alone: what they cost more together (cache state, fresh output memory)', 'kernel − its stages alone'],
+          ['', Number.isFinite(extra) ? extra : undefined, 'the kernel minus its stages timed alone: what they cost more together (cache state, fresh output memory)', 'kernel − its stages alone'],
           ['', Number.isFinite(glue) ? glue : undefined, 'argument binding, the shape checks, wrapping the output', 'runtime glue (whole − check − kernel)'],
         ]),
         ...peerRows(race),

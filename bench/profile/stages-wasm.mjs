@@ -1,9 +1,11 @@
 // The wasm SpMM call cut into its stages, each callable alone on the headline data, so the race (race.mjs) can
 // time them in turns with the whole call and the peers. The stages follow what the runtime and the kernel do
 // (packages/runtime/src/validate-sparse.ts, packages/kernels-as/src/kernels/sparse_tensor_dense_matmul.ts):
-//   index check   the runtime's fast check: indices copied into wasm (f64) + the indices_valid export
-//   copy in       indices (f64, as the CSR pass reads them), values and B into wasm memory
+//   index check   the runtime's fast check: indices copied into wasm (f64) + the indices_valid export; the kernel
+//                 then reuses that copy
+//   copy in       values and B into wasm memory
 //   CSR pass      spmm_csr_<dtype>: row pointers and B-row offsets
+//   slab split    spmm_tiles: each row's entries cut by slabs of B's rows (when B outgrows the cache)
 //   multiply      spmm_<dtype>: the kernel proper
 //   copy out      the [m × n] result sliced out of wasm memory into a new typed array
 // Each stage gets its own module instance with its inputs already in place, so one stage never disturbs
@@ -11,7 +13,7 @@
 import { kernels as jsKernels } from '@sparse/kernels-js';
 import { instantiateKernels } from '../../packages/kernels-as/dist/wasm-module.js';
 import { WasmContext } from '../../packages/kernels-as/dist/wasm-context.js';
-import { sparseTensorDenseMatmul } from '../../packages/kernels-as/dist/kernels/sparse_tensor_dense_matmul.js';
+import { slabs, sparseTensorDenseMatmul } from '../../packages/kernels-as/dist/kernels/sparse_tensor_dense_matmul.js';
 
 const DTYPE = 'float32';
 const SIZE = 4;
@@ -40,7 +42,7 @@ export async function wasmStages(args) {
   stages.push({ name: 'kernel (all stages)', what: 'the backend kernel on checked arguments', fn: () => whole(args) });
 
   const check = await context();
-  stages.push({ name: 'index check', what: 'copy indices in (f64) + indices_valid', fn: () => check.indicesValid(indices, shape) });
+  stages.push({ name: 'index check', what: 'copy indices in (f64) + indices_valid', fn: () => check.indicesValid(args.sp_a) });
   const only = await context();
   if (need(only, 'indices_valid')) {
     only.heap.reset();
@@ -52,17 +54,16 @@ export async function wasmStages(args) {
   const copy = await context();
   stages.push({
     name: 'copy in',
-    what: 'indices (f64), values, B into wasm memory',
+    what: 'values, B into wasm memory (the indices are the index check\'s copy)',
     fn: () => {
       copy.heap.reset();
-      copy.heap.putValues('float64', indices);
       copy.heap.putValues(DTYPE, values);
       copy.heap.putValues(DTYPE, bData);
     },
   });
 
   const k = await context();
-  if (need(k, `spmm_csr_${DTYPE}`, `spmm_${DTYPE}`)) {
+  if (need(k, `spmm_csr_${DTYPE}`, `spmm_${DTYPE}`, 'spmm_tiles')) {
     const { heap } = k;
     heap.reset();
     const idx = heap.putValues('float64', indices);
@@ -74,9 +75,15 @@ export async function wasmStages(args) {
     const fill = heap.alloc(m * 4);
     const csr = [idx, false, nnz, m, vals, n * SIZE, rowPtr, colOff, sorted, fill];
     const csrVals = k.exports[`spmm_csr_${DTYPE}`](...csr) >>> 0;
+    const kRows = args.b.shape[0];
+    const tiles = slabs(kRows * n * SIZE, nnz, m);
+    const runs = tiles > 1 ? { ptrs: heap.alloc((tiles + 1) * m * 4), stride: m * 4 } : { ptrs: rowPtr, stride: 4 };
+    const split = [rowPtr, colOff, m, Math.ceil(kRows / tiles) * n * SIZE, tiles, runs.ptrs];
+    if (tiles > 1) k.exports.spmm_tiles(...split);
     const out = heap.alloc(m * n * SIZE);
     stages.push({ name: 'CSR pass', what: `spmm_csr_${DTYPE}`, fn: () => k.exports[`spmm_csr_${DTYPE}`](...csr) });
-    stages.push({ name: 'multiply', what: `spmm_${DTYPE} (the kernel proper)`, fn: () => k.exports[`spmm_${DTYPE}`](rowPtr, colOff, csrVals, m, d, n, out) });
+    if (tiles > 1) stages.push({ name: 'slab split', what: `spmm_tiles (${tiles} slabs of B's rows)`, fn: () => k.exports.spmm_tiles(...split) });
+    stages.push({ name: 'multiply', what: `spmm_${DTYPE} (the kernel proper, ${tiles} slab${tiles > 1 ? 's' : ''})`, fn: () => k.exports[`spmm_${DTYPE}`](runs.ptrs, runs.stride, tiles, colOff, csrVals, m, d, n, out) });
     stages.push({ name: 'copy out', what: 'result sliced out of wasm memory', fn: () => heap.readValues(DTYPE, out, m * n) });
   }
   return { stages, notes };

@@ -64,6 +64,6 @@ const SLAB_BYTES = 2 ** 20;
  * How many slabs of B's rows the product goes in: one per SLAB_BYTES of B, but each slab re-reads and re-writes the
  * output, so no more than a quarter of the entries per row (the output traffic stays under a quarter of B's).
  */
-function slabs(bBytes: number, nnz: number, m: number): number {
+export function slabs(bBytes: number, nnz: number, m: number): number {
   return Math.max(1, Math.min(Math.ceil(bBytes / SLAB_BYTES), Math.floor(nnz / (4 * Math.max(1, m)))));
 }
