@@ -66,7 +66,7 @@ export async function wasmStages(args) {
   if (need(k, `spmm_csr_${DTYPE}`, `spmm_${DTYPE}`, 'spmm_tiles')) {
     const { heap } = k;
     heap.reset();
-    const idx = heap.putValues('float64', indices);
+    const idx = k.putIndices(indices);
     const vals = heap.putValues(DTYPE, values);
     const d = heap.putValues(DTYPE, bData);
     const rowPtr = heap.alloc((m + 1) * 4);

@@ -2,16 +2,16 @@
 
 /**
  * A's entries as CSR: `rowPtr` (m + 1 i32) and, for each entry in row order, `colOff` the byte offset of its row
- * of B (u32: B lives in a 32-bit memory). `indices` are the f64 [nnz × 2] (row, col) pairs as the JS side holds
- * them, already validated, read swapped when `swap` (Aᵀ). Entries already in row order (the canonical case) take
+ * of B (u32: B lives in a 32-bit memory). `indices` are the i32 [nnz × 2] (row, col) pairs, already validated,
+ * read swapped when `swap` (Aᵀ). Entries already in row order (the canonical case) take
  * one pass and keep `vals`; any other order takes a stable counting sort (each row keeps its entries' order, the
  * order the JS kernel sums them in), the values permuted into `sorted`. Returns the values to use. `fill` is m
  * i32 of scratch. Linear: O(nnz + m).
  */
 @inline export function spmmCsr<T>(indices: usize, swap: bool, nnz: i32, m: i32, vals: usize, rowBytes: usize, rowPtr: usize, colOff: usize, sorted: usize, fill: usize): usize {
   const size = <usize>sizeof<T>();
-  // Each entry's (row, col) narrowed to i32 in one SIMD conversion, read as one i64 and split by shifts (so Aᵀ
-  // costs no branch): the row is the low half, or the high half when swapped.
+  // Each entry's (row, col) read as one i64 and split by shifts (so Aᵀ costs no branch): the row is the low half,
+  // or the high half when swapped.
   const rs: u64 = swap ? 32 : 0;
   const cs: u64 = swap ? 0 : 32;
   // The row-ordered case in one pass: row pointers advance as the rows do. The first entry out of row order
@@ -19,7 +19,7 @@
   let next = 0;
   let p = 0;
   for (; p < nnz; p++) {
-    const rc = i64x2.extract_lane(i32x4.trunc_sat_f64x2_s_zero(v128.load(indices + (<usize>p << 4))), 0);
+    const rc = load<u64>(indices + (<usize>p << 3));
     const r = <i32>(rc >> rs);
     const c = <i32>(rc >> cs);
     if (r < next - 1) break;
@@ -33,7 +33,7 @@
   // Any order: a stable counting sort of the rows.
   memory.fill(rowPtr, 0, (<usize>m + 1) << 2);
   for (p = 0; p < nnz; p++) {
-    const rc = i64x2.extract_lane(i32x4.trunc_sat_f64x2_s_zero(v128.load(indices + (<usize>p << 4))), 0);
+    const rc = load<u64>(indices + (<usize>p << 3));
     const c = rowPtr + ((<usize><i32>(rc >> rs) + 1) << 2);
     store<i32>(c, load<i32>(c) + 1);
   }
@@ -43,7 +43,7 @@
   }
   memory.copy(fill, rowPtr, <usize>m << 2);
   for (p = 0; p < nnz; p++) {
-    const rc = i64x2.extract_lane(i32x4.trunc_sat_f64x2_s_zero(v128.load(indices + (<usize>p << 4))), 0);
+    const rc = load<u64>(indices + (<usize>p << 3));
     const r = <i32>(rc >> rs);
     const c = <i32>(rc >> cs);
     const f = fill + (<usize>r << 2);

@@ -34,7 +34,10 @@ export class Heap {
     this.staged = undefined;
   }
 
-  /** Resets the heap and copies `indices` in as f64 at its base, staged for the next kernel's `resetKeeping(owner)`. */
+  /**
+   * Resets the heap and copies `indices` in as f64 at its base, staged for the next kernel's `resetKeeping(owner)`
+   * (the index check narrows them to i32 there in place).
+   */
   stage(owner: object, indices: Float64Array): number {
     this.reset();
     const ptr = this.putValues('float64', indices);

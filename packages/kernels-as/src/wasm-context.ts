@@ -28,17 +28,12 @@ export class WasmContext {
   }
 
   /**
-   * Resets the heap and puts `st`'s indices in as f64: the copy the index check made if it checked this very
-   * argument (the runtime runs the kernel right after its checks, with the same argument object, fresh each call,
-   * so nothing can have changed them), else a new copy. Returns the pointer.
+   * Resets the heap and puts `st`'s indices in as i32: the copy the index check made (and narrowed) if it checked
+   * this very argument (the runtime runs the kernel right after its checks, with the same argument object, fresh
+   * each call, so nothing can have changed them), else a new copy, narrowed. Returns the pointer.
    */
-  startWithF64Indices(st: SparseData): number {
-    return this.heap.resetKeeping(st) ?? this.heap.putValues('float64', st.indices);
-  }
-
-  /** startWithF64Indices, narrowed to i32 in place. */
   startWithIndices(st: SparseData): number {
-    return this.narrow(this.startWithF64Indices(st), st.indices.length);
+    return this.heap.resetKeeping(st) ?? this.putIndices(st.indices);
   }
 
   private narrow(p: number, n: number): number {
@@ -48,9 +43,9 @@ export class WasmContext {
 
   /**
    * The runtime's index check (every index a whole number in [0, dim)) as one SIMD pass in wasm: true when every
-   * index passes, and the copy stays staged for the kernel. Below FAST_CHECK_MIN numbers the copy costs more than
-   * the JS loop saves, and dims past i32 are left to the JS check: both answer false, which only means "check the
-   * slow way".
+   * index passes, and the copy, narrowed to i32 by the same pass, stays staged for the kernel. Below
+   * FAST_CHECK_MIN numbers the copy costs more than the JS loop saves, and dims past i32 are left to the JS check:
+   * both answer false, which only means "check the slow way".
    */
   indicesValid(st: SparseData): boolean {
     const { indices, shape } = st;

@@ -56,7 +56,14 @@ describe('the index check in wasm', async () => {
     const idx = matrixIndices();
     const st = new SparseTensor(idx, Float32Array.from({ length: ROWS }, (_, i) => (i % 13) - 6), [300, 200], 'float32');
     const b = tensor(Float32Array.from({ length: 200 * 3 }, (_, i) => i % 5), 'float32', [200, 3]);
-    const run = (rt: typeof js) => Array.from(rt.run('sparse_tensor_dense_matmul', { sp_a: st, b }).output.data as Float32Array);
+    const bT = tensor(Float32Array.from({ length: 300 * 3 }, (_, i) => i % 7), 'float32', [300, 3]);
+    const run = (rt: typeof js) => [
+      Array.from(rt.run('sparse_tensor_dense_matmul', { sp_a: st, b }).output.data as Float32Array),
+      Array.from(rt.run('sparse_tensor_dense_matmul', { sp_a: st, b: bT, adjoint_a: true }).output.data as Float32Array),
+      Array.from(rt.run('sparse_reduce_sum', { sp_input: st, axis: [1] }).output.data as Float32Array),
+      Array.from(rt.run('sparse_dense_cwise_mul', { sp_input: st, dense: tensor([2], 'float32') }).output.values as Float32Array),
+      Array.from(rt.run('sparse_tensor_to_dense', { sp_input: st, validate_indices: false }).output.data as Float32Array),
+    ];
     expect(run(wasm)).toEqual(run(js));
     // The same SparseTensor, its indices changed in place between calls: each call checks and copies afresh.
     for (let i = 0; i < ROWS; i++) idx[2 * i] = 299 - idx[2 * i];

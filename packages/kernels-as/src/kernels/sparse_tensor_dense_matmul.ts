@@ -22,8 +22,7 @@ export function sparseTensorDenseMatmul(ctx: WasmContext, js: (a: never) => Args
     const size = bytesPerElement(dtype);
     const nnz = sp.values.length;
     const { heap } = ctx;
-    // The f64 indices go in as they are: the CSR pass reads them once, narrowing as it goes.
-    const indices = ctx.startWithF64Indices(sp);
+    const indices = ctx.startWithIndices(sp);
     const vals = heap.putValues(dtype, sp.values);
     let d = heap.putValues(dtype, dn.data);
     if (transposeDense) {
