@@ -10,8 +10,8 @@ type Args = Record<string, unknown>;
 /**
  * sparse_tensor_dense_matmul in wasm (SIMD). Sparse × dense: out[m×n] = A'·B', A' put in CSR form in wasm (a
  * linear counting sort, free for entries already in row order), then each row summed over contiguous rows of B'
- * (transposed in wasm once when adjoint_b), one slab of B's rows at a time when B outgrows the cache. Dense × sparse: outᵀ = B'ᵀ·A'ᵀ by the
- * same kernel, then transposed back.
+ * (transposed in wasm once when adjoint_b), one slab of B's rows at a time when B outgrows the cache. Dense ×
+ * sparse: outᵀ = B'ᵀ·A'ᵀ by the same kernel, then transposed back.
  */
 export function sparseTensorDenseMatmul(ctx: WasmContext, js: (a: never) => Args) {
   return (args: Args): Args => {

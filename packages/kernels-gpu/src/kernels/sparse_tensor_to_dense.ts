@@ -1,7 +1,6 @@
 import type { SparseData } from '../generated/kernel-types.js';
 import type { GpuContext } from '../gpu-context.js';
 import { delegate } from '../delegate.js';
-import { REASONS } from '../delegation.js';
 import { gpuScatterToDense } from './scatter.js';
 
 type Args = Record<string, unknown>;
@@ -10,11 +9,10 @@ type Args = Record<string, unknown>;
 export function sparseTensorToDense(ctx: GpuContext, js: (a: never) => Args) {
   return (args: Args): Args => {
     const sp = args.sp_input as SparseData;
-    if (sp.dtype !== 'float32' && sp.dtype !== 'int32') return delegate(js, args, REASONS.notFloat32(sp.dtype));
     const out = gpuScatterToDense(ctx, {
       indices: sp.indices,
       n: sp.values.length,
-      values: sp.values as Float32Array | Int32Array,
+      values: sp.values,
       dtype: sp.dtype,
       broadcast: false,
       shape: sp.shape,

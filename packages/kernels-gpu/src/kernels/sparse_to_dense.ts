@@ -1,7 +1,6 @@
 import type { DenseData } from '../generated/kernel-types.js';
 import type { GpuContext } from '../gpu-context.js';
 import { delegate } from '../delegate.js';
-import { REASONS } from '../delegation.js';
 import { gpuScatterToDense } from './scatter.js';
 
 type Args = Record<string, unknown>;
@@ -14,11 +13,10 @@ export function sparseToDense(ctx: GpuContext, js: (a: never) => Args) {
   return (args: Args): Args => {
     const idx = args.sparse_indices as DenseData;
     const vals = args.sparse_values as DenseData;
-    if (vals.dtype !== 'float32' && vals.dtype !== 'int32') return delegate(js, args, REASONS.notFloat32(vals.dtype));
     const out = gpuScatterToDense(ctx, {
       indices: Float64Array.from(idx.data as ArrayLike<number | bigint>, Number),
       n: idx.shape.length === 0 ? 1 : idx.shape[0],
-      values: vals.data as Float32Array | Int32Array,
+      values: vals.data,
       dtype: vals.dtype,
       broadcast: vals.shape.length === 0,
       shape: args.output_shape as number[],
