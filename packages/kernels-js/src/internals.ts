@@ -5,6 +5,7 @@ export { rowMajorStrides, sizeOf } from './strides.js';
 export { broadcastStrides } from './broadcast.js';
 export { canonicalOrder } from './canonical-order.js';
 export { indexText } from './index-text.js';
+export { rowEnd } from './innermost-rows.js';
 export { reducePlan } from './families/reduce-plan.js';
 export { mergePlan, takeMerged } from './families/merge-plan.js';
 export { matmulPlan, type MatmulPlan } from './matmul-plan.js';

@@ -1,5 +1,6 @@
 import type { SparseData } from '../generated/kernel-types.js';
 import type { GpuContext } from '../gpu-context.js';
+import { rowEnd } from '@sparse/kernels-js/internals';
 import { delegate } from '../delegate.js';
 import { allFinite, EXACT_INT, gpuRefusal, REASONS } from '../delegation.js';
 
@@ -31,12 +32,6 @@ const NORMALIZE = `function (vals, rowOf, stats) {
   return Math.exp(vals[this.thread.x] - stats[r * 2]) * stats[r * 2 + 1];
 }`;
 
-/** Whether entries i and j agree on every dim but the last (the same innermost row). */
-function sameRow(indices: Float64Array, i: number, j: number, rank: number): boolean {
-  for (let d = 0; d < rank - 1; d++) if (indices[i * rank + d] !== indices[j * rank + d]) return false;
-  return true;
-}
-
 /**
  * sparse_softmax (float32) on the GPU, in two pipelined stages: the row stats (stage 1) stay on the GPU as a
  * texture that stage 2 reads; only the softmax values are read back. The indices are in canonical order (checked
@@ -51,17 +46,15 @@ export function sparseSoftmax(ctx: GpuContext, js: (a: never) => Args) {
     const rank = sp.shape.length;
     const rowStart = new Float32Array(n + 1);
     const rowOf = new Float32Array(n);
-    let rows = n === 0 ? 0 : 1;
+    let rows = 0;
     let longest = 0;
-    for (let i = 1; i <= n; i++) {
-      if (i < n && sameRow(sp.indices, i - 1, i, rank)) {
-        rowOf[i] = rows - 1;
-        continue;
-      }
-      longest = Math.max(longest, i - rowStart[rows - 1]);
-      rowStart[rows] = i;
-      if (i < n) rowOf[i] = rows++;
+    for (let start = 0, end = 0; start < n; start = end, rows++) {
+      end = rowEnd(sp.indices, start, n, rank);
+      rowStart[rows] = start;
+      rowOf.fill(rows, start, end);
+      longest = Math.max(longest, end - start);
     }
+    rowStart[rows] = n;
     // Two stats per row, read at 2r + 1.
     if (2 * rows > EXACT_INT) return delegate(js, args, REASONS.tooBig);
     let values: Float32Array = new Float32Array(0);

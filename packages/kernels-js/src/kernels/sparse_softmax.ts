@@ -1,10 +1,5 @@
 import type { SparseSoftmaxKernel } from '../generated/kernel-types.js';
-
-/** Whether index rows `i` and `j` agree on every dim but the last (the same innermost row). */
-function sameRow(indices: Float64Array, i: number, j: number, rank: number): boolean {
-  for (let d = 0, p = i * rank, q = j * rank; d < rank - 1; d++, p++, q++) if (indices[p] !== indices[q]) return false;
-  return true;
-}
+import { rowEnd } from '../innermost-rows.js';
 
 /**
  * Softmax over the stored values of each innermost row (the entries that agree on every dim but the last),
@@ -20,13 +15,6 @@ export const sparseSoftmax: SparseSoftmaxKernel = ({ sp_input }) => {
   const out = dtype === 'float32' ? softmaxFloat32(indices, values as Float32Array, rank) : softmaxFloat64(indices, values as Float64Array, rank);
   return { output: { kind: 'sparse', indices: indices.slice(), values: out, shape: [...shape], dtype } };
 };
-
-/** The end of the innermost row that starts at entry `start`: the first entry of another row, or n. */
-function rowEnd(indices: Float64Array, start: number, n: number, rank: number): number {
-  let end = start + 1;
-  while (end < n && sameRow(indices, start, end, rank)) end++;
-  return end;
-}
 
 // Two copies of one loop, so each stays monomorphic: float64 as is, float32 rounding every step.
 // Math.max propagates nan: a row holding nan is nan throughout.
