@@ -58,9 +58,10 @@
 /**
  * Splits each CSR row into `tiles` consecutive runs by column: in a row of ascending columns (canonical order), run t
  * holds the entries of columns [t·tileCols, (t+1)·tileCols), so the product can go one slab of B's rows at a time
- * (spmm). `tileBytes` is tileCols in colOff's units. In any other order the runs are still consecutive pieces of the
- * row, taken in order: the same sums, only without the cache benefit. `ptrs` is (tiles + 1) × m i32: run t of row
- * i is ptrs[t·m + i] .. ptrs[(t+1)·m + i]. Linear: O(nnz + tiles · m).
+ * (spmm). `tileBytes` is tileCols in colOff's units. Each cut is a binary search of the rest of the row, so a row
+ * costs O(tiles · log(entries)), not a look at every entry. In any other order the search still lands on some cut
+ * and the runs are still consecutive pieces of the row, taken in order: the same sums, only without the cache
+ * benefit. `ptrs` is (tiles + 1) × m i32: run t of row i is ptrs[t·m + i] .. ptrs[(t+1)·m + i].
  */
 @inline export function spmmTiles(rowPtr: usize, colOff: usize, m: i32, tileBytes: usize, tiles: i32, ptrs: usize): void {
   const stride = <usize>m << 2;
@@ -69,8 +70,14 @@
     let p = load<i32>(rowPtr + (<usize>i << 2));
     for (let t = 0; t < tiles; t++) {
       store<i32>(ptrs + <usize>t * stride + (<usize>i << 2), p);
+      // The first entry in [p, e) at or past the slab's end.
       const end = <u64>(t + 1) * <u64>tileBytes;
-      while (p < e && <u64>load<u32>(colOff + (<usize>p << 2)) < end) p++;
+      let hi = e;
+      while (p < hi) {
+        const mid = (p + hi) >>> 1;
+        if (<u64>load<u32>(colOff + (<usize>mid << 2)) < end) p = mid + 1;
+        else hi = mid;
+      }
     }
     store<i32>(ptrs + <usize>tiles * stride + (<usize>i << 2), e);
   }

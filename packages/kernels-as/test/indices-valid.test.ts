@@ -27,7 +27,8 @@ describe('the index check in wasm', async () => {
     const idx = matrixIndices();
     expect(backend.indicesValid(sd(idx, [300, 200]))).toBe(true);
     expect(backend.indicesValid(sd(idx, [300, 199]))).toBe(false);
-    for (const bad of [-1, 300, 0.5, NaN, Infinity, 1e300]) {
+    // 2^32 + 5 and 5 − 2^32 end in the bits of 5: a check that only looked at the narrowed i32 would pass them.
+    for (const bad of [-1, 300, 0.5, NaN, Infinity, -Infinity, 1e300, 2 ** 31, -(2 ** 31), 2 ** 32 + 5, 5 - 2 ** 32]) {
       for (const at of [0, 1, 2 * ROWS - 2, 2 * ROWS - 1, 777]) {
         const copy = idx.slice();
         copy[at] = bad;
@@ -42,7 +43,9 @@ describe('the index check in wasm', async () => {
     expect(backend.indicesValid(sd(cube, [1, 2, 3]))).toBe(true);
     expect(backend.indicesValid(sd(cube, [1, 2, 2]))).toBe(false);
     expect(backend.indicesValid(sd(cube, [1, 1, 3]))).toBe(false);
-    
+    const negativeZero = idx.slice();
+    negativeZero[3] = -0;
+    expect(backend.indicesValid(sd(negativeZero, [300, 200]))).toBe(true);
   });
 
   it('leaves small index sets and dims past i32 to the JS check', () => {
