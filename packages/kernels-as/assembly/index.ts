@@ -1,5 +1,7 @@
 // The exports of the WebAssembly backend: concrete instantiations only (generic functions are not exported).
 import { spmm, spmmCsr, spmmTiles, transpose } from './matmul';
+
+export { spmm_runs } from './matmul';
 import { scatter } from './scatter';
 
 export { lastErrorCode, lastErrorEntry, clearError } from './errors';

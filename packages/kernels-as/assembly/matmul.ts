@@ -1,38 +1,89 @@
 // Sparse × dense matrix product, templated over the value type; exported per dtype from index.ts.
 
 /**
- * A's entries as CSR: `rowPtr` (m + 1 i32) and, for each entry in row order, `colOff` the byte offset of its row
- * of B (u32: B lives in a 32-bit memory). `indices` are the i32 [nnz × 2] (row, col) pairs, already validated,
- * read swapped when `swap` (Aᵀ). Entries already in row order (the canonical case) take
- * one pass and keep `vals`; any other order takes a stable counting sort (each row keeps its entries' order, the
- * order the JS kernel sums them in), the values permuted into `sorted`. Returns the values to use. `fill` is m
- * i32 of scratch. Linear: O(nnz + m).
+ * The canonical case (entries in row order) in one pass: for each entry `colOff`, the byte offset of its row of B
+ * (u32: B lives in a 32-bit memory), and each row cut into `tiles` runs by slab of B's rows (as spmmTiles cuts them):
+ * run t of row i is ptrs[t·stride/4 + i] .. ptrs[(t+1)·stride/4 + i]. With one run and a stride of 4, `ptrs` is the
+ * CSR row pointers (m + 1 i32). `indices` are the i32 [nnz × 2] (row, col) pairs, already validated, read swapped
+ * when `swap` (Aᵀ). `tileBytes` is a slab's rows × rowBytes. Returns false at the first entry out of row order:
+ * then nothing written is of use and spmmCsr sorts. Linear: O(nnz + tiles · m).
+ *
+ * Four entries at a time while they stay in the current row and run (most of them: only their offsets are
+ * written); an entry that starts a row or crosses into the next slab goes one by one.
  */
-@inline export function spmmCsr<T>(indices: usize, swap: bool, nnz: i32, m: i32, vals: usize, rowBytes: usize, rowPtr: usize, colOff: usize, sorted: usize, fill: usize): usize {
-  const size = <usize>sizeof<T>();
+export function spmm_runs(indices: usize, swap: bool, nnz: i32, m: i32, rowBytes: u32, tileBytes: u32, tiles: i32, ptrs: usize, stride: usize, colOff: usize): bool {
+  // Offsets stay below B's size, so this end is never reached: the last run's.
+  const NEVER: u32 = 0xffffffff;
   // Each entry's (row, col) read as one i64 and split by shifts (so Aᵀ costs no branch): the row is the low half,
   // or the high half when swapped.
   const rs: u64 = swap ? 32 : 0;
   const cs: u64 = swap ? 0 : 32;
-  // The row-ordered case in one pass: row pointers advance as the rows do. The first entry out of row order
-  // falls through to the counting sort.
-  let next = 0;
+  const perRow = i32x4.splat(<i32>rowBytes);
+  let cur = -1; // the row being read
+  let t = 0; // its current run
+  let end = NEVER; // where run t ends, as an offset
   let p = 0;
-  for (; p < nnz; p++) {
+  while (true) {
+    if (!swap) {
+      const rowV = i32x4.splat(cur);
+      const endV = i32x4.splat(<i32>end);
+      for (; p + 4 <= nnz; p += 4) {
+        const a = v128.load(indices + (<usize>p << 3));
+        const b = v128.load(indices + (<usize>p << 3), 16);
+        const rows = i8x16.shuffle(a, b, 0, 1, 2, 3, 8, 9, 10, 11, 16, 17, 18, 19, 24, 25, 26, 27);
+        const offs = i32x4.mul(i8x16.shuffle(a, b, 4, 5, 6, 7, 12, 13, 14, 15, 20, 21, 22, 23, 28, 29, 30, 31), perRow);
+        v128.store(colOff + (<usize>p << 2), offs);
+        const stop = i32x4.bitmask(v128.or(i32x4.ne(rows, rowV), i32x4.ge_u(offs, endV)));
+        if (stop != 0) {
+          // The entries before the first that stops are done.
+          p += ctz(stop);
+          break;
+        }
+      }
+    }
+    if (p >= nnz) break;
     const rc = load<u64>(indices + (<usize>p << 3));
     const r = <i32>(rc >> rs);
-    const c = <i32>(rc >> cs);
-    if (r < next - 1) break;
-    for (; next <= r; next++) store<i32>(rowPtr + (<usize>next << 2), p);
-    store<u32>(colOff + (<usize>p << 2), <u32>(<usize>c * rowBytes));
+    const off = <u32>(rc >> cs) * rowBytes;
+    store<u32>(colOff + (<usize>p << 2), off);
+    if (r != cur) {
+      if (r < cur) return false;
+      if (cur >= 0) endRuns(ptrs, stride, cur, t + 1, tiles, p);
+      for (let q = cur + 1; q < r; q++) endRuns(ptrs, stride, q, 0, tiles, p);
+      store<i32>(ptrs + (<usize>r << 2), p);
+      cur = r;
+      t = 0;
+      end = tiles > 1 ? tileBytes : NEVER;
+    }
+    while (off >= end) {
+      t++;
+      store<i32>(ptrs + <usize>t * stride + (<usize>cur << 2), p);
+      end = t < tiles - 1 ? end + tileBytes : NEVER;
+    }
+    p++;
   }
-  if (p == nnz) {
-    for (; next <= m; next++) store<i32>(rowPtr + (<usize>next << 2), nnz);
-    return vals;
-  }
-  // Any order: a stable counting sort of the rows.
+  if (cur >= 0) endRuns(ptrs, stride, cur, t + 1, tiles, nnz);
+  for (let q = cur + 1; q < m; q++) endRuns(ptrs, stride, q, 0, tiles, nnz);
+  return true;
+}
+
+/** Run bounds `from`..`to` of row `row` all at entry `p` (the runs between are empty). */
+@inline function endRuns(ptrs: usize, stride: usize, row: i32, from: i32, to: i32, p: i32): void {
+  for (let u = from; u <= to; u++) store<i32>(ptrs + <usize>u * stride + (<usize>row << 2), p);
+}
+
+/**
+ * A's entries in any order as CSR (spmm_runs takes the ordered case): `rowPtr` (m + 1 i32) and `colOff` as
+ * spmm_runs writes it, by a stable counting sort of the rows (each row keeps its entries' order, the order the JS
+ * kernel sums them in), the values permuted into `sorted`, which it returns. `fill` is m i32 of scratch. Linear:
+ * O(nnz + m).
+ */
+@inline export function spmmCsr<T>(indices: usize, swap: bool, nnz: i32, m: i32, vals: usize, rowBytes: usize, rowPtr: usize, colOff: usize, sorted: usize, fill: usize): usize {
+  const size = <usize>sizeof<T>();
+  const rs: u64 = swap ? 32 : 0;
+  const cs: u64 = swap ? 0 : 32;
   memory.fill(rowPtr, 0, (<usize>m + 1) << 2);
-  for (p = 0; p < nnz; p++) {
+  for (let p = 0; p < nnz; p++) {
     const rc = load<u64>(indices + (<usize>p << 3));
     const c = rowPtr + ((<usize><i32>(rc >> rs) + 1) << 2);
     store<i32>(c, load<i32>(c) + 1);
@@ -42,7 +93,7 @@
     store<i32>(c, load<i32>(c) + load<i32>(c - 4));
   }
   memory.copy(fill, rowPtr, <usize>m << 2);
-  for (p = 0; p < nnz; p++) {
+  for (let p = 0; p < nnz; p++) {
     const rc = load<u64>(indices + (<usize>p << 3));
     const r = <i32>(rc >> rs);
     const c = <i32>(rc >> cs);

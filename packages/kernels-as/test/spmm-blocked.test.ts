@@ -89,6 +89,28 @@ describe('wasm sparse_tensor_dense_matmul on whole and partial SIMD blocks', asy
     }
   });
 
+  it('slab by slab with empty rows first, between and last, rows in one slab only, and entries on the cut', () => {
+    // B of 3000 × 136 float32 is two slabs of 1500 rows (float64: four of 750); a heavy row keeps enough entries
+    // per row for the slabs. The same entries read as Aᵀ (adjoint_a, listed by the product's row) take the
+    // swapped one-pass path.
+    const [m, k, n] = [12, 3000, 136];
+    const rnd = rng(11).next;
+    const heavy = [...new Set(Array.from({ length: 300 }, () => Math.floor(rnd() * k)))].sort((a, b) => a - b);
+    const rowsCols: [number, number[]][] = [[1, [0, 749, 750, 1499, 1500, 2249, 2250, 2999]], [2, [1600, 2000, 2500]], [3, [3, 700]], [7, heavy], [8, [1500]], [9, [2999]], [10, [0]]];
+    const entries = rowsCols.flatMap(([r, cs]) => cs.map((c) => [r, c]));
+    for (const dtype of ['float32', 'float64'] as const) {
+      const vals = entries.map(() => value(dtype, rnd)) as never;
+      const b = randomDense(k, n, dtype, 12);
+      const a = new SparseTensor(entries, vals, [m, k], dtype);
+      const aT = new SparseTensor(entries.map(([r, c]) => [c, r]), vals, [k, m], dtype);
+      for (const args of [{ sp_a: a, b }, { sp_a: aT, b, adjoint_a: true }]) {
+        const got = wasm.runWithReport('sparse_tensor_dense_matmul', args);
+        expect(got.delegated).toBeUndefined();
+        expect(data(got.outputs.output), `${dtype} adjoint_a=${'adjoint_a' in args}`).toEqual(data(js.run('sparse_tensor_dense_matmul', args).output));
+      }
+    }
+  });
+
   it('empty rows come out zero, with no stale values from an earlier, larger call', () => {
     const full = randomSparse(40, 40, 0.9, 'float32', true, 99);
     const b = randomDense(40, 64, 'float32', 98);

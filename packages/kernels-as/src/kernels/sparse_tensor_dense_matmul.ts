@@ -30,22 +30,25 @@ export function sparseTensorDenseMatmul(ctx: WasmContext, js: (a: never) => Args
       ctx.call(`transpose_${size}`, [d, dRows, dCols, t]);
       d = t;
     }
-    const rowPtr = heap.alloc((m + 1) * 4);
-    const colOff = heap.alloc(nnz * 4);
-    const sorted = heap.alloc(nnz * size);
-    const fill = heap.alloc(m * 4);
-    const csrVals = ctx.call(`spmm_csr_${dtype}`, [indices, swapSparse, nnz, m, vals, n * size, rowPtr, colOff, sorted, fill]) >>> 0;
     // Slab by slab of B's rows when B outgrows the cache (rows of ascending columns, as in canonical order, then
-    // touch one slab at a time); else each row in one run: rowPtr itself, read with a stride of one entry.
+    // touch one slab at a time); else each row in one run, the runs then being plain CSR row pointers.
     const k = transposeDense ? dCols : dRows;
     const tiles = slabs(k * n * size, nnz, m);
-    let runs = { ptrs: rowPtr, stride: 4 };
-    if (tiles > 1) {
-      runs = { ptrs: heap.alloc((tiles + 1) * m * 4), stride: m * 4 };
-      ctx.call('spmm_tiles', [rowPtr, colOff, m, Math.ceil(k / tiles) * n * size, tiles, runs.ptrs]);
+    const tileBytes = Math.ceil(k / tiles) * n * size;
+    const stride = tiles > 1 ? m * 4 : 4;
+    const ptrs = heap.alloc(tiles > 1 ? (tiles + 1) * m * 4 : (m + 1) * 4);
+    const colOff = heap.alloc(nnz * 4);
+    let csrVals = vals;
+    if (!ctx.call('spmm_runs', [indices, swapSparse, nnz, m, n * size, tileBytes, tiles, ptrs, stride, colOff])) {
+      // Entries out of row order: a counting sort into CSR, then the rows cut into runs.
+      const rowPtr = tiles > 1 ? heap.alloc((m + 1) * 4) : ptrs;
+      const sorted = heap.alloc(nnz * size);
+      const fill = heap.alloc(m * 4);
+      csrVals = ctx.call(`spmm_csr_${dtype}`, [indices, swapSparse, nnz, m, vals, n * size, rowPtr, colOff, sorted, fill]) >>> 0;
+      if (tiles > 1) ctx.call('spmm_tiles', [rowPtr, colOff, m, tileBytes, tiles, ptrs]);
     }
     const out = heap.alloc(m * n * size);
-    ctx.call(`spmm_${dtype}`, [runs.ptrs, runs.stride, tiles, colOff, csrVals, m, d, n, out]);
+    ctx.call(`spmm_${dtype}`, [ptrs, stride, tiles, colOff, csrVals, m, d, n, out]);
     let result = out;
     if (!sparseFirst) {
       result = heap.alloc(m * n * size);
