@@ -2,10 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { SparseTensor, createRuntime, tensor, type Tensor } from '@sparse/runtime';
 import { rng } from '../../../tools/seeded-random.js';
 
-// The wasm matmul sums each output row in blocks of eight v128 lanes and the rest entry by entry, from CSR built in
-// wasm (one pass for row-ordered entries, a counting sort otherwise). The property tests use small matrices, which
-// never reach a whole block: these widths straddle the block (32 float32 / int32, 16 float64 / int64 columns) in
-// every entry order and adjoint, against the JS kernel. The summation order is the JS kernel's, so results agree
+// The wasm matmul sums each output row in blocks of seven v128 (28 float32 / int32, 14 float64 / int64 columns),
+// then a block of four v128, then one v128, then column by column, from runs built in wasm (one pass for row-ordered
+// entries, a counting sort otherwise). The property tests use small matrices, which never reach a whole block:
+// these widths straddle every block edge in every entry order and adjoint, against the JS kernel. The summation order is the JS kernel's, so results agree
 // exactly, not just within tolerance.
 
 const DTYPES = ['float32', 'float64', 'int32', 'int64'] as const;
@@ -46,7 +46,7 @@ describe('wasm sparse_tensor_dense_matmul on whole and partial SIMD blocks', asy
   for (const dtype of DTYPES) {
     it(`${dtype}: n across the block width, any entry order, every adjoint, either side sparse`, () => {
       let seed = 1;
-      for (const n of [1, 15, 16, 17, 31, 32, 33, 64, 70]) {
+      for (const n of [1, 3, 4, 5, 7, 8, 9, 13, 14, 15, 16, 17, 21, 22, 27, 28, 29, 31, 32, 33, 44, 45, 64, 70]) {
         for (const ordered of [true, false]) {
           for (const [adjA, adjB] of [[false, false], [true, false], [false, true], [true, true]]) {
             const [m, k] = [23, 19];
