@@ -23,32 +23,33 @@ export function sparseTensorDenseMatmul(ctx: WasmContext, js: (a: never) => Args
     const nnz = sp.values.length;
     const { heap } = ctx;
     const indices = ctx.startWithIndices(sp);
-    const vals = heap.putValues(dtype, sp.values);
-    let d = heap.putValues(dtype, dn.data);
-    if (transposeDense) {
-      const t = heap.alloc(dn.data.length * size);
-      ctx.call(`transpose_${size}`, [d, dRows, dCols, t]);
-      d = t;
-    }
     // Slab by slab of B's rows when B outgrows the cache (rows of ascending columns, as in canonical order, then
-    // touch one slab at a time); else each row in one run, the runs then being plain CSR row pointers.
+    // touch one slab at a time); else each row in one run, the runs then being plain CSR row pointers. The runs
+    // come first, while the indices the check just wrote are still in cache.
     const k = transposeDense ? dCols : dRows;
     const tiles = slabs(k * n * size, nnz, m);
     const tileBytes = Math.ceil(k / tiles) * n * size;
     const stride = tiles > 1 ? m * 4 : 4;
     const ptrs = heap.alloc(tiles > 1 ? (tiles + 1) * m * 4 : (m + 1) * 4);
     const colOff = heap.alloc(nnz * 4);
-    let csrVals = vals;
-    if (!ctx.call('spmm_runs', [indices, swapSparse, nnz, m, n * size, tileBytes, tiles, ptrs, stride, colOff])) {
+    const ordered = ctx.call('spmm_runs', [indices, swapSparse, nnz, m, n * size, tileBytes, tiles, ptrs, stride, colOff]) !== 0;
+    let vals = heap.putValues(dtype, sp.values);
+    if (!ordered) {
       // Entries out of row order: a counting sort into CSR, then the rows cut into runs.
       const rowPtr = tiles > 1 ? heap.alloc((m + 1) * 4) : ptrs;
       const sorted = heap.alloc(nnz * size);
       const fill = heap.alloc(m * 4);
-      csrVals = ctx.call(`spmm_csr_${dtype}`, [indices, swapSparse, nnz, m, vals, n * size, rowPtr, colOff, sorted, fill]) >>> 0;
+      vals = ctx.call(`spmm_csr_${dtype}`, [indices, swapSparse, nnz, m, vals, n * size, rowPtr, colOff, sorted, fill]) >>> 0;
       if (tiles > 1) ctx.call('spmm_tiles', [rowPtr, colOff, m, tileBytes, tiles, ptrs]);
     }
+    let d = heap.putValues(dtype, dn.data);
+    if (transposeDense) {
+      const t = heap.alloc(dn.data.length * size);
+      ctx.call(`transpose_${size}`, [d, dRows, dCols, t]);
+      d = t;
+    }
     const out = heap.alloc(m * n * size);
-    ctx.call(`spmm_${dtype}`, [ptrs, stride, tiles, colOff, csrVals, m, d, n, out]);
+    ctx.call(`spmm_${dtype}`, [ptrs, stride, tiles, colOff, vals, m, d, n, out]);
     let result = out;
     if (!sparseFirst) {
       result = heap.alloc(m * n * size);
