@@ -3,7 +3,8 @@
 Usage: numpy_peer.py JOB.json -> prints {"versions": {...}, "tasks": {name: {median_ms, min_ms, max_ms, samples,
 impl, ...}}} as JSON. Each task of the job names its data dir (raw int32/float32 binaries written once by the JS
 harness), its kind and its budget: at least `repeats` timed calls and at least `min_ms` of them, after `warmup`
-untimed calls. Loading the files and building the CSR/COO inputs happen before the clock starts."""
+untimed calls; an spmm task's `dense`, when there, is the budget of its numpy dense product. Loading the files and
+building the CSR/COO inputs happen before the clock starts."""
 import json, os, sys, time
 
 import numpy as np
@@ -92,7 +93,7 @@ def run(task):
             ad = np.zeros((m, k), np.float32)
             ad[r, c] = v
         if task.get("dense"):
-            res, prod = timed(lambda: ad @ b, task)
+            res, prod = timed(lambda: ad @ b, task["dense"])
             res.update(impl="ndarray @ ndarray (BLAS sgemm/sgemv), A densified outside the clock", checksum=float(np.abs(prod).sum(dtype=np.float64)))
             out.append(("numpy-dense", res))
         return out
