@@ -239,8 +239,9 @@ function wasmSection(L, r) {
   const g = (k) => res[k]?.median_ms;
   const { m, k, n, nnz } = race.meta;
   L.push(`A ${m}×${k} at 1% (${nnz} stored), B ${k}×${n}, float32. ${race.rounds} rounds of turns; ms are medians over rounds.`, '');
-  const stages = ['wasm: copy in', 'wasm: CSR pass', 'wasm: slab split', 'wasm: multiply', 'wasm: copy out'];
-  const stageSum = stages.reduce((a, s) => a + (g(s) ?? 0), 0);
+  // Whatever stages of the kernel the run timed (an older profile.json names other stages than the rows below).
+  const outside = ['whole call', 'index check', 'of which indices_valid', 'kernel (all stages)'].map((x) => `wasm: ${x}`);
+  const stageSum = Object.keys(res).filter((x) => x.startsWith('wasm: ') && !outside.includes(x)).reduce((a, x) => a + g(x), 0);
   const glue = g('wasm: whole call') - (g('wasm: kernel (all stages)') ?? 0) - (g('wasm: index check') ?? 0);
   const extra = g('wasm: kernel (all stages)') - stageSum;
   L.push(
@@ -252,9 +253,8 @@ function wasmSection(L, r) {
           ['wasm: index check', undefined, "the runtime's check (validate-sparse.ts → the backend's `indicesValid`): indices copied in as f64, then `indices_valid`"],
           ['wasm: of which indices_valid', undefined, 'the export alone, indices already in wasm memory', '  of which `indices_valid`'],
           ['wasm: kernel (all stages)', undefined, 'the backend kernel on checked arguments (the stages below, in one call; alone, it copies the indices in itself)'],
+          ['wasm: runs pass', undefined, '`spmm_runs`: B-row offsets and each row\'s runs, cut by slabs of B\'s rows, in one pass over the entries (in row order)'],
           ['wasm: copy in', undefined, 'values and B into wasm memory (in the real call the indices are the index check\'s copy)'],
-          ['wasm: CSR pass', undefined, '`spmm_csr_float32`: row pointers, B-row offsets'],
-          ['wasm: slab split', undefined, '`spmm_tiles`: each row cut by slabs of B\'s rows'],
           ['wasm: multiply', undefined, '`spmm_float32`, the kernel proper, slab by slab'],
           ['wasm: copy out', undefined, 'the m×n result sliced out of wasm memory into a new Float32Array (its allocation included)'],
           ['', Number.isFinite(extra) ? extra : undefined, 'the kernel minus its stages timed alone: what they cost more together (cache state, fresh output memory)', 'kernel − its stages alone'],
@@ -289,13 +289,13 @@ function wasmSection(L, r) {
   // Differences of medians timed apart: below 2% of the call they are noise, not a cost.
   const noise = 0.02 * w;
   out.push(
-    `The other ${fmt(over)} ms (${pct(over / w)} of the call) are the index check (${fmt(g('wasm: index check'))}), copying the inputs in (${fmt(g('wasm: copy in'))}), the CSR pass (${fmt(g('wasm: CSR pass'))}), the copy out (${fmt(g('wasm: copy out'))}, alone), ` +
+    `The other ${fmt(over)} ms (${pct(over / w)} of the call) are the index check (${fmt(g('wasm: index check'))}), the runs pass (${fmt(g('wasm: runs pass'))}), copying the inputs in (${fmt(g('wasm: copy in'))}), the copy out (${fmt(g('wasm: copy out'))}, alone), ` +
       (extra > noise ? `${fmt(extra)} ms more when the stages run together than alone, ` : '') +
       (glue > noise ? `and ${fmt(glue)} ms of runtime glue.` : 'and runtime glue within the noise of these medians.'),
   );
   if (cw && cn) out.push(`The copies show in the counts too: the whole call misses L2 ${fmt(cw.total.LL / 1e3)} k times, ${fmt((cw.byCategory.memcpy.LL + cw.byCategory.memset.LL) / 1e3)} k of them in memcpy/memset, against ${fmt(cn.total.LL / 1e3)} k for the native loop, which reads its inputs in place.`);
-  const core = (g('wasm: multiply') ?? 0) + (g('wasm: CSR pass') ?? 0);
-  if (s && core) out.push(`The kernel's own two passes (CSR + multiply) come to ${fmt(core)} ms, ${times(core / s)} scipy: the target is missed by what surrounds them.`);
+  const core = g('wasm: runs pass') + g('wasm: multiply');
+  if (s && core) out.push(`The kernel's own two passes (runs + multiply) come to ${fmt(core)} ms, ${times(core / s)} scipy: the target is missed by what surrounds them.`);
   const pw = res['wasm: whole call']?.page_faults;
   const pages = (m * n * 4) / 4096;
   if (pw > pages / 2)
