@@ -11,7 +11,9 @@ import { HERE, WASM_FILE, run } from './lib/tools.mjs';
 /** Known functions → the stage of the call they belong to (a label only; unknown ones read "other"). */
 const STAGES = [
   [/^spmm_(float|int)\d+ \(wasm\)$/, 'multiply'],
-  [/^spmm_csr_/, 'CSR pass'],
+  [/^spmm_runs \(wasm\)$/, 'runs pass'],
+  [/^spmm_csr_/, 'CSR pass (out-of-order entries)'],
+  [/^spmm_tiles \(wasm\)$/, 'slab split (out-of-order entries)'],
   [/^indices_valid \(wasm\)$|^indicesValid$|^matrixIndicesValid$|^validateSparse$/, 'index check'],
   [/^putValues$|^putI32$|^putIndices$/, 'copy in'],
   [/^readValues$|^readIndices$/, 'copy out'],

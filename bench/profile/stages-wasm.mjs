@@ -3,9 +3,10 @@
 // (packages/runtime/src/validate-sparse.ts, packages/kernels-as/src/kernels/sparse_tensor_dense_matmul.ts):
 //   index check   the runtime's fast check: indices copied into wasm (f64) + the indices_valid export; the kernel
 //                 then reuses that copy
+//   runs pass     spmm_runs: B-row offsets and each row's runs, cut by slabs of B's rows (when B outgrows the
+//                 cache), in one pass over entries in row order (the headline's; other orders are sorted first
+//                 by spmm_csr_<dtype>, which these stages leave out)
 //   copy in       values and B into wasm memory
-//   CSR pass      spmm_csr_<dtype>: row pointers and B-row offsets
-//   slab split    spmm_tiles: each row's entries cut by slabs of B's rows (when B outgrows the cache)
 //   multiply      spmm_<dtype>: the kernel proper
 //   copy out      the [m × n] result sliced out of wasm memory into a new typed array
 // Each stage gets its own module instance with its inputs already in place, so one stage never disturbs
@@ -62,29 +63,27 @@ export async function wasmStages(args) {
     },
   });
 
+  // The kernel's memory layout (indices, runs, B-row offsets, values, B, result): the same addresses and alignment.
   const k = await context();
-  if (need(k, `spmm_csr_${DTYPE}`, `spmm_${DTYPE}`, 'spmm_tiles')) {
+  if (need(k, 'spmm_runs', `spmm_${DTYPE}`)) {
     const { heap } = k;
     heap.reset();
     const idx = k.putIndices(indices);
-    const vals = heap.putValues(DTYPE, values);
-    const d = heap.putValues(DTYPE, bData);
-    const rowPtr = heap.alloc((m + 1) * 4);
-    const colOff = heap.alloc(nnz * 4);
-    const sorted = heap.alloc(nnz * SIZE);
-    const fill = heap.alloc(m * 4);
-    const csr = [idx, false, nnz, m, vals, n * SIZE, rowPtr, colOff, sorted, fill];
-    const csrVals = k.exports[`spmm_csr_${DTYPE}`](...csr) >>> 0;
     const kRows = args.b.shape[0];
     const tiles = slabs(kRows * n * SIZE, nnz, m);
-    const runs = tiles > 1 ? { ptrs: heap.alloc((tiles + 1) * m * 4), stride: m * 4 } : { ptrs: rowPtr, stride: 4 };
-    const split = [rowPtr, colOff, m, Math.ceil(kRows / tiles) * n * SIZE, tiles, runs.ptrs];
-    if (tiles > 1) k.exports.spmm_tiles(...split);
-    const out = heap.alloc(m * n * SIZE);
-    stages.push({ name: 'CSR pass', what: `spmm_csr_${DTYPE}`, fn: () => k.exports[`spmm_csr_${DTYPE}`](...csr) });
-    if (tiles > 1) stages.push({ name: 'slab split', what: `spmm_tiles (${tiles} slabs of B's rows)`, fn: () => k.exports.spmm_tiles(...split) });
-    stages.push({ name: 'multiply', what: `spmm_${DTYPE} (the kernel proper, ${tiles} slab${tiles > 1 ? 's' : ''})`, fn: () => k.exports[`spmm_${DTYPE}`](runs.ptrs, runs.stride, tiles, colOff, csrVals, m, d, n, out) });
-    stages.push({ name: 'copy out', what: 'result sliced out of wasm memory', fn: () => heap.readValues(DTYPE, out, m * n) });
+    const stride = tiles > 1 ? m * 4 : 4;
+    const ptrs = heap.alloc(tiles > 1 ? (tiles + 1) * m * 4 : (m + 1) * 4);
+    const colOff = heap.alloc(nnz * 4);
+    const runs = [idx, false, nnz, m, n * SIZE, Math.ceil(kRows / tiles) * n * SIZE, tiles, ptrs, stride, colOff];
+    const slabText = `${tiles} slab${tiles > 1 ? 's' : ''} of B's rows`;
+    if (k.exports.spmm_runs(...runs)) {
+      const vals = heap.putValues(DTYPE, values);
+      const d = heap.putValues(DTYPE, bData);
+      const out = heap.alloc(m * n * SIZE);
+      stages.push({ name: 'runs pass', what: `spmm_runs (${slabText})`, fn: () => k.exports.spmm_runs(...runs) });
+      stages.push({ name: 'multiply', what: `spmm_${DTYPE} (the kernel proper, ${slabText})`, fn: () => k.exports[`spmm_${DTYPE}`](ptrs, stride, tiles, colOff, vals, m, d, n, out) });
+      stages.push({ name: 'copy out', what: 'result sliced out of wasm memory', fn: () => heap.readValues(DTYPE, out, m * n) });
+    } else notes.push(`the entries are out of row order, so the kernel sorts them first (spmm_csr_${DTYPE}), which these stages do not model: runs pass, multiply and copy out are left out`);
   }
   return { stages, notes };
 }
