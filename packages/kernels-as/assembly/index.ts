@@ -1,9 +1,8 @@
 // The exports of the WebAssembly backend: concrete instantiations only (generic functions are not exported).
 import { spmm, spmmCsr, spmmTiles, transpose } from './matmul';
-
-export { spmm_runs } from './matmul';
 import { scatter } from './scatter';
 
+export { spmm_runs } from './matmul';
 export { lastErrorCode, lastErrorEntry, clearError } from './errors';
 export * from './generated/families';
 export * from './ports-a';

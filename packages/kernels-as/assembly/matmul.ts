@@ -1,4 +1,5 @@
-// Sparse × dense matrix product, templated over the value type; exported per dtype from index.ts.
+// Sparse × dense matrix product: the index passes (spmm_runs, for any value type) and the value kernels, templated
+// over the value type and exported per dtype from index.ts.
 
 /**
  * The canonical case (entries in row order) in one pass: for each entry `colOff`, the byte offset of its row of B
@@ -8,8 +9,9 @@
  * when `swap` (Aᵀ). `tileBytes` is a slab's rows × rowBytes. Returns false at the first entry out of row order:
  * then nothing written is of use and spmmCsr sorts. Linear: O(nnz + tiles · m).
  *
- * Four entries at a time while they stay in the current row and run (most of them: only their offsets are
- * written); an entry that starts a row or crosses into the next slab goes one by one.
+ * With rows of 8 entries or more on average, four entries at a time while they stay in the current row and run
+ * (most of them: only their offsets are written); an entry that starts a row or crosses into the next slab goes
+ * one by one.
  */
 export function spmm_runs(indices: usize, swap: bool, nnz: i32, m: i32, rowBytes: u32, tileBytes: u32, tiles: i32, ptrs: usize, stride: usize, colOff: usize): bool {
   // Offsets stay below B's size, so this end is never reached: the last run's.
@@ -23,8 +25,10 @@ export function spmm_runs(indices: usize, swap: bool, nnz: i32, m: i32, rowBytes
   let t = 0; // its current run
   let end = NEVER; // where run t ends, as an offset
   let p = 0;
+  // Four at a time pays when rows are long; with a few entries a row nearly every group would stop.
+  const wide = !swap && nnz >= 8 * m;
   while (true) {
-    if (!swap) {
+    if (wide) {
       const rowV = i32x4.splat(cur);
       const endV = i32x4.splat(<i32>end);
       for (; p + 4 <= nnz; p += 4) {
