@@ -1,6 +1,5 @@
 import type { DenseData, DType, Scalar, SparseData, Values } from '../generated/kernel-types.js';
 import { rowMajorStrides, sizeOf } from '@sparse/kernels-js/internals';
-import { copyOut } from '../heap.js';
 import { fitsI32, type WasmContext } from '../wasm-context.js';
 import { delegate } from '../delegate.js';
 import { REASONS, WASM_BYTES } from '../delegation.js';
@@ -69,7 +68,7 @@ function putF64(ctx: WasmContext, data: Float64Array): number {
 
 /** `count` f64 at `ptr`, copied out. */
 function readF64(ctx: WasmContext, ptr: number, count: number): Float64Array {
-  return copyOut(new Float64Array(ctx.exports.memory.buffer, ptr, count));
+  return new Float64Array(ctx.exports.memory.buffer, ptr, count).slice();
 }
 
 /** Bytes in: a copy of `data` in wasm memory; returns the pointer. */
@@ -220,7 +219,7 @@ function sparseSplit(ctx: WasmContext, js: JsKernel): Kernel {
     const outIdx = heap.alloc(n * rank * 4);
     const outVals = heap.alloc(n * vb);
     ctx.call(`b_split_${vb}`, [idx, n, rank, ax, q, r, numSplit, ends, piece, vals, outIdx, outVals]);
-    const endOf = copyOut(heap.i32(ends, numSplit));
+    const endOf = heap.i32(ends, numSplit).slice();
     const all = ctx.heap.alloc(n * rank * 8);
     ctx.call('b_rows_out', [outIdx, n * rank, all]);
     const allRows = new Float64Array(ctx.exports.memory.buffer, all, n * rank);
@@ -308,7 +307,7 @@ function sparseFillEmptyRows(ctx: WasmContext, js: JsKernel): Kernel {
     const outIdx = heap.alloc(total * rank * 4);
     const outVals = heap.alloc(total * vb);
     ctx.call(`b_fill_rows_${vb}`, [idx, n, rank, rows, start, empty, vals, fill, outIdx, outVals]);
-    const emptyRows = copyOut(new Uint8Array(ctx.exports.memory.buffer, empty, rows));
+    const emptyRows = new Uint8Array(ctx.exports.memory.buffer, empty, rows).slice();
     return {
       output: sparse(readRows(ctx, outIdx, total * rank), heap.readValues(dtype, outVals, total), [...shape], dtype),
       empty_row_indicator: { kind: 'dense', data: emptyRows, shape: [rows], dtype: 'bool' } satisfies DenseData,
@@ -335,7 +334,7 @@ function sparseToIndicator(ctx: WasmContext, js: JsKernel): Kernel {
     const ids = heap.putValues(sp.dtype, sp.values);
     const out = heap.alloc(size);
     ctx.call(`b_to_indicator_${ib}`, [idx, n, rank, strides, ids, out, size]);
-    const data = copyOut(new Uint8Array(ctx.exports.memory.buffer, out, size));
+    const data = new Uint8Array(ctx.exports.memory.buffer, out, size).slice();
     return { output: { kind: 'dense', data, shape: outShape, dtype: 'bool' } satisfies DenseData };
   };
 }
