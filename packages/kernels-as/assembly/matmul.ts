@@ -27,6 +27,7 @@ export function spmm_runs(indices: usize, swap: bool, nnz: i32, m: i32, rowBytes
   let p = 0;
   // Four at a time pays when rows are long; with a few entries a row nearly every group would stop.
   const wide = !swap && nnz >= 8 * m;
+  if (!wide && tiles == 1) return rowPointers(indices, rs, cs, nnz, m, rowBytes, ptrs, colOff);
   while (true) {
     if (wide) {
       const rowV = i32x4.splat(cur);
@@ -68,6 +69,23 @@ export function spmm_runs(indices: usize, swap: bool, nnz: i32, m: i32, rowBytes
   }
   if (cur >= 0) endRuns(ptrs, stride, cur, t + 1, tiles, nnz);
   for (let q = cur + 1; q < m; q++) endRuns(ptrs, stride, q, 0, tiles, nnz);
+  return true;
+}
+
+/**
+ * spmm_runs with one run per row and few entries a row: the plain CSR row pointers (m + 1 i32), which advance as the
+ * rows do, with no look at slabs.
+ */
+@inline function rowPointers(indices: usize, rs: u64, cs: u64, nnz: i32, m: i32, rowBytes: u32, rowPtr: usize, colOff: usize): bool {
+  let next = 0;
+  for (let p = 0; p < nnz; p++) {
+    const rc = load<u64>(indices + (<usize>p << 3));
+    const r = <i32>(rc >> rs);
+    if (r < next - 1) return false;
+    for (; next <= r; next++) store<i32>(rowPtr + (<usize>next << 2), p);
+    store<u32>(colOff + (<usize>p << 2), <u32>(rc >> cs) * rowBytes);
+  }
+  for (; next <= m; next++) store<i32>(rowPtr + (<usize>next << 2), nnz);
   return true;
 }
 
@@ -145,7 +163,8 @@ export function spmm_runs(indices: usize, swap: bool, nnz: i32, m: i32, rowBytes
  *
  * Register-blocked: each output row goes in blocks of seven v128 lanes (28 float32), each summed in seven SIMD
  * registers over the run's entries and stored once per slab; then a block of four, then one v128, then single
- * columns, all within the slab. Seven, not eight: with the seven rows of B loaded ahead of their multiplies (V8
+ * columns, all within the slab. Rows of 28 columns or more go row by row; narrower ones block by block, each block
+ * in its own loop over the rows (twice as fast on rows of one or two entries). Seven, not eight: with the seven rows of B loaded ahead of their multiplies (V8
  * schedules the loads first) and the splat, seven fill the fifteen registers V8 allocates; an eighth spilled an
  * accumulator to the stack and cost 15% of the kernel. Every element is summed from zero in the entries' order, as
  * the JS kernel does, and every element is written (no zero fill first).
@@ -158,28 +177,46 @@ export function spmm_runs(indices: usize, swap: bool, nnz: i32, m: i32, rowBytes
     const lo = ptrs + <usize>t * stride;
     const hi = lo + stride;
     const more = t > 0;
-    for (let i = 0; i < m; i++) {
-      const s0 = load<i32>(lo + (<usize>i << 2));
-      const e = load<i32>(hi + (<usize>i << 2));
-      // A later slab with nothing in this row leaves it as it is.
-      if (more && s0 == e) continue;
-      const row = out + <usize>i * rowBytes;
+    if (n >= 7 * lanes) {
+      // Wide rows: a whole row at a time, so its entries and the lines of B its blocks share stay in cache.
+      for (let i = 0; i < m; i++) {
+        const s0 = load<i32>(lo + (<usize>i << 2));
+        const e = load<i32>(hi + (<usize>i << 2));
+        // A later slab with nothing in this row leaves it as it is.
+        if (more && s0 == e) continue;
+        rowBlocks<T>(s0, e, colOff, vals, b, out + <usize>i * rowBytes, 0, n, more);
+      }
+    } else {
+      // Narrow rows: a loop over the rows for each block, tighter when rows hold few entries.
       let j = 0;
-      for (; j + 7 * lanes <= n; j += 7 * lanes) block7<T>(s0, e, colOff, vals, b + <usize>j * size, row + <usize>j * size, more);
       if (j + 4 * lanes <= n) {
-        block4<T>(s0, e, colOff, vals, b + <usize>j * size, row + <usize>j * size, more);
+        for (let i = 0; i < m; i++) block4<T>(load<i32>(lo + (<usize>i << 2)), load<i32>(hi + (<usize>i << 2)), colOff, vals, b, out + <usize>i * rowBytes, more);
         j += 4 * lanes;
       }
-      for (; j + lanes <= n; j += lanes) block1<T>(s0, e, colOff, vals, b + <usize>j * size, row + <usize>j * size, more);
+      for (; j + lanes <= n; j += lanes) {
+        const bj = b + <usize>j * size;
+        for (let i = 0; i < m; i++) block1<T>(load<i32>(lo + (<usize>i << 2)), load<i32>(hi + (<usize>i << 2)), colOff, vals, bj, out + <usize>i * rowBytes + <usize>j * size, more);
+      }
       for (; j < n; j++) {
         const bj = b + <usize>j * size;
-        const o = row + <usize>j * size;
-        let a = more ? load<T>(o) : <T>0;
-        for (let p = s0; p < e; p++) a += load<T>(vals + <usize>p * size) * load<T>(bj + <usize>load<u32>(colOff + (<usize>p << 2)));
-        store<T>(o, a);
+        for (let i = 0; i < m; i++) column<T>(load<i32>(lo + (<usize>i << 2)), load<i32>(hi + (<usize>i << 2)), colOff, vals, bj, out + <usize>i * rowBytes + <usize>j * size, more);
       }
     }
   }
+}
+
+/** Columns j0..j1 of one output row (at `row`) over entries s0..e: blocks of seven v128, then four, one, single. */
+@inline function rowBlocks<T>(s0: i32, e: i32, colOff: usize, vals: usize, b: usize, row: usize, j0: i32, j1: i32, more: bool): void {
+  const size = <usize>sizeof<T>();
+  const lanes = 16 / <i32>sizeof<T>();
+  let j = j0;
+  for (; j + 7 * lanes <= j1; j += 7 * lanes) block7<T>(s0, e, colOff, vals, b + <usize>j * size, row + <usize>j * size, more);
+  if (j + 4 * lanes <= j1) {
+    block4<T>(s0, e, colOff, vals, b + <usize>j * size, row + <usize>j * size, more);
+    j += 4 * lanes;
+  }
+  for (; j + lanes <= j1; j += lanes) block1<T>(s0, e, colOff, vals, b + <usize>j * size, row + <usize>j * size, more);
+  for (; j < j1; j++) column<T>(s0, e, colOff, vals, b + <usize>j * size, row + <usize>j * size, more);
 }
 
 /** Seven v128 of output (at `o`) summed over entries s0..e, B's block at `bj`; added to what is there when `more`. */
@@ -245,6 +282,14 @@ export function spmm_runs(indices: usize, swap: bool, nnz: i32, m: i32, rowBytes
   let a = more ? v128.load(o) : i64x2.splat(0);
   for (let p = s0; p < e; p++) a = vadd<T>(a, vmul<T>(vsplat<T>(load<T>(vals + <usize>p * size)), v128.load(bj + <usize>load<u32>(colOff + (<usize>p << 2)))));
   v128.store(o, a);
+}
+
+/** block7 with one column. */
+@inline function column<T>(s0: i32, e: i32, colOff: usize, vals: usize, bj: usize, o: usize, more: bool): void {
+  const size = <usize>sizeof<T>();
+  let a = more ? load<T>(o) : <T>0;
+  for (let p = s0; p < e; p++) a += load<T>(vals + <usize>p * size) * load<T>(bj + <usize>load<u32>(colOff + (<usize>p << 2)));
+  store<T>(o, a);
 }
 
 // v128 lanes of T: the SIMD instruction for each value type.
