@@ -252,7 +252,10 @@ export function spmm_runs(indices: usize, swap: bool, nnz: i32, m: i32, rowBytes
   v128.store(o, a6, 96);
 }
 
-/** block7 with four v128. */
+/**
+ * block7 with four v128. One function per width, not one with a count: the accumulators have to be locals for
+ * V8 to keep them in registers, and there are no arrays of locals.
+ */
 @inline function block4<T>(s0: i32, e: i32, colOff: usize, vals: usize, bj: usize, o: usize, more: bool): void {
   const size = <usize>sizeof<T>();
   let a0 = i64x2.splat(0), a1 = a0, a2 = a0, a3 = a0;
