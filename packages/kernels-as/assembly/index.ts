@@ -5,8 +5,20 @@ import { scatter } from './scatter';
 export { spmm_runs } from './matmul';
 export { lastErrorCode, lastErrorEntry, clearError } from './errors';
 export * from './generated/families';
-export * from './ports-a';
-export * from './ports-b';
+export * from './reorder';
+export * from './from-dense';
+export * from './softmax';
+export * from './segment-sum';
+export * from './reshape';
+export * from './expand-dims';
+export * from './slice';
+export * from './split';
+export * from './retain';
+export * from './bounding-box';
+export * from './fill-empty-rows';
+export * from './to-indicator';
+export * from './merge-rows';
+export { exp_f64 } from './fdlibm-exp';
 
 export function spmm_csr_float32(indices: usize, swap: bool, nnz: i32, m: i32, vals: usize, rowBytes: usize, rowPtr: usize, colOff: usize, sorted: usize, fill: usize): usize {
   return spmmCsr<f32>(indices, swap, nnz, m, vals, rowBytes, rowPtr, colOff, sorted, fill);
@@ -50,5 +62,5 @@ export function scatter_4(indices: usize, rank: i32, nnz: i32, strides: usize, v
 export function scatter_8(indices: usize, rank: i32, nnz: i32, strides: usize, vals: usize, broadcast: bool, out: usize): void {
   scatter<u64>(indices, rank, nnz, strides, vals, broadcast, out);
 }
-export { reduceGroups, indices_to_i32 } from './rows';
+export { reduceGroups, indices_to_i32, narrow_i64 } from './rows';
 export { indices_valid } from './indices-valid';

@@ -1,4 +1,4 @@
-import type { DType, Values } from './generated/kernel-types.js';
+import type { DType, Scalar, Values } from './generated/kernel-types.js';
 
 type NumericStorage = Float32Array | Float64Array | Int32Array | BigInt64Array;
 type Ctor = { new (buffer: ArrayBuffer, byteOffset: number, length: number): NumericStorage; BYTES_PER_ELEMENT: number };
@@ -82,6 +82,20 @@ export class Heap {
     return p;
   }
 
+  /** Copies a typed array in as it is (its bytes); returns the pointer. */
+  putArray(data: Uint8Array | Uint32Array | BigInt64Array): number {
+    const p = this.alloc(data.byteLength);
+    new Uint8Array(this.memory.buffer, p, data.byteLength).set(new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
+    return p;
+  }
+
+  /** One value of the dtype (4 or 8 bytes), stored as the dtype's typed array stores it; returns the pointer. */
+  putScalar(dtype: DType, v: Scalar): number {
+    const p = this.alloc(8);
+    this.view(dtype, p, 1)[0] = (dtype === 'int64' ? BigInt(v as number | bigint) : v) as never;
+    return p;
+  }
+
   /** Copies whole numbers in as i32 (the caller has checked they fit); returns the pointer. */
   putI32(values: ArrayLike<number>): number {
     const p = this.alloc(values.length * 4);
@@ -103,6 +117,6 @@ export class Heap {
 
   /** Copies `n` i32 whole numbers out as the Float64Array indices kernels speak. */
   readIndices(ptr: number, n: number): Float64Array {
-    return Float64Array.from(this.i32(ptr, n));
+    return new Float64Array(this.i32(ptr, n));
   }
 }

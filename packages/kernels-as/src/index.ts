@@ -10,23 +10,48 @@ import { mergeKernel } from './families/merge.js';
 import { reduceKernel } from './families/reduce.js';
 import { sparseTensorDenseMatmul } from './kernels/sparse_tensor_dense_matmul.js';
 import { sparseToDense, sparseTensorToDense } from './kernels/scatter-to-dense.js';
-import { PORTS_A } from './kernels/ports-a.js';
-import { PORTS_B } from './kernels/ports-b.js';
+import { sparseReorder } from './kernels/sparse_reorder.js';
+import { sparseTranspose } from './kernels/sparse_transpose.js';
+import { sparseConcat } from './kernels/sparse_concat.js';
+import { fromDense } from './kernels/from_dense.js';
+import { sparseSoftmax } from './kernels/sparse_softmax.js';
+import { sparseSegmentSum } from './kernels/sparse_segment_sum.js';
+import { sparseReshape } from './kernels/sparse_reshape.js';
+import { sparseExpandDims } from './kernels/sparse_expand_dims.js';
+import { sparseSlice } from './kernels/sparse_slice.js';
+import { sparseSplit } from './kernels/sparse_split.js';
+import { sparseRetain } from './kernels/sparse_retain.js';
+import { sparseResetShape } from './kernels/sparse_reset_shape.js';
+import { sparseFillEmptyRows } from './kernels/sparse_fill_empty_rows.js';
+import { sparseToIndicator } from './kernels/sparse_to_indicator.js';
+import { sparseMerge } from './kernels/sparse_merge.js';
 
 import type { SparseData } from './generated/kernel-types.js';
 export { DELEGATED } from './generated/kernel-types.js';
 export { DELEGATED_OPS };
 
-type Kernel = (args: Record<string, unknown>) => Record<string, unknown>;
-type JsKernel = (args: never) => Record<string, unknown>;
+import type { Kernel, JsKernel, KernelFactory } from './kernels/kernel.js';
 
 /** The hand-written wasm kernels, by op id. */
-export const HAND_WRITTEN: Record<string, (ctx: WasmContext, js: JsKernel) => Kernel> = {
+export const HAND_WRITTEN: Record<string, KernelFactory> = {
   sparse_tensor_dense_matmul: sparseTensorDenseMatmul,
   sparse_tensor_to_dense: sparseTensorToDense,
   sparse_to_dense: sparseToDense,
-  ...PORTS_A,
-  ...PORTS_B,
+  sparse_reorder: sparseReorder,
+  sparse_transpose: sparseTranspose,
+  sparse_concat: sparseConcat,
+  from_dense: fromDense,
+  sparse_softmax: sparseSoftmax,
+  sparse_segment_sum: sparseSegmentSum,
+  sparse_reshape: sparseReshape,
+  sparse_expand_dims: sparseExpandDims,
+  sparse_slice: sparseSlice,
+  sparse_split: sparseSplit,
+  sparse_retain: sparseRetain,
+  sparse_reset_shape: sparseResetShape,
+  sparse_fill_empty_rows: sparseFillEmptyRows,
+  sparse_to_indicator: sparseToIndicator,
+  sparse_merge: sparseMerge,
 };
 
 const FAMILY_DRIVERS = { cwise: cwiseKernel, merge: mergeKernel, reduce: reduceKernel, map: (ctx: WasmContext, op: string, meta: never) => mapKernel(ctx, op, meta) };

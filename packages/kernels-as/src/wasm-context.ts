@@ -36,6 +36,16 @@ export class WasmContext {
     return this.heap.resetKeeping(st) ?? this.putIndices(st.indices);
   }
 
+  /** 1-D integer ids (int32, or int64 narrowed in wasm: each fits i32, checked by the caller) in as i32. */
+  putIds(ids: ArrayLike<number | bigint>): number {
+    if (ids instanceof BigInt64Array) {
+      const p = this.heap.putValues('int64', ids);
+      (this.exports.narrow_i64 as (p: number, n: number) => void)(p, ids.length);
+      return p;
+    }
+    return this.heap.putI32(ids as ArrayLike<number>);
+  }
+
   private narrow(p: number, n: number): number {
     (this.exports.indices_to_i32 as (src: number, n: number, dst: number) => void)(p, n, p);
     return p;

@@ -1,8 +1,7 @@
 import type { SparseData } from '../generated/kernel-types.js';
 import { scalarArg, type WasmContext } from '../wasm-context.js';
 import type { FamilyOp } from '../generated/family-ops.js';
-
-type Args = Record<string, unknown>;
+import type { Args } from '../kernels/kernel.js';
 
 /** A map op in wasm: only the values go in; the indices stay on the JS side as they are. */
 export function mapKernel(ctx: WasmContext, op: string, meta: FamilyOp) {

@@ -4,9 +4,7 @@ import { bytesPerElement } from '../heap.js';
 import { fitsI32, type WasmContext } from '../wasm-context.js';
 import { delegate } from '../delegate.js';
 import { REASONS } from '../delegation.js';
-
-type Args = Record<string, unknown>;
-const NUMERIC = new Set<DType>(['float32', 'float64', 'int32', 'int64']);
+import { NUMERIC, type Args } from './kernel.js';
 
 /** Fills the dense output with the default in wasm memory, then scatters the values to their offsets. */
 function scatter(ctx: WasmContext, indices: SparseData | ArrayLike<number>, nnz: number, values: Values, broadcast: boolean, shape: number[], dtype: DType, fill: Scalar): DenseData {

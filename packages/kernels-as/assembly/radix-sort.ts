@@ -1,4 +1,4 @@
-// A stable sort of entries into canonical row-major order, shared by reorder, transpose and concat (group a).
+// A stable sort of entries into canonical row-major order, shared by reorder, transpose, concat and merge.
 // It sorts a permutation (u32 entry numbers), never the entries themselves: the caller gathers rows and values
 // by the order it returns. The index columns are cut into chunks, from the last column, each as many columns as
 // a u64 mixed-radix key holds exactly (the product of their dims at most 2^64): one chunk when the dense size

@@ -106,7 +106,7 @@ const VECTOR_MAX: f64 = 700.0; // 2^k stays a normal number: |k| <= 1010
 }
 
 /** For the tests: fdlibmExp over n f64 at src into out, two at a time as the softmax takes them. */
-export function a_exp_f64(src: usize, n: i32, out: usize): void {
+export function exp_f64(src: usize, n: i32, out: usize): void {
   let i = 0;
   for (; i + 2 <= n; i += 2) v128.store(out + (<usize>i << 3), fdlibmExp2(v128.load(src + (<usize>i << 3))));
   for (; i < n; i++) store<f64>(out + (<usize>i << 3), fdlibmExp(load<f64>(src + (<usize>i << 3))));

@@ -1,0 +1,28 @@
+import type { DType, SparseData } from '../generated/kernel-types.js';
+import type { WasmContext } from '../wasm-context.js';
+
+export type Args = Record<string, unknown>;
+export type Kernel = (args: Args) => Args;
+export type JsKernel = (args: never) => Args;
+/** A hand-written wasm kernel: built from the module context and the JS kernel it delegates to. */
+export type KernelFactory = (ctx: WasmContext, js: JsKernel) => Kernel;
+
+/** The dtypes wasm memory holds; bool and string values stay on the JS side. */
+export const NUMERIC = new Set<DType>(['float32', 'float64', 'int32', 'int64']);
+
+/** The size in bytes of one value in wasm memory: 4 or 8; undefined for bool and string (not moved in wasm). */
+export function valueBytes(dtype: DType): 4 | 8 | undefined {
+  if (dtype === 'float32' || dtype === 'int32') return 4;
+  if (dtype === 'float64' || dtype === 'int64') return 8;
+  return undefined;
+}
+
+export function sparse(indices: Float64Array, values: SparseData['values'], shape: number[], dtype: DType): SparseData {
+  return { kind: 'sparse', indices, values, shape, dtype };
+}
+
+/** Rows of an index matrix: the first n × rank numbers (a longer buffer is read as kernels-js reads it). */
+export function rowsOf(sp: SparseData): Float64Array {
+  const len = sp.values.length * sp.shape.length;
+  return sp.indices.length === len ? sp.indices : sp.indices.subarray(0, len);
+}

@@ -1,0 +1,50 @@
+import type { SparseData } from '../generated/kernel-types.js';
+import { fitsI32, type WasmContext } from '../wasm-context.js';
+import { delegate } from '../delegate.js';
+import { REASONS, WASM_BYTES } from '../delegation.js';
+import { sparse, type Kernel, type JsKernel } from './kernel.js';
+import { bigSize, bigStrides } from '../exact-shape.js';
+
+const TWO_32 = 2n ** 32n;
+const TWO_63 = 2n ** 63n;
+
+/** The reshape target with its -1 (if any) inferred, as the JS kernel does (the runtime checked it). */
+function reshapeTarget(from: readonly number[], target: readonly number[]): number[] {
+  const unknown = target.indexOf(-1);
+  const out = [...target];
+  if (unknown < 0) return out;
+  let known = 1n;
+  target.forEach((d, i) => {
+    if (i !== unknown) known *= BigInt(d);
+  });
+  out[unknown] = Number(bigSize(from) / known);
+  return out;
+}
+
+/** sparse_reshape: positions in u32 (dense size below 2^32) or u64 (below 2^63) arithmetic; the values stay in JS. */
+export function sparseReshape(ctx: WasmContext, js: JsKernel): Kernel {
+  return (args) => {
+    const sp = args.sp_input as SparseData;
+    const outShape = reshapeTarget(sp.shape, args.shape as number[]);
+    if (!fitsI32(sp.shape) || !fitsI32(outShape)) return delegate(js, args, REASONS.wideDims);
+    const size = bigSize(sp.shape);
+    if (size >= TWO_63) return delegate(js, args, REASONS.beyondI64);
+    const n = sp.values.length;
+    const [inRank, outRank] = [sp.shape.length, outShape.length];
+    if (n * (inRank + outRank) * 12 + 64 > WASM_BYTES) return delegate(js, args, REASONS.tooBig);
+    let indices: Float64Array = new Float64Array(0);
+    if (n > 0) {
+      const { heap } = ctx;
+      heap.reset();
+      const idx = ctx.putIndices(sp.indices);
+      const narrow = size < TWO_32;
+      const strides = bigStrides(sp.shape);
+      const st = narrow ? ctx.heap.putArray(Uint32Array.from(strides, Number)) : ctx.heap.putArray(BigInt64Array.from(strides));
+      const dims = heap.putI32(outShape);
+      const out = heap.alloc(n * outRank * 4);
+      ctx.call(narrow ? 'reshape_32' : 'reshape_64', [idx, n, inRank, st, outRank, dims, out]);
+      indices = ctx.heap.readIndices(out, n * outRank);
+    }
+    return { output: sparse(indices, sp.values.slice(), outShape, sp.dtype) };
+  };
+}

@@ -1,0 +1,28 @@
+import type { DenseData, SparseData } from '../generated/kernel-types.js';
+import type { WasmContext } from '../wasm-context.js';
+import { delegate } from '../delegate.js';
+import { REASONS, WASM_BYTES } from '../delegation.js';
+import { valueBytes, sparse, type Kernel, type JsKernel } from './kernel.js';
+
+/** sparse_retain: the compaction by the mask in wasm, the index rows moved as f64 (so any dim runs here). */
+export function sparseRetain(ctx: WasmContext, js: JsKernel): Kernel {
+  return (args) => {
+    const sp = args.sp_input as SparseData;
+    const mask = (args.to_retain as DenseData).data as Uint8Array;
+    const vb = valueBytes(sp.dtype);
+    if (!vb) return delegate(js, args, REASONS.notNumeric);
+    const { shape, dtype } = sp;
+    const rank = shape.length;
+    const n = sp.values.length;
+    if (n * (rank * 16 + vb * 2 + 1) + 64 > WASM_BYTES) return delegate(js, args, REASONS.tooBig);
+    const { heap } = ctx;
+    heap.reset();
+    const idx = ctx.heap.putValues('float64', sp.indices);
+    const keep = ctx.heap.putArray(mask);
+    const vals = heap.putValues(dtype, sp.values);
+    const outIdx = heap.alloc(n * rank * 8);
+    const outVals = heap.alloc(n * vb);
+    const m = ctx.call(`retain_${vb}`, [idx, n, rank, keep, vals, outIdx, outVals]);
+    return { output: sparse(ctx.heap.readValues('float64', outIdx, m * rank) as Float64Array, heap.readValues(dtype, outVals, m), [...shape], dtype) };
+  };
+}

@@ -1,0 +1,28 @@
+import type { SparseData } from '../generated/kernel-types.js';
+import { bytesPerElement } from '../heap.js';
+import { fitsI32, type WasmContext } from '../wasm-context.js';
+import { delegate } from '../delegate.js';
+import { REASONS, WASM_BYTES } from '../delegation.js';
+import { sparse, rowsOf, type Kernel, type JsKernel } from './kernel.js';
+
+/** sparse_softmax (float32 / float64): one pass over the runs of each innermost row, in wasm. */
+export function sparseSoftmax(ctx: WasmContext, js: JsKernel): Kernel {
+  return (args) => {
+    const sp = args.sp_input as SparseData;
+    const { dtype } = sp;
+    if (dtype !== 'float32' && dtype !== 'float64') return delegate(js, args, 'softmax is defined for float32 and float64 only: ran on the JS kernels');
+    if (!fitsI32(sp.shape)) return delegate(js, args, REASONS.wideDims);
+    const n = sp.values.length;
+    const rank = sp.shape.length;
+    const bpe = bytesPerElement(dtype);
+    if (n * (rank * 8 + 2 * bpe) > WASM_BYTES) return delegate(js, args, REASONS.tooBig);
+    const { heap } = ctx;
+    heap.reset();
+    const idx = ctx.putIndices(rowsOf(sp));
+    const vals = heap.putValues(dtype, sp.values);
+    const out = heap.alloc(n * bpe);
+    ctx.call(`softmax_${dtype}`, [idx, n, rank, vals, out]);
+    const output: SparseData = { kind: 'sparse', indices: sp.indices.slice(), values: heap.readValues(dtype, out, n), shape: [...sp.shape], dtype };
+    return { output };
+  };
+}

@@ -1,0 +1,58 @@
+import type { DType, SparseData } from './generated/kernel-types.js';
+import { bytesPerElement } from './heap.js';
+import type { WasmContext } from './wasm-context.js';
+
+/** ceil(64 / 11) radix passes × 2048 u32 counters: the histogram buffer of the sort (assembly/radix-sort.ts). */
+const HIST_BYTES = 6 * 2048 * 4;
+const U64_SPAN = 2n ** 64n;
+
+/**
+ * The column chunks of the wasm sort: from the last column, as many columns as one u64 mixed-radix key holds
+ * exactly (the product of their dims at most 2^64), each column's stride within its chunk. One chunk (the flat
+ * offset) whenever the dense size fits; a huge dense shape takes a few.
+ */
+function sortChunks(shape: readonly number[]): { strides: bigint[]; bounds: number[] } {
+  const rank = shape.length;
+  const strides = new Array<bigint>(rank);
+  const bounds = [rank];
+  let span = 1n;
+  for (let d = rank - 1; d >= 0; d--) {
+    const dim = BigInt(Math.max(shape[d], 1));
+    if (span * dim > U64_SPAN) {
+      bounds.unshift(d + 1);
+      span = 1n;
+    }
+    strides[d] = span;
+    span *= dim;
+  }
+  bounds.unshift(0);
+  return { strides, bounds };
+}
+
+/** The bytes the sort + gather of n entries needs besides its input. */
+export function sortBytes(n: number, rank: number, size: number): number {
+  return n * (rank * 4 + size + 8 + 8 + 4 + 4) + HIST_BYTES + rank * 12 + 8;
+}
+
+/**
+ * n entries already in wasm memory (i32 rows at idx, values at vals) put in canonical order, stably, in wasm;
+ * returned as plain data with `shape`.
+ */
+export function sortGather(ctx: WasmContext, idx: number, vals: number, n: number, shape: number[], dtype: DType): SparseData {
+  const { heap } = ctx;
+  const rank = shape.length;
+  const size = bytesPerElement(dtype);
+  const { strides, bounds } = sortChunks(shape);
+  const outIdx = heap.alloc(n * rank * 4);
+  const outVals = heap.alloc(n * size);
+  const st = heap.alloc(rank * 8);
+  const bd = heap.putI32(bounds);
+  const keys = heap.alloc(n * 8);
+  const keys2 = heap.alloc(n * 8);
+  const hist = heap.alloc(HIST_BYTES);
+  const order = heap.alloc(n * 4);
+  const order2 = heap.alloc(n * 4);
+  heap.view('int64', st, rank).set(strides.map((s) => BigInt.asIntN(64, s)) as never);
+  ctx.call(`reorder_${size}`, [idx, n, rank, vals, outIdx, outVals, st, bd, bounds.length - 1, keys, keys2, order, order2, hist]);
+  return { kind: 'sparse', indices: heap.readIndices(outIdx, n * rank), values: heap.readValues(dtype, outVals, n), shape, dtype };
+}
