@@ -1,6 +1,8 @@
 import type { DType, SparseData } from './generated/kernel-types.js';
 import { bytesPerElement } from './heap.js';
-import type { WasmContext } from './wasm-context.js';
+import { fitsI32, type WasmContext } from './wasm-context.js';
+import { REASONS, WASM_BYTES } from './delegation.js';
+import { NUMERIC } from './kernels/kernel.js';
 
 /** ceil(64 / 11) radix passes × 2048 u32 counters: the histogram buffer of the sort (assembly/radix-sort.ts). */
 const HIST_BYTES = 6 * 2048 * 4;
@@ -55,4 +57,18 @@ export function sortGather(ctx: WasmContext, idx: number, vals: number, n: numbe
   heap.view('int64', st, rank).set(strides.map((s) => BigInt.asIntN(64, s)) as never);
   ctx.call(`reorder_${size}`, [idx, n, rank, vals, outIdx, outVals, st, bd, bounds.length - 1, keys, keys2, order, order2, hist]);
   return { kind: 'sparse', indices: heap.readIndices(outIdx, n * rank), values: heap.readValues(dtype, outVals, n), shape, dtype };
+}
+
+/**
+ * Why sorting sp's entries cannot run in wasm, or undefined when it can: `indexBytes` per index entry in wasm
+ * memory before the sort (8 for a copy narrowed in place, more where the kernel rewrites the rows).
+ */
+export function whyNotSortable(sp: SparseData, indexBytes: number): string | undefined {
+  if (!NUMERIC.has(sp.dtype)) return REASONS.notNumeric;
+  if (!fitsI32(sp.shape)) return REASONS.wideDims;
+  const n = sp.values.length;
+  const rank = sp.shape.length;
+  const size = bytesPerElement(sp.dtype);
+  if (n * (rank * indexBytes + size) + sortBytes(n, rank, size) > WASM_BYTES) return REASONS.tooBig;
+  return undefined;
 }
