@@ -1,6 +1,5 @@
 // The exports of the WebAssembly backend: concrete instantiations only (generic functions are not exported).
 import { spmm, spmmCsr, spmmTiles, transpose } from './matmul';
-import { scatter } from './scatter';
 
 export { spmm_runs } from './matmul';
 export { lastErrorCode, lastErrorEntry, clearError } from './errors';
@@ -56,11 +55,5 @@ export function transpose_8(src: usize, rows: i32, cols: i32, dst: usize): void 
   transpose<u64>(src, rows, cols, dst);
 }
 
-export function scatter_4(indices: usize, rank: i32, nnz: i32, strides: usize, vals: usize, broadcast: bool, out: usize): void {
-  scatter<u32>(indices, rank, nnz, strides, vals, broadcast, out);
-}
-export function scatter_8(indices: usize, rank: i32, nnz: i32, strides: usize, vals: usize, broadcast: bool, out: usize): void {
-  scatter<u64>(indices, rank, nnz, strides, vals, broadcast, out);
-}
-export { reduceGroups, indices_to_i32, narrow_i64 } from './rows';
+export { flat_offsets, indices_to_i32, narrow_i64 } from './rows';
 export { indices_valid } from './indices-valid';

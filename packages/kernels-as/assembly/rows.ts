@@ -47,9 +47,12 @@
   return off;
 }
 
-/** Each entry's group for a dense reduction: the flat output offset of its kept dims (`strides` 0 on reduced dims). */
-export function reduceGroups(idx: usize, rank: i32, nnz: i32, strides: usize, group: usize): void {
-  for (let i = 0; i < nnz; i++) store<i32>(group + (<usize>i << 2), <i32>offsetOf(idx, i, rank, strides));
+/**
+ * Each entry's flat offset in a dense tensor (`strides`: i32 per dim, 0 on a dim that does not count, as a
+ * reduction's reduced dims): the output position of a scatter or a reduction.
+ */
+export function flat_offsets(idx: usize, rank: i32, nnz: i32, strides: usize, out: usize): void {
+  for (let i = 0; i < nnz; i++) store<i32>(out + (<usize>i << 2), <i32>offsetOf(idx, i, rank, strides));
 }
 
 /**

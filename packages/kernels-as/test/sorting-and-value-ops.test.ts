@@ -6,8 +6,8 @@ import { instantiateKernels } from '../src/wasm-module.js';
 import { WasmContext } from '../src/wasm-context.js';
 import { rng, type Rng } from '../../../tools/seeded-random.js';
 
-// The wasm kernels of the sorting ops and the value ops (reorder, transpose, concat, from_dense, softmax, segment_sum) against the JS backend:
-// random inputs of every numeric dtype, unordered and repeated indices, huge dense shapes, ≥ 100k entries.
+// The wasm kernels of the sorting ops, the scatters and the value ops (reorder, transpose, concat, to_dense,
+// from_dense, softmax, segment_sum) against the JS backend: random inputs of every numeric dtype, unordered and repeated indices, huge dense shapes, ≥ 100k entries.
 
 type DType = 'float32' | 'float64' | 'int32' | 'int64';
 const DTYPES: DType[] = ['float32', 'float64', 'int32', 'int64'];
@@ -323,5 +323,43 @@ describe('sparse_segment_sum on wasm', () => {
     const [indices, segment_ids] = ids(r, 1_000_000, true, 10_000);
     same('sparse_segment_sum', { data: new Tensor(randomValues(r, 'float32', 80_000), [10_000, 8], 'float32'), indices, segment_ids }, 'large float32');
     same('sparse_segment_sum', { data: new Tensor(randomValues(r, 'int32', 30_000), [10_000, 3], 'int32'), indices, segment_ids }, 'large int32');
+  });
+});
+
+describe('sparse_tensor_to_dense and sparse_to_dense on wasm', () => {
+  const DEFAULTS: Record<DType, unknown[]> = {
+    float32: [0, -0, 2.5, NaN, -Infinity],
+    float64: [0, -0, -1e300, NaN],
+    int32: [0, -7, 2 ** 31 - 1],
+    int64: [0n, -(2n ** 62n), 5n],
+  };
+
+  it('equals the JS kernel on random inputs, every dtype, rank 0..4, defaults 0, -0, NaN and others', () => {
+    const r = rng(31);
+    for (let t = 0; t < 200; t++) {
+      const dtype = DTYPES[t % 4];
+      const rank = r.int(5);
+      const shape = randomShape(r, rank, 7);
+      const sp = randomSparse(r, shape, r.int(12), dtype);
+      const default_value = DEFAULTS[dtype][r.int(DEFAULTS[dtype].length)];
+      // Random indices repeat and come in any order: only validate_indices false takes them (the last one wins).
+      same('sparse_tensor_to_dense', { sp_input: sp, default_value, validate_indices: false }, `to_dense ${dtype} [${shape}]`);
+      if (rank === 0) continue;
+      const scalar = r.next() < 0.5;
+      const n = sp.values.length;
+      same('sparse_to_dense', {
+        sparse_indices: tensor(Int32Array.from(sp.indexData), 'int32', [n, rank]),
+        output_shape: shape,
+        sparse_values: scalar ? tensor(randomValues(r, dtype, 1), dtype, []) : tensor(sp.values, dtype, [n]),
+        default_value,
+        validate_indices: false,
+      }, `sparse_to_dense ${dtype} [${shape}] ${scalar ? 'scalar' : 'vector'}`);
+    }
+  });
+
+  it('equals the JS kernel on 300,000 entries of a 2000×1500 matrix, default 0 and -1', () => {
+    const r = rng(32);
+    const sp = randomSparse(r, [2000, 1500], 300_000, 'float32');
+    for (const default_value of [0, -1]) same('sparse_tensor_to_dense', { sp_input: sp, default_value, validate_indices: false });
   });
 });

@@ -34,7 +34,7 @@ export function reduceKernel(ctx: WasmContext, op: string, meta: FamilyOp, js: (
       const idx = ctx.startWithIndices(sp);
       const st = heap.putI32(strides);
       group = heap.alloc(n * 4);
-      ctx.call('reduceGroups', [idx, rank, n, st, group]);
+      ctx.call('flat_offsets', [idx, rank, n, st, group]);
     } else {
       const plan = reducePlan(sp, axes, keepdims, 'sparse');
       ({ groups, shape, indices } = plan);

@@ -1,27 +1,36 @@
 import type { DenseData, DType, Scalar, SparseData, Values } from '../generated/kernel-types.js';
-import { rowMajorStrides, sizeOf } from '@sparse/kernels-js/internals';
-import { bytesPerElement } from '../heap.js';
+import { allocValues, rowMajorStrides, sizeOf } from '@sparse/kernels-js/internals';
 import { fitsI32, type WasmContext } from '../wasm-context.js';
 import { delegate } from '../delegate.js';
 import { REASONS } from '../delegation.js';
 import { NUMERIC, type Args } from './kernel.js';
 
-/** Fills the dense output with the default in wasm memory, then scatters the values to their offsets. */
+/**
+ * The flat offset of each entry computed in wasm, the values written at them on the JS side, into an output
+ * allocated there: a dense result filled and scattered in wasm memory would then be copied out whole, touching
+ * every page of it twice, and a large output's cost is its pages (first-touch faults), not the scatter.
+ */
 function scatter(ctx: WasmContext, indices: SparseData | ArrayLike<number>, nnz: number, values: Values, broadcast: boolean, shape: number[], dtype: DType, fill: Scalar): DenseData {
   const { heap } = ctx;
-  const size = sizeOf(shape);
   let idx: number;
   if ('kind' in indices) idx = ctx.startWithIndices(indices);
   else {
     heap.reset();
     idx = heap.putI32(indices);
   }
-  const out = heap.alloc(size * bytesPerElement(dtype));
-  heap.view(dtype, out, size).fill(fill as never);
   const strides = heap.putI32(rowMajorStrides(shape));
-  const vals = heap.putValues(dtype, values);
-  ctx.call(`scatter_${bytesPerElement(dtype)}`, [idx, shape.length, nnz, strides, vals, broadcast, out]);
-  return { kind: 'dense', data: heap.readValues(dtype, out, size), shape: shape.slice(), dtype };
+  const offsets = heap.alloc(nnz * 4);
+  ctx.call('flat_offsets', [idx, shape.length, nnz, strides, offsets]);
+  const data = allocValues(dtype, sizeOf(shape)) as Values & { fill(v: unknown): unknown; [i: number]: unknown };
+  if (!Object.is(fill, 0) && fill !== 0n) data.fill(fill); // allocated zeroed; -0 is not 0 here
+  const at = heap.i32(offsets, nnz);
+  if (broadcast) {
+    const v = values[0];
+    for (let i = 0; i < nnz; i++) data[at[i]] = v;
+  } else {
+    for (let i = 0; i < nnz; i++) data[at[i]] = values[i];
+  }
+  return { kind: 'dense', data, shape: shape.slice(), dtype };
 }
 
 export function sparseTensorToDense(ctx: WasmContext, js: (a: never) => Args) {
