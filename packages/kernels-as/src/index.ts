@@ -67,7 +67,8 @@ export interface WasmBackend {
 
 /**
  * A wasm backend: one module instance with its own heap. Every op is here: in wasm (the family ops from their
- * spec expressions, matmul and the scatters by hand), or declared in DELEGATED_OPS and run on the JS kernels.
+ * spec expressions, the rest by hand, one file per op under kernels/), or declared in DELEGATED_OPS and run on
+ * the JS kernels.
  */
 export async function createWasmBackend(wasm?: BufferSource | URL): Promise<WasmBackend> {
   const ctx = new WasmContext(await instantiateKernels(wasm));
