@@ -2,7 +2,7 @@ import type { DType, SparseData } from './generated/kernel-types.js';
 import { bytesPerElement } from './heap.js';
 import { fitsI32, type WasmContext } from './wasm-context.js';
 import { REASONS, WASM_BYTES } from './delegation.js';
-import { NUMERIC } from './kernels/kernel.js';
+import { NUMERIC, sparse } from './kernels/kernel.js';
 
 /** ceil(64 / 11) radix passes × 2048 u32 counters: the histogram buffer of the sort (assembly/radix-sort.ts). */
 const HIST_BYTES = 6 * 2048 * 4;
@@ -56,7 +56,7 @@ export function sortGather(ctx: WasmContext, idx: number, vals: number, n: numbe
   const order2 = heap.alloc(n * 4);
   heap.view('int64', st, rank).set(strides.map((s) => BigInt.asIntN(64, s)) as never);
   ctx.call(`reorder_${size}`, [idx, n, rank, vals, outIdx, outVals, st, bd, bounds.length - 1, keys, keys2, order, order2, hist]);
-  return { kind: 'sparse', indices: heap.readIndices(outIdx, n * rank), values: heap.readValues(dtype, outVals, n), shape, dtype };
+  return sparse(heap.readIndices(outIdx, n * rank), heap.readValues(dtype, outVals, n), shape, dtype);
 }
 
 /**

@@ -10,3 +10,4 @@ export { reducePlan } from './families/reduce-plan.js';
 export { mergePlan, takeMerged } from './families/merge-plan.js';
 export { matmulPlan, type MatmulPlan } from './matmul-plan.js';
 export { concatShape } from './kernels/sparse_concat.js';
+export { resolveReshapeTarget } from './reshape-shape.js';

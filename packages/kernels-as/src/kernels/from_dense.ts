@@ -1,9 +1,9 @@
-import type { DenseData, SparseData } from '../generated/kernel-types.js';
+import type { DenseData } from '../generated/kernel-types.js';
 import { bytesPerElement } from '../heap.js';
 import { fitsI32, type WasmContext } from '../wasm-context.js';
 import { delegate } from '../delegate.js';
 import { REASONS, WASM_BYTES } from '../delegation.js';
-import { NUMERIC, type Kernel, type JsKernel } from './kernel.js';
+import { NUMERIC, sparse, type Kernel, type JsKernel } from './kernel.js';
 
 /** from_dense: a count of the non-zeros (SIMD), then one pass writing their index rows and values, in wasm. */
 export function fromDense(ctx: WasmContext, js: JsKernel): Kernel {
@@ -26,7 +26,6 @@ export function fromDense(ctx: WasmContext, js: JsKernel): Kernel {
     const outIdx = heap.alloc(nnz * rank * 4);
     const outVals = heap.alloc(nnz * bpe);
     ctx.call(`from_dense_${dtype}`, [data, sh, rank, counter, outIdx, outVals]);
-    const output: SparseData = { kind: 'sparse', indices: heap.readIndices(outIdx, nnz * rank), values: heap.readValues(dtype, outVals, nnz), shape: [...shape], dtype };
-    return { output };
+    return { output: sparse(heap.readIndices(outIdx, nnz * rank), heap.readValues(dtype, outVals, nnz), [...shape], dtype) };
   };
 }

@@ -1,5 +1,6 @@
 import type { DType, SparseData } from '../generated/kernel-types.js';
 import type { WasmContext } from '../wasm-context.js';
+import { bytesPerElement } from '../heap.js';
 
 export type Args = Record<string, unknown>;
 export type Kernel = (args: Args) => Args;
@@ -12,9 +13,7 @@ export const NUMERIC = new Set<DType>(['float32', 'float64', 'int32', 'int64']);
 
 /** The size in bytes of one value in wasm memory: 4 or 8; undefined for bool and string (not moved in wasm). */
 export function valueBytes(dtype: DType): 4 | 8 | undefined {
-  if (dtype === 'float32' || dtype === 'int32') return 4;
-  if (dtype === 'float64' || dtype === 'int64') return 8;
-  return undefined;
+  return NUMERIC.has(dtype) ? (bytesPerElement(dtype) as 4 | 8) : undefined;
 }
 
 export function sparse(indices: Float64Array, values: SparseData['values'], shape: number[], dtype: DType): SparseData {

@@ -3,7 +3,7 @@ import { allocValues, rowMajorStrides, sizeOf } from '@sparse/kernels-js/interna
 import { fitsI32, type WasmContext } from '../wasm-context.js';
 import { delegate } from '../delegate.js';
 import { REASONS } from '../delegation.js';
-import { NUMERIC, type Args } from './kernel.js';
+import { NUMERIC, type JsKernel, type Kernel } from './kernel.js';
 
 /**
  * The flat offset of each entry computed in wasm, the values written at them on the JS side, into an output
@@ -33,8 +33,8 @@ function scatter(ctx: WasmContext, indices: SparseData | ArrayLike<number>, nnz:
   return { kind: 'dense', data, shape: shape.slice(), dtype };
 }
 
-export function sparseTensorToDense(ctx: WasmContext, js: (a: never) => Args) {
-  return (args: Args): Args => {
+export function sparseTensorToDense(ctx: WasmContext, js: JsKernel): Kernel {
+  return (args) => {
     const sp = args.sp_input as SparseData;
     if (!NUMERIC.has(sp.dtype)) return delegate(js, args, REASONS.notNumeric);
     if (!fitsI32(sp.shape)) return delegate(js, args, REASONS.wideDims);
@@ -42,8 +42,8 @@ export function sparseTensorToDense(ctx: WasmContext, js: (a: never) => Args) {
   };
 }
 
-export function sparseToDense(ctx: WasmContext, js: (a: never) => Args) {
-  return (args: Args): Args => {
+export function sparseToDense(ctx: WasmContext, js: JsKernel): Kernel {
+  return (args) => {
     const ind = args.sparse_indices as DenseData;
     const vals = args.sparse_values as DenseData;
     const shape = args.output_shape as number[];

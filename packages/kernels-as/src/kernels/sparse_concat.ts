@@ -4,7 +4,7 @@ import { bytesPerElement } from '../heap.js';
 import { fitsI32, type WasmContext } from '../wasm-context.js';
 import { delegate } from '../delegate.js';
 import { REASONS, WASM_BYTES } from '../delegation.js';
-import { NUMERIC, rowsOf, type Kernel, type JsKernel } from './kernel.js';
+import { NUMERIC, rowsOf, sparse, type Kernel, type JsKernel } from './kernel.js';
 import { sortGather, sortBytes } from '../sort-gather.js';
 
 /** sparse_concat: the inputs copied into one buffer and moved along the axis in wasm, then the shared sort. */
@@ -17,7 +17,7 @@ export function sparseConcat(ctx: WasmContext, js: JsKernel): Kernel {
     const rank = first.shape.length;
     if (inputs.length === 1) {
       // As TensorFlow (and the JS kernel): a single input comes back as it is — nothing to compute.
-      return { output: { kind: 'sparse', indices: first.indices.slice(), values: first.values.slice(), shape: [...first.shape], dtype } satisfies SparseData };
+      return { output: sparse(first.indices.slice(), first.values.slice(), [...first.shape], dtype) };
     }
     const axis = args.axis as number;
     const ax = axis < 0 ? axis + rank : axis;

@@ -1,4 +1,5 @@
 import type { SparseData } from '../generated/kernel-types.js';
+import { resolveReshapeTarget } from '@sparse/kernels-js/internals';
 import { fitsI32, type WasmContext } from '../wasm-context.js';
 import { delegate } from '../delegate.js';
 import { REASONS, WASM_BYTES } from '../delegation.js';
@@ -8,24 +9,11 @@ import { bigSize, bigStrides } from '../exact-shape.js';
 const TWO_32 = 2n ** 32n;
 const TWO_63 = 2n ** 63n;
 
-/** The reshape target with its -1 (if any) inferred, as the JS kernel does (the runtime checked it). */
-function reshapeTarget(from: readonly number[], target: readonly number[]): number[] {
-  const unknown = target.indexOf(-1);
-  const out = [...target];
-  if (unknown < 0) return out;
-  let known = 1n;
-  target.forEach((d, i) => {
-    if (i !== unknown) known *= BigInt(d);
-  });
-  out[unknown] = Number(bigSize(from) / known);
-  return out;
-}
-
 /** sparse_reshape: positions in u32 (dense size below 2^32) or u64 (below 2^63) arithmetic; the values stay in JS. */
 export function sparseReshape(ctx: WasmContext, js: JsKernel): Kernel {
   return (args) => {
     const sp = args.sp_input as SparseData;
-    const outShape = reshapeTarget(sp.shape, args.shape as number[]);
+    const outShape = resolveReshapeTarget(sp.shape, args.shape as number[]);
     if (!fitsI32(sp.shape) || !fitsI32(outShape)) return delegate(js, args, REASONS.wideDims);
     const size = bigSize(sp.shape);
     if (size >= TWO_63) return delegate(js, args, REASONS.beyondI64);

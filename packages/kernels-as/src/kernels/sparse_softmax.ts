@@ -3,7 +3,7 @@ import { bytesPerElement } from '../heap.js';
 import { fitsI32, type WasmContext } from '../wasm-context.js';
 import { delegate } from '../delegate.js';
 import { REASONS, WASM_BYTES } from '../delegation.js';
-import { rowsOf, type Kernel, type JsKernel } from './kernel.js';
+import { rowsOf, sparse, type Kernel, type JsKernel } from './kernel.js';
 
 /** sparse_softmax (float32 / float64): one pass over the runs of each innermost row, in wasm. */
 export function sparseSoftmax(ctx: WasmContext, js: JsKernel): Kernel {
@@ -22,7 +22,6 @@ export function sparseSoftmax(ctx: WasmContext, js: JsKernel): Kernel {
     const vals = heap.putValues(dtype, sp.values);
     const out = heap.alloc(n * bpe);
     ctx.call(`softmax_${dtype}`, [idx, n, rank, vals, out]);
-    const output: SparseData = { kind: 'sparse', indices: sp.indices.slice(), values: heap.readValues(dtype, out, n), shape: [...sp.shape], dtype };
-    return { output };
+    return { output: sparse(sp.indices.slice(), heap.readValues(dtype, out, n), [...sp.shape], dtype) };
   };
 }
