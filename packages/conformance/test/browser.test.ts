@@ -6,14 +6,16 @@ import { build } from 'esbuild';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 
-// The runtime's browser bundle (packages/runtime/dist/browser: sparse.js, one ES module with the js, wasm and gpu
-// backends and gpu.js inside, and the kernels.wasm beside it) runs every spec example in headless Chromium (gpu.js on
-// WebGL2: SwiftShader under these flags), from a page served on 127.0.0.1 that loads nothing else but the conformance
-// runner; the page reports the results back to this test. The server serves only those files, so a bundle that
-// reached for anything else (a module, gpu.js's own script, a wasm file elsewhere) fails the test.
+// The browser bundles run every spec example in headless Chromium: the runtime's (packages/runtime/dist/browser:
+// sparse.js, one ES module with the js and wasm backends, and the kernels.wasm beside it) and the GPU backend's
+// (packages/kernels-gpu/dist/browser/sparse-gpu.js, with gpu.js inside: WebGL2 on SwiftShader under these flags),
+// registered by the page as a user would. The page is served on 127.0.0.1 and loads nothing else but the
+// conformance runner; it reports the results back to this test. The server serves only those files, so a bundle
+// that reached for anything else (a module, gpu.js's own script, a wasm file elsewhere) fails the test.
 
 const ROOT = join(import.meta.dirname, '../../..');
 const BUNDLE_DIR = join(ROOT, 'packages/runtime/dist/browser');
+const GPU_BUNDLE_DIR = join(ROOT, 'packages/kernels-gpu/dist/browser');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const TYPES: Record<string, string> = { '.js': 'text/javascript', '.map': 'application/json', '.wasm': 'application/wasm' };
@@ -23,9 +25,11 @@ const BUNDLE_URL = '/vendor/sparse/sparse.js';
 const PAGE = `<!doctype html>
 <link rel="icon" href="data:,">
 <script type="module">
-  import { createRuntime } from '${BUNDLE_URL}';
+  import { createRuntime, registerBackend } from '${BUNDLE_URL}';
+  import { createGpuBackend } from '/vendor/sparse/sparse-gpu.js';
   import { runCase } from '/run-case.js';
   try {
+    registerBackend('gpu', createGpuBackend);
     const { cases } = await (await fetch('/cases.json')).json();
     const report = {};
     for (const backend of ['js', 'wasm', 'gpu']) {
@@ -68,10 +72,12 @@ const refused: string[] = [];
 
 beforeAll(async () => {
   for (const f of ['sparse.js', 'kernels.wasm']) expect(existsSync(join(BUNDLE_DIR, f)), `${f} in ${BUNDLE_DIR} (npm run build)`).toBe(true);
+  expect(existsSync(join(GPU_BUNDLE_DIR, 'sparse-gpu.js')), `sparse-gpu.js in ${GPU_BUNDLE_DIR} (npm run build)`).toBe(true);
   const runner = await bundleRunner();
   const files: Record<string, string> = {
     '/cases.json': join(ROOT, 'packages/conformance/generated/cases.json'),
     ...Object.fromEntries(['sparse.js', 'sparse.js.map', 'kernels.wasm'].map((f) => [`/vendor/sparse/${f}`, join(BUNDLE_DIR, f)])),
+    ...Object.fromEntries(['sparse-gpu.js', 'sparse-gpu.js.map'].map((f) => [`/vendor/sparse/${f}`, join(GPU_BUNDLE_DIR, f)])),
   };
   server = createServer((req, res) => {
     const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
@@ -96,7 +102,7 @@ afterAll(() => {
   rmSync(profile, { recursive: true, force: true });
 });
 
-it('the browser bundle runs every spec example in headless Chromium on the js, wasm and gpu backends', async () => {
+it('the browser bundles run every spec example in headless Chromium on the js, wasm and gpu backends', async () => {
   expect(existsSync(CHROMIUM), `Chromium at ${CHROMIUM} (apt-get install chromium)`).toBe(true);
   const browser = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: FLAGS });
   try {

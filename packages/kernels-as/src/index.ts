@@ -70,7 +70,7 @@ export interface WasmBackend {
  * spec expressions, the rest by hand, one file per op under kernels/), or declared in DELEGATED_OPS and run on
  * the JS kernels.
  */
-export async function createWasmBackend(wasm?: BufferSource | URL): Promise<WasmBackend> {
+export async function createWasmBackend(wasm?: BufferSource | URL | string): Promise<WasmBackend> {
   const ctx = new WasmContext(await instantiateKernels(wasm));
   const kernels: Record<string, Kernel> = {};
   for (const [op, js] of Object.entries(jsKernels) as [string, JsKernel][]) {

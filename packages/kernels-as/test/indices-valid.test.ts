@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SparseTensor, createRuntime, tensor } from '@sparse/runtime';
-import { createWasmBackend } from '../src/index.js';
+import { createWasmBackend } from '../dist/index.js';
 import type { SparseData } from '../src/generated/kernel-types.js';
 
 // The runtime's index check runs in wasm for large index sets: it must accept exactly what the JS check accepts,

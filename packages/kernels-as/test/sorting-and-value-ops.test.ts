@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SparseTensor, Tensor, createRuntime, tensor, type Runtime } from '@sparse/runtime';
 import { kernels as jsKernels } from '@sparse/kernels-js';
-import { createWasmBackend } from '../src/index.js';
-import { instantiateKernels } from '../src/wasm-module.js';
-import { WasmContext } from '../src/wasm-context.js';
+import { createWasmBackend } from '../dist/index.js';
+import { instantiateKernels } from '../dist/wasm-module.js';
+import { WasmContext } from '../dist/wasm-context.js';
 import { rng, type Rng } from '../../../tools/seeded-random.js';
 
 // The wasm kernels of the sorting ops, the scatters and the value ops (reorder, transpose, concat, to_dense,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { kernels as jsKernels } from '@sparse/kernels-js';
 import { InvalidArgumentError, Runtime, SparseTensor, createRuntime, listOps, tensor } from '@sparse/runtime';
-import { createWasmBackend, DELEGATED_OPS, HAND_WRITTEN } from '../src/index.js';
+import { createWasmBackend, DELEGATED_OPS, HAND_WRITTEN } from '../dist/index.js';
 import { FAMILY_OPS } from '../src/generated/family-ops.js';
 
 describe('the wasm backend', () => {

@@ -1,9 +1,16 @@
 import type { KernelTable, SparseData } from '@sparse/kernels-js';
+import type { RuntimeOptions } from './runtime-options.js';
+
+/**
+ * A kernel as the runtime holds it: plain data in, plain data out. Each op's exact signature is kernels-js's
+ * KernelTable; a backend's table is keyed by op id and may lack ops (the runtime then says so).
+ */
+export type BackendKernel = (args: never) => unknown;
 
 /** A backend: a name and its kernels keyed by op id. Kernels speak plain data only. */
 export interface Backend {
   name: string;
-  kernels: Partial<KernelTable>;
+  kernels: { readonly [op in keyof KernelTable]?: BackendKernel };
   /**
    * A faster form of the runtime's index check, if the backend has one: true when every index is a whole number
    * in [0, dim). False only means "not shown": the runtime then runs its own check, which names the bad entry.
@@ -12,11 +19,19 @@ export interface Backend {
   indicesValid?(st: SparseData): boolean;
 }
 
-type BackendLoader = () => Backend | Promise<Backend>;
+/**
+ * Makes a backend; it gets the options of the `createRuntime` or `setBackend` call that asked for it, and may
+ * ignore them (`createGpuBackend` of `@sparse/kernels-gpu` fits as it is).
+ */
+export type BackendLoader = ((options: RuntimeOptions) => Backend | Promise<Backend>) | (() => Backend | Promise<Backend>);
 
 const loaders = new Map<string, BackendLoader>();
 
-/** Registers a backend under a name; its loader runs on first use (so wasm and gpu load on demand). */
+/**
+ * Registers a backend under a name (replacing any of that name); its loader runs when a runtime asks for it (so
+ * wasm and gpu load on demand). A bundled app registers the GPU backend this way:
+ * `registerBackend('gpu', createGpuBackend)`, with `createGpuBackend` from `@sparse/kernels-gpu`.
+ */
 export function registerBackend(name: string, loader: BackendLoader): void {
   loaders.set(name, loader);
 }
@@ -27,10 +42,10 @@ export function listBackends(): string[] {
 }
 
 /** Loads a registered backend, or says which ones there are. */
-export async function loadBackend(name: string): Promise<Backend> {
+export async function loadBackend(name: string, options: RuntimeOptions = {}): Promise<Backend> {
   const loader = loaders.get(name);
   if (!loader) {
     throw new Error(`unknown backend '${name}': the registered backends are ${listBackends().join(', ')}`);
   }
-  return loader();
+  return (loader as (options: RuntimeOptions) => Backend | Promise<Backend>)(options);
 }

@@ -1,19 +1,18 @@
 import { kernels } from '@sparse/kernels-js';
-import { registerBackend, type Backend } from './backend.js';
+import { registerBackend } from './backend.js';
 import { createRuntime, Runtime } from './runtime.js';
+import { loadGpuPackage } from './gpu-package.js';
+import { checkRuntimeOptions, type RuntimeOptions } from './runtime-options.js';
 import { bindOps, type SparseOps } from './generated/ops-api.js';
 
 registerBackend('js', () => ({ name: 'js', kernels }));
 // Loaded on demand: the wasm module is compiled the first time a runtime asks for it.
-registerBackend('wasm', async () => {
+registerBackend('wasm', async ({ wasmPath }) => {
   const { createWasmBackend } = await import('@sparse/kernels-as');
-  return (await createWasmBackend()) as unknown as Backend;
+  return createWasmBackend(wasmPath);
 });
-// Loaded on demand: gpu.js on WebGL (headless-gl in Node, under a display); without WebGL it fails, saying why.
-registerBackend('gpu', async () => {
-  const { createGpuBackend } = await import('@sparse/kernels-gpu');
-  return (await createGpuBackend()) as unknown as Backend;
-});
+// A separate install (gpu.js on WebGL), loaded on demand where it is installed; else the error says how to get it.
+registerBackend('gpu', loadGpuPackage);
 
 let current: Runtime | undefined;
 
@@ -23,9 +22,14 @@ function defaultRuntime(): Runtime {
   return current;
 }
 
-/** Switches the default runtime (the one behind `sparse.*` and SparseTensor methods) to another backend. */
-export async function setBackend(name: string): Promise<void> {
-  current = await createRuntime({ backend: name });
+/**
+ * Switches the default runtime (the one behind `sparse.*` and SparseTensor methods) to another backend; `options`
+ * as `createRuntime`'s, but for the backend (`setBackend('wasm', { wasmPath })`).
+ */
+export async function setBackend(name: string, options?: Omit<RuntimeOptions, 'backend'>): Promise<void> {
+  const checked = checkRuntimeOptions(options, 'setBackend');
+  if (checked.backend !== undefined) throw new TypeError("setBackend: the backend is the first argument, not an option");
+  current = await createRuntime({ ...checked, backend: name });
 }
 
 /** The name of the default runtime's backend. */

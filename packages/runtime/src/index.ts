@@ -4,7 +4,8 @@ export { DTYPES, isDType, type DType, type Scalar, type Values } from './dtype.j
 export { InvalidArgumentError, UnimplementedError } from './errors.js';
 export { Runtime, createRuntime, getOpInfo, listOps } from './runtime.js';
 export type { ArgMeta, OpMeta, OutputMeta } from './op-meta.js';
-export { registerBackend, listBackends, type Backend } from './backend.js';
+export { registerBackend, listBackends, type Backend, type BackendLoader } from './backend.js';
+export type { RuntimeOptions } from './runtime-options.js';
 export { sparse, setBackend, getBackend } from './default-runtime.js';
 export { MAX_DENSE_ELEMENTS } from './shape.js';
 export type { SparseOps } from './generated/ops-api.js';

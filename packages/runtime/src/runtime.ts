@@ -1,8 +1,9 @@
-import { DELEGATED, type KernelTable } from '@sparse/kernels-js';
+import { DELEGATED } from '@sparse/kernels-js';
 import { bindArgs } from './bind-args.js';
 import { runChecks } from './checks.js';
 import { InvalidArgumentError, UnimplementedError } from './errors.js';
 import { loadBackend, type Backend } from './backend.js';
+import { checkRuntimeOptions, type RuntimeOptions } from './runtime-options.js';
 import { guardOutputSizes, wrapOutputs } from './outputs.js';
 import { validateSparse } from './validate-sparse.js';
 import { OPS } from './generated/ops-meta.js';
@@ -15,7 +16,7 @@ export class Runtime {
   /** Every op as a typed function (`rt.sparse.toDense(st)`). */
   readonly sparse: SparseOps;
   readonly backend: string;
-  private readonly kernels: Partial<KernelTable>;
+  private readonly kernels: Backend['kernels'];
   private readonly indicesValid: Backend['indicesValid'];
 
   constructor(backend: Backend) {
@@ -27,7 +28,11 @@ export class Runtime {
 
   /** Whether the op exists and this runtime's backend has a kernel for it. */
   hasOp(opId: string): boolean {
-    return Object.hasOwn(OPS, opId) && typeof this.kernels[opId as keyof KernelTable] === 'function';
+    return Object.hasOwn(OPS, opId) && typeof this.kernelOf(opId) === 'function';
+  }
+
+  private kernelOf(opId: string): ((args: Record<string, unknown>) => Record<string, unknown>) | undefined {
+    return Object.hasOwn(this.kernels, opId) ? (this.kernels[opId as keyof Backend['kernels']] as never) : undefined;
   }
 
   /**
@@ -46,7 +51,7 @@ export class Runtime {
   runWithReport(opId: string, args: Record<string, unknown>): { outputs: Record<string, unknown>; delegated?: string } {
     if (!Object.hasOwn(OPS, opId)) throw new UnimplementedError(`unknown op '${opId}'`);
     const op = OPS[opId];
-    const kernel = this.kernels[opId as keyof KernelTable] as ((a: Record<string, unknown>) => Record<string, unknown>) | undefined;
+    const kernel = this.kernelOf(opId);
     if (!kernel) throw new UnimplementedError(`${opId} has no kernel on the ${this.backend} backend`);
     const bound = bindArgs(op, args);
     for (const a of op.args) {
@@ -71,8 +76,9 @@ export class Runtime {
 }
 
 /** A new runtime on the named backend (`js`, the default, needs no setup). */
-export async function createRuntime(options: { backend?: string } = {}): Promise<Runtime> {
-  return new Runtime(await loadBackend(options.backend ?? 'js'));
+export async function createRuntime(options?: RuntimeOptions): Promise<Runtime> {
+  const checked = checkRuntimeOptions(options, 'createRuntime');
+  return new Runtime(await loadBackend(checked.backend ?? 'js', checked));
 }
 
 /** The ids of every op of the project. */

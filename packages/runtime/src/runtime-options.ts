@@ -1,0 +1,37 @@
+import { describe } from './dtype.js';
+
+/** What `createRuntime` and `setBackend` take. */
+export interface RuntimeOptions {
+  /**
+   * The backend: `'js'` (the default), `'wasm'`, `'gpu'` (the separately installed `@sparse/kernels-gpu`), or a
+   * name given to `registerBackend`.
+   */
+  backend?: string;
+  /**
+   * Where the wasm backend loads `kernels.wasm` from, for a CDN or a setup no bundler handles: a URL, or a path
+   * (relative to the page in a browser, to the working directory in Node). By default the file beside the
+   * backend's own module, which webpack and Vite copy into the app by themselves.
+   */
+  wasmPath?: string | URL;
+}
+
+const OPTION_NAMES: readonly (keyof RuntimeOptions)[] = ['backend', 'wasmPath'];
+
+/** The options, checked: an unknown (say, misspelled) key or a value of the wrong kind is a TypeError. */
+export function checkRuntimeOptions(options: unknown, caller: string): RuntimeOptions {
+  if (options === undefined) return {};
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+    throw new TypeError(`${caller}: options must be an object such as { backend: 'wasm' }, got ${describe(options)}`);
+  }
+  for (const key of Object.keys(options)) {
+    if (!(OPTION_NAMES as readonly string[]).includes(key)) {
+      throw new TypeError(`${caller}: unknown option '${key}'; the options are ${OPTION_NAMES.join(', ')}`);
+    }
+  }
+  const { backend, wasmPath } = options as Record<string, unknown>;
+  if (backend !== undefined && typeof backend !== 'string') throw new TypeError(`${caller}: backend must be a string, got ${describe(backend)}`);
+  if (wasmPath !== undefined && typeof wasmPath !== 'string' && !(wasmPath instanceof URL)) {
+    throw new TypeError(`${caller}: wasmPath must be a string or a URL, got ${describe(wasmPath)}`);
+  }
+  return options as RuntimeOptions;
+}
