@@ -87,8 +87,9 @@ ${p.args}outputs:
 ${p.checks ?? ''}kernel:
   ${p.kernel}
 examples:
-  # Every worked example of the TensorFlow docs for this op (doc: seeds/<file>), then edge cases: empty
-  # tensors, rank 1 and rank >= 3, each dtype, and every error (expect_error: {kind, match}).
+  # Every worked example of the TensorFlow docs for this op (doc: the TensorFlow document it comes from), then
+  # edge cases: empty tensors, rank 1 and rank >= 3, each dtype, and every error (expect_error: {kind, match}).
+  # The case format: docs/cases.md.
   - name: first_example
 ${p.example}
 `,

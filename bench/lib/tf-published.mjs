@@ -1,10 +1,10 @@
 // TensorFlow's published sparse-vs-dense matmul table, as data: copied verbatim from the doc of
-// `tf.sparse_tensor_dense_matmul` in ../../../shared/seeds/003_19594cf0b2051201.txt (line 815, the table headed
+// `tf.sparse_tensor_dense_matmul` in the TensorFlow Python API guide "Sparse Tensors" (the table headed
 // "% nnz n gpu m k dt(dense) dt(sparse) dt(sparse)/dt(dense)"). 'dense' there is matmul(sp_a=True) on the
 // densified A (conversion not timed), 'sparse' is sparse_tensor_dense_matmul; times in seconds. Benchmark system
 // (from the doc): Intel Ivybridge, 6 cores with HyperThreading, NVidia Tesla K40c; `-c opt --config=cuda --copt=-mavx`.
 
-export const TF_TABLE_SOURCE = 'shared/seeds/003_19594cf0b2051201.txt (tf.sparse_tensor_dense_matmul, "dt(sparse)/dt(dense)" table)';
+export const TF_TABLE_SOURCE = 'TensorFlow Python API guide: Sparse Tensors (tf.sparse_tensor_dense_matmul, "dt(sparse)/dt(dense)" table)';
 export const TF_TABLE_SYSTEM = 'Intel Ivybridge 6 cores + HT, NVidia Tesla K40c (TensorFlow r0.x era)';
 
 // [density, n, gpu, m, k, dt(dense) s, dt(sparse) s, dt(sparse)/dt(dense)]

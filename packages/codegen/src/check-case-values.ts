@@ -4,7 +4,7 @@ type Report = (path: (string | number)[], message: string) => void;
 
 const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 
-/** Checks that an example value has the CASES.md form its argument or output type calls for. */
+/** Checks that an example value has the case value form (docs/cases.md) its argument or output type calls for. */
 export function checkCaseValues(value: unknown, type: string, report: Report): void {
   switch (type) {
     case 'sparse':

@@ -167,5 +167,5 @@ export const specSchema = {
   },
 } as const;
 
-/** The schema of a case file (CASES.md): a list of cases, or `{cases: [...]}`. */
+/** The schema of a case file (docs/cases.md): a list of cases, or `{cases: [...]}`. */
 export const caseSchemaForFiles = caseSchema;

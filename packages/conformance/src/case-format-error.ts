@@ -1,4 +1,4 @@
-/** A case file, or one case in it, that does not follow CASES.md; the message names the file and the case. */
+/** A case file, or one case in it, not in the case format (docs/cases.md); the message names the file and the case. */
 export class CaseFormatError extends Error {
   override name = 'CaseFormatError';
 

@@ -1,4 +1,4 @@
-/** Recognizing the CASES.md value forms, and the spellings JSON needs for numbers it cannot hold. */
+/** Recognizing the value forms of cases (docs/cases.md), and the spellings JSON needs for numbers it cannot hold. */
 
 export const DTYPE_NAMES = ['float32', 'float64', 'int32', 'int64', 'bool', 'string'] as const;
 export type DTypeName = (typeof DTYPE_NAMES)[number];

@@ -1,4 +1,4 @@
-/** The shape of a conformance case (see CASES.md) and of the result of running one. */
+/** The shape of a conformance case (see docs/cases.md) and of the result of running one. */
 
 /** The two error kinds a case may expect: bad data, or an argument of the wrong kind. */
 export const ERROR_KINDS = ['InvalidArgument', 'TypeError'] as const;
@@ -22,7 +22,7 @@ export interface Case {
   name: string;
   /** Where the example comes from. */
   doc?: string;
-  /** Keyed by the spec's argument names; values in the CASES.md value forms. */
+  /** Keyed by the spec's argument names; values in the value forms of docs/cases.md. */
   args: Record<string, unknown>;
   /** Keyed by the spec's output names; exactly one of `expect` and `expect_error` is set. */
   expect?: Record<string, unknown>;

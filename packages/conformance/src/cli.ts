@@ -9,7 +9,7 @@ import { countByBackend, formatSummaryLine } from './summary.js';
 
 const USAGE = `usage: sparse-conformance --cases <file|dir> [--backend js,wasm,gpu|all] [--json OUT] [--verbose]
 
-  --cases    a case file (.yaml, .yml, .json) or a directory of them (see CASES.md)
+  --cases    a case file (.yaml, .yml, .json) or a directory of them (format: docs/cases.md)
   --backend  comma-separated backends to run on, or 'all' for every registered one (default: js)
   --json     also write [{op, name, backend, status, message}] to OUT
   --verbose  also print why each unsupported case did not run`;

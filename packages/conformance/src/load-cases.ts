@@ -12,7 +12,7 @@ const isCaseFile = (path: string) => CASE_FILE_EXTENSIONS.includes(extname(path)
 
 /**
  * Loads the cases of a case file, or of every case file under a directory (recursively, in sorted path order).
- * Throws a CaseFormatError naming the file (and the case) for anything that does not follow CASES.md,
+ * Throws a CaseFormatError naming the file (and the case) for anything that does not follow docs/cases.md,
  * and for an op/name pair given twice.
  */
 export function loadCases(path: string): Case[] {

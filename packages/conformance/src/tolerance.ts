@@ -5,7 +5,7 @@ export interface ResolvedTolerance {
   atol: number;
 }
 
-/** Per CASES.md: float32 keeps about 7 significant digits, float64 about 16. */
+/** As docs/cases.md gives them: float32 keeps about 7 significant digits, float64 about 16. */
 export const DEFAULT_TOLERANCE: Readonly<Record<'float32' | 'float64', ResolvedTolerance>> = {
   float32: { rtol: 1e-5, atol: 1e-6 },
   float64: { rtol: 1e-12, atol: 1e-12 },

@@ -5,7 +5,7 @@ import { expectedView } from './expected-view.js';
 const CASE_KEYS = ['op', 'name', 'doc', 'args', 'expect', 'expect_error', 'tolerance'];
 
 /**
- * Checks that `raw` has the shape of a CASES.md case and returns it typed; throws an Error describing the first
+ * Checks that `raw` has the shape of a case (docs/cases.md) and returns it typed; throws an Error describing the first
  * problem. `expect` is checked in depth (the case's author owns it); `args` only for the tensor forms' fields,
  * since judging argument values is the runtime's job (a case may pass a bad value on purpose to expect an error).
  */

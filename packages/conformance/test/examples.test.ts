@@ -7,7 +7,7 @@ import { parseCaseFile } from '../src/load-cases.js';
 import { openRuntime } from '../src/open-runtime.js';
 import { runCase, type CaseRuntime } from '../src/run-case.js';
 
-// The spec examples, bundled by @sparse/codegen; parsing validates them against CASES.md first.
+// The spec examples, bundled by @sparse/codegen; parsing validates them against the case format first.
 const bundlePath = fileURLToPath(new URL('../generated/cases.json', import.meta.url));
 const cases: Case[] = parseCaseFile(readFileSync(bundlePath, 'utf8'), bundlePath);
 

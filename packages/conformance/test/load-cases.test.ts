@@ -47,7 +47,7 @@ describe('loadCases: formats', () => {
       'one.yaml',
       `- op: sparse_abs
   name: specials
-  doc: seeds/x.txt
+  doc: "TensorFlow API docs: tf.sparse.map_values"
   args:
     sp_input:
       sparse: {indices: [[0], [1]], values: [nan, -inf], dense_shape: [3]}
@@ -65,7 +65,7 @@ describe('loadCases: formats', () => {
     );
     const [specials, wide] = loadCases(file);
     expect(specials.tolerance).toEqual({ rtol: 0.001 });
-    expect(specials.doc).toBe('seeds/x.txt');
+    expect(specials.doc).toBe('TensorFlow API docs: tf.sparse.map_values');
     expect((specials.expect!.output as { sparse: { values: unknown[] } }).sparse.values).toEqual(['nan', 'inf']);
     expect((wide.expect!.output as { sparse: { values: unknown[] } }).sparse.values).toEqual(['9007199254740993']);
   });
