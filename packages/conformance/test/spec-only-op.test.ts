@@ -61,7 +61,7 @@ it('a new family op runs from its spec alone: codegen, build, examples on every 
   for (const p of PACKAGES) {
     cpSync(join(ROOT, 'packages', p), join(work, 'packages', p), {
       recursive: true,
-      filter: (src) => !/[/\\](dist|build|generated|node_modules|test)$/.test(src),
+      filter: (src) => !/[/\\](dist|generated|node_modules|test)$/.test(src),
     });
   }
   linkNodeModules();
@@ -76,7 +76,7 @@ it('a new family op runs from its spec alone: codegen, build, examples on every 
   const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
   const asc = join(ROOT, 'node_modules/assemblyscript/bin/asc.js');
   const kas = join(work, 'packages/kernels-as');
-  node([asc, join(kas, 'assembly/index.ts'), '--outFile', join(kas, 'build/kernels.wasm'), '-O3', '--enable', 'simd', '--runtime', 'stub', '--noAssert']);
+  node([asc, join(kas, 'assembly/index.ts'), '--outFile', join(kas, 'dist/kernels.wasm'), '-O3', '--enable', 'simd', '--runtime', 'stub', '--noAssert']);
   for (const p of ['kernels-js', 'kernels-as', 'kernels-gpu', 'runtime', 'conformance']) node([tsc, '-p', join(work, 'packages', p, 'tsconfig.json')]);
 
   const bundle = JSON.parse(readFileSync(join(work, 'packages/conformance/generated/cases.json'), 'utf8'));
