@@ -1,0 +1,3 @@
+import { runChecks } from './src/checks.js';
+
+console.log(JSON.stringify(await runChecks()));

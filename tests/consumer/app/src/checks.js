@@ -1,0 +1,38 @@
+import { SparseTensor, createRuntime, getBackend, setBackend, sparse, tensor } from '@sparse/runtime';
+
+/**
+ * What an app does with the library: the same few ops on the js and wasm backends, an error, and asking for the
+ * GPU backend, which this app has not installed. Returns what it saw; the test compares it with what it should be.
+ */
+export async function runChecks(wasmOptions = {}) {
+  const report = {};
+  for (const backend of ['js', 'wasm']) {
+    try {
+      const rt = await createRuntime({ backend, ...(backend === 'wasm' ? wasmOptions : {}) });
+      const st = new SparseTensor([[0, 0], [1, 2], [2, 1]], [1, 2, 3], [3, 3], 'float32');
+      report[backend] = {
+        backend: rt.backend,
+        matmul: rt.sparse.tensorDenseMatmul(st, tensor([[1, 2], [3, 4], [5, 6]], 'float32')).toArray(),
+        toDense: rt.sparse.toDense(st).toArray(),
+        reduceSum: rt.sparse.reduceSum(st, { axis: 1 }).toArray(),
+        reorder: rt.sparse.reorder(new SparseTensor([[1, 0], [0, 1]], [5, 6], [2, 2])).indices,
+      };
+    } catch (e) {
+      report[backend] = { error: String(e?.stack ?? e) };
+    }
+  }
+  try {
+    await setBackend('wasm', wasmOptions);
+    report.defaultBackend = getBackend();
+    sparse.toDense(new SparseTensor([[1, 0], [0, 0]], [1, 2], [2, 2]));
+  } catch (e) {
+    report.error = `${e.name}: ${e.message}`;
+  }
+  try {
+    await createRuntime({ backend: 'gpu' });
+    report.gpu = 'loaded';
+  } catch (e) {
+    report.gpu = e.message;
+  }
+  return report;
+}

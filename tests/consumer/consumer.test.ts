@@ -1,0 +1,254 @@
+import { execFileSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { extname, join, relative } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { chromium } from 'playwright-core';
+import { afterAll, describe, expect, it } from 'vitest';
+
+// What a user does with our packages, from this checkout: publish (dry run) and pack each one, install the
+// runtime's tarballs into fresh apps outside the workspace, type-check a strict TypeScript consumer, run it in
+// Node (ES modules and CommonJS) and bundle a page with Vite, webpack and esbuild that runs in headless Chromium.
+// The app's tools are the devDependencies of app/package.json, installed from the registry like a user's.
+
+const ROOT = join(import.meta.dirname, '../..');
+const APP = join(import.meta.dirname, 'app');
+const work = mkdtempSync(join(tmpdir(), 'sparse-consumer-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+interface Manifest {
+  name: string;
+  private?: boolean;
+  main?: string;
+  types?: string;
+  bin?: Record<string, string>;
+  exports?: unknown;
+  imports?: unknown;
+  dependencies?: Record<string, string>;
+  [key: string]: unknown;
+}
+
+const rootManifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as Manifest & { workspaces: string[] };
+const REPO_URL = (rootManifest.repository as { url: string }).url;
+const PACKAGES = rootManifest.workspaces
+  .map((dir) => ({ dir, manifest: JSON.parse(readFileSync(join(ROOT, dir, 'package.json'), 'utf8')) as Manifest }))
+  .filter((p) => !p.manifest.private);
+/** What `npm install @sparse/runtime` brings: the runtime and its dependencies, not the GPU backend. */
+const RUNTIME_CLOSURE = ['@sparse/runtime', '@sparse/kernels-as', '@sparse/kernels-js'];
+
+const run = (cmd: string, args: string[], cwd: string) =>
+  execFileSync(cmd, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 << 20, env: { ...process.env, NO_COLOR: '1' } });
+const npm = (args: string[], cwd: string) => run('npm', args, cwd);
+const node = (args: string[], cwd: string) => run(process.execPath, args, cwd);
+const log = (line: string) => console.log(`consumer: ${line}`);
+
+/** Every file path a package.json field points at (exports and imports maps walked through their conditions). */
+function targetsOf(value: unknown): string[] {
+  if (typeof value === 'string') return [value];
+  if (value && typeof value === 'object') return Object.values(value).flatMap(targetsOf);
+  return [];
+}
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath, e.name));
+}
+
+/** npm's --json output, after whatever the package's prepack printed on the same stdout. */
+function jsonTail(out: string, start: string): string {
+  const at = out.indexOf(start);
+  if (at < 0) throw new Error(`no JSON starting with ${JSON.stringify(start)} in npm's output:\n${out.slice(-2000)}`);
+  return out.slice(at);
+}
+
+const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
+
+describe('a user of the published packages', () => {
+  const tarballs = new Map<string, string>();
+
+  it('publishes every package complete: entry points, types, README and LICENSE, nothing else (npm publish --dry-run)', () => {
+    expect(PACKAGES.map((p) => p.manifest.name).sort()).toEqual(
+      ['@sparse/conformance', '@sparse/kernels-as', '@sparse/kernels-gpu', '@sparse/kernels-js', '@sparse/runtime'],
+    );
+    for (const { dir, manifest: m } of PACKAGES) {
+      // The dry run packs as publishing does: prepack builds the package first.
+      const out = npm(['publish', '--dry-run', '--json', '-w', dir], ROOT);
+      const report = JSON.parse(jsonTail(out, `{\n  "${m.name}": {`))[m.name] as { files: { path: string }[]; size: number };
+      const files = new Set(report.files.map((f) => f.path));
+      const entryPoints = [m.main, m.types, ...targetsOf(m.bin), ...targetsOf(m.exports), ...targetsOf(m.imports)]
+        .filter((t): t is string => t !== undefined)
+        .map((t) => t.replace(/^\.\//, ''));
+      for (const f of new Set([...entryPoints, 'package.json', 'README.md', 'LICENSE'])) expect(files.has(f), `${m.name} ships ${f}`).toBe(true);
+      for (const f of files) expect(f, `${m.name}: only what it needs`).toMatch(/^(package\.json|README\.md|LICENSE|dist\/.+|bin\/.+|generated\/cases\.json)$/);
+      for (const f of files) expect(f, `${m.name}: no build leftovers`).not.toMatch(/\.tsbuildinfo$|(^|\/)test\//);
+      // Source maps carry their sources: the .ts files they point at are not shipped.
+      for (const f of [...files].filter((p) => p.endsWith('.js.map'))) {
+        const map = JSON.parse(readFileSync(join(ROOT, dir, f), 'utf8')) as { sources: string[]; sourcesContent?: (string | null)[] };
+        expect(map.sourcesContent?.length, `${m.name}/${f}: sourcesContent`).toBe(map.sources.length);
+        expect(map.sourcesContent!.every((s) => typeof s === 'string'), `${m.name}/${f}: every source inlined`).toBe(true);
+      }
+      expect(m.license).toBe('Apache-2.0');
+      expect(m.repository).toEqual({ type: 'git', url: REPO_URL, directory: dir });
+      expect(m.publishConfig).toEqual({ access: 'public' });
+      expect(m.engines).toEqual(rootManifest.engines);
+      for (const key of ['homepage', 'bugs', 'description', 'types', 'exports']) expect(m[key], `${m.name}: ${key}`).toBeDefined();
+      for (const dep of Object.keys(m.dependencies ?? {})) expect(dep, `${m.name} must not depend on the GPU backend`).not.toBe('@sparse/kernels-gpu');
+      // On the registry page a relative link goes nowhere.
+      const readme = readFileSync(join(ROOT, dir, 'README.md'), 'utf8');
+      for (const [, target] of readme.matchAll(/\]\(([^)\s]+)\)/g)) expect(target, `${m.name} README link`).toMatch(/^(https:\/\/|#)/);
+      log(`${m.name}: ${files.size} files, ${kib(report.size)} packed`);
+    }
+  }, 300_000);
+
+  it('packs from the checkout and installs into a fresh app outside the workspace in seconds, with nothing native', () => {
+    const packs = join(work, 'packs');
+    mkdirSync(packs);
+    for (const { dir, manifest } of PACKAGES) {
+      const [packed] = JSON.parse(jsonTail(npm(['pack', '--json', '--pack-destination', packs, '-w', dir], ROOT), '[\n  {')) as { filename: string }[];
+      tarballs.set(manifest.name, join(packs, packed.filename));
+    }
+    const app = join(work, 'plain');
+    mkdirSync(app);
+    writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'plain-app', private: true, type: 'module' }));
+    const started = performance.now();
+    npm(['install', '--no-audit', '--no-fund', '--cache', join(work, 'empty-npm-cache'), ...RUNTIME_CLOSURE.map((n) => tarballs.get(n)!)], app);
+    const seconds = (performance.now() - started) / 1000;
+    const installed = filesUnder(join(app, 'node_modules')).filter((f) => !f.includes('/.package-lock.json'));
+    const bytes = installed.reduce((sum, f) => sum + statSync(f).size, 0);
+    log(`npm install of ${RUNTIME_CLOSURE.join(', ')} (empty cache): ${seconds.toFixed(1)} s, ${(bytes / 1e6).toFixed(1)} MB`);
+    const manifests = installed.filter((f) => f.endsWith('/package.json') && !relative(join(app, 'node_modules'), f).includes('/dist/'));
+    const names = manifests.map((f) => (JSON.parse(readFileSync(f, 'utf8')) as Manifest).name);
+    expect(names.sort()).toEqual([...RUNTIME_CLOSURE].sort());
+    // Nothing to compile or fetch at install: no install scripts, no native addons.
+    for (const f of manifests) {
+      const scripts = (JSON.parse(readFileSync(f, 'utf8')) as { scripts?: Record<string, string> }).scripts ?? {};
+      for (const hook of ['preinstall', 'install', 'postinstall']) expect(scripts[hook], `${f}: ${hook}`).toBeUndefined();
+    }
+    expect(installed.filter((f) => f.endsWith('.node') || f.endsWith('binding.gyp'))).toEqual([]);
+    expect(bytes).toBeLessThan(30e6);
+  }, 300_000);
+
+  const EXPECTED = {
+    matmul: [[1, 2], [10, 12], [9, 12]],
+    toDense: [[1, 0, 0], [0, 0, 2], [0, 3, 0]],
+    reduceSum: [1, 2, 3],
+    reorder: [[0, 1], [1, 0]],
+  };
+
+  /** The report of app/src/checks.js, as it must be wherever the app runs. */
+  function expectReport(report: Record<string, unknown>, where: string): void {
+    expect(report.js, `${where}: js`).toEqual({ backend: 'js', ...EXPECTED });
+    expect(report.wasm, `${where}: wasm`).toEqual({ backend: 'wasm', ...EXPECTED });
+    expect(report.defaultBackend, where).toBe('wasm');
+    expect(report.error, where).toMatch(/^InvalidArgumentError: sparse_tensor_to_dense: sp_input\.indices\[1\] = \[0,0\] is out of order/);
+    // Not installed here: the GPU backend says which package to install and how to register it.
+    expect(report.gpu, where).toMatch(/@sparse\/kernels-gpu.*npm install @sparse\/kernels-gpu.*registerBackend\('gpu', createGpuBackend\)/s);
+  }
+
+  it('runs in Node on js and wasm, as an ES module and from CommonJS; the gpu backend names its package', () => {
+    const app = join(work, 'plain');
+    cpSync(APP, app, { recursive: true, filter: (src) => !src.endsWith('package.json') });
+    expectReport(JSON.parse(node(['node-esm.mjs'], app)), 'node');
+    expect(JSON.parse(node(['node-cjs.cjs'], app))).toEqual({ js: { matmul: EXPECTED.matmul }, wasm: { matmul: EXPECTED.matmul } });
+  }, 60_000);
+
+  const app = join(work, 'app');
+  it('type-checks a strict TypeScript consumer with moduleResolution nodenext and bundler', () => {
+    cpSync(APP, app, { recursive: true });
+    npm(['install', '--no-audit', '--no-fund', ...RUNTIME_CLOSURE.map((n) => tarballs.get(n)!)], app);
+    for (const config of ['tsconfig.nodenext.json', 'tsconfig.bundler.json']) {
+      // tsc prints the errors on stdout and fails: the assertion shows them.
+      let output = '';
+      try {
+        node([join(app, 'node_modules/typescript/bin/tsc'), '-p', config], app);
+      } catch (e) {
+        output = String((e as { stdout?: string }).stdout ?? e);
+      }
+      expect(output, config).toBe('');
+    }
+  }, 300_000);
+
+  it('bundles with Vite, webpack and esbuild; each bundle runs js and wasm in headless Chromium', async () => {
+    const tool = (name: string, args: string[]) => run(join(app, 'node_modules/.bin', name), args, app);
+    const page = (dir: string, script: string, type = 'module') =>
+      writeFileSync(join(dir, 'index.html'), `<!doctype html><link rel="icon" href="data:,"><script type="${type}" src="${script}"></script>`);
+    const builds: Record<string, string> = {};
+    // Vite and webpack: their default configs (the app's index.html; webpack's ./src/index.js → dist/main.js).
+    tool('vite', ['build']);
+    builds.vite = join(app, 'dist-vite');
+    cpSync(join(app, 'dist'), builds.vite, { recursive: true });
+    rmSync(join(app, 'dist'), { recursive: true });
+    tool('webpack', []);
+    builds.webpack = join(app, 'dist-webpack');
+    cpSync(join(app, 'dist'), builds.webpack, { recursive: true });
+    page(builds.webpack, 'main.js', 'text/javascript');
+    // esbuild: the one flag for assets, and the app passes the emitted file's path as wasmPath.
+    builds.esbuild = join(app, 'dist-esbuild');
+    tool('esbuild', ['src/esbuild-wasm-path.js', '--bundle', '--format=esm', '--minify', `--outdir=${builds.esbuild}`, '--loader:.wasm=file']);
+    page(builds.esbuild, 'esbuild-wasm-path.js');
+    // esbuild with no flag: kernels.wasm copied beside the bundle, where the runtime looks by default.
+    builds['esbuild (copy)'] = join(app, 'dist-esbuild-copy');
+    tool('esbuild', ['src/index.js', '--bundle', '--format=esm', '--minify', `--outdir=${builds['esbuild (copy)']}`]);
+    cpSync(join(app, 'node_modules/@sparse/runtime/dist/browser/kernels.wasm'), join(builds['esbuild (copy)'], 'kernels.wasm'));
+    page(builds['esbuild (copy)'], 'index.js');
+
+    for (const [name, dir] of Object.entries(builds)) {
+      const files = filesUnder(dir).filter((f) => /\.(js|wasm)$/.test(f));
+      const size = (ext: string) => files.filter((f) => f.endsWith(ext)).reduce((s, f) => s + statSync(f).size, 0);
+      const gzip = files.filter((f) => f.endsWith('.js')).reduce((s, f) => s + gzipSync(readFileSync(f)).length, 0);
+      log(`${name} bundle: js ${kib(size('.js'))} (${kib(gzip)} gzipped), wasm ${kib(size('.wasm'))}`);
+    }
+
+    const browser = await chromium.launchPersistentContext(join(work, 'chromium-profile'), {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      headless: true,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+    try {
+      for (const [name, dir] of Object.entries(builds)) {
+        const { report, requested, refused, errors } = await inChromium(browser, dir);
+        expect(errors, name).toEqual([]);
+        expect(refused, `${name}: every file the page asked for is in the bundle`).toEqual([]);
+        expect(requested.some((p) => p.endsWith('.wasm')), `${name} fetched its wasm`).toBe(true);
+        expectReport(report, name);
+      }
+    } finally {
+      await browser.close();
+    }
+  }, 300_000);
+});
+
+const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.map': 'application/json' };
+
+/** Serves one folder (nothing else) on 127.0.0.1 and runs its index.html until the page reports. */
+async function inChromium(browser: Awaited<ReturnType<typeof chromium.launchPersistentContext>>, dir: string) {
+  const requested: string[] = [];
+  const refused: string[] = [];
+  const server = createServer((req, res) => {
+    const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+    requested.push(path);
+    const file = join(dir, path === '/' ? 'index.html' : path);
+    if (!file.startsWith(dir) || !existsSync(file) || !statSync(file).isFile()) {
+      refused.push(path);
+      return void res.writeHead(404).end();
+    }
+    res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' }).end(readFileSync(file));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  const page = await browser.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  try {
+    await page.goto(`http://127.0.0.1:${port}/`);
+    await page.waitForFunction(() => (window as unknown as { __report?: unknown }).__report !== undefined, undefined, { timeout: 60_000 });
+    const report = await page.evaluate(() => (window as unknown as { __report: Record<string, unknown> }).__report);
+    return { report, requested, refused, errors };
+  } finally {
+    await page.close();
+    server.close();
+  }
+}
