@@ -1,0 +1,21 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, expect, it } from 'vitest';
+
+// The API reference (docs/api/index.md) is typedoc's rendering of the runtime's JSDoc. It is built here into a
+// temporary folder, with warnings as errors (a type the docs reference but do not export, a broken {@link}), and
+// must equal the committed file: after changing the runtime's public surface or its comments, run `npm run docs:api`.
+
+const ROOT = join(import.meta.dirname, '..');
+const out = mkdtempSync(join(tmpdir(), 'sparse-api-docs-'));
+afterAll(() => rmSync(out, { recursive: true, force: true }));
+
+it('docs/api is what typedoc makes of the runtime now, without warnings', () => {
+  execFileSync(process.execPath, [join(ROOT, 'node_modules/typedoc/bin/typedoc'), '--out', out], { cwd: ROOT, stdio: 'pipe' });
+  const fresh = readFileSync(join(out, 'index.md'), 'utf8');
+  expect(fresh).toContain('### SparseTensor');
+  expect(fresh).toContain('### createRuntime');
+  expect(fresh === readFileSync(join(ROOT, 'docs/api/index.md'), 'utf8'), 'docs/api/index.md is stale: run npm run docs:api').toBe(true);
+}, 120_000);
