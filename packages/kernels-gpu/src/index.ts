@@ -82,7 +82,7 @@ export function noWebGlMessage(node: boolean, detail?: string): string {
   const how = node
     ? "in Node the GPU backend runs on headless-gl: install the optional 'gl' package (it builds from source and needs " +
       'the Debian packages libxi-dev libglu1-mesa-dev libglew-dev pkg-config libx11-dev libxext-dev libgl1-mesa-dri ' +
-      "xvfb xauth; see tools/system-deps.sh) and run under a display, e.g. 'xvfb-run -a node …'"
+      "xvfb xauth; see https://github.com/sparse-js/sparse/blob/main/tools/system-deps.sh) and run under a display, e.g. 'xvfb-run -a node …'"
     : 'use a browser with WebGL2 (or WebGL) enabled';
   return `No WebGL is available for the 'gpu' backend${detail ? ` (${detail})` : ''}: ${how}. gpu.js's CPU mode is not used unless asked for with createGpuBackend({ allowCpuMode: true }).`;
 }
