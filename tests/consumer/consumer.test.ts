@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -170,7 +170,7 @@ describe('a user of the published packages', () => {
     }
   }, 300_000);
 
-  it('bundles with Vite, webpack and esbuild; each bundle runs js and wasm in headless Chromium', async () => {
+  it('bundles with Vite, webpack and esbuild; each bundle, and Vite\'s dev server, runs js and wasm in headless Chromium', async () => {
     const tool = (name: string, args: string[]) => run(join(app, 'node_modules/.bin', name), args, app);
     const page = (dir: string, script: string, type = 'module') =>
       writeFileSync(join(dir, 'index.html'), `<!doctype html><link rel="icon" href="data:,"><script type="${type}" src="${script}"></script>`);
@@ -208,11 +208,25 @@ describe('a user of the published packages', () => {
     });
     try {
       for (const [name, dir] of Object.entries(builds)) {
-        const { report, requested, refused, errors } = await inChromium(browser, dir);
-        expect(errors, name).toEqual([]);
-        expect(refused, `${name}: every file the page asked for is in the bundle`).toEqual([]);
-        expect(requested.some((p) => p.endsWith('.wasm')), `${name} fetched its wasm`).toBe(true);
-        expectReport(report, name);
+        const folder = await serveFolder(dir);
+        try {
+          const { report, errors } = await reportOf(browser, folder.url);
+          expect(errors, name).toEqual([]);
+          expect(folder.refused, `${name}: every file the page asked for is in the bundle`).toEqual([]);
+          expect(folder.requested.some((p) => p.endsWith('.wasm')), `${name} fetched its wasm`).toBe(true);
+          expectReport(report, name);
+        } finally {
+          folder.close();
+        }
+      }
+      // Vite's dev server too (dependencies pre-bundled, served from node_modules), as a user first meets it.
+      const dev = await viteDevServer(app);
+      try {
+        const { report, errors } = await reportOf(browser, dev.url);
+        expect(errors, 'vite dev').toEqual([]);
+        expectReport(report, 'vite dev');
+      } finally {
+        dev.stop();
       }
     } finally {
       await browser.close();
@@ -222,8 +236,8 @@ describe('a user of the published packages', () => {
 
 const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.map': 'application/json' };
 
-/** Serves one folder (nothing else) on 127.0.0.1 and runs its index.html until the page reports. */
-async function inChromium(browser: Awaited<ReturnType<typeof chromium.launchPersistentContext>>, dir: string) {
+/** Serves one folder (nothing else) on 127.0.0.1, noting what was asked for and what was not there. */
+async function serveFolder(dir: string) {
   const requested: string[] = [];
   const refused: string[] = [];
   const server = createServer((req, res) => {
@@ -239,16 +253,44 @@ async function inChromium(browser: Awaited<ReturnType<typeof chromium.launchPers
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
+  return { url: `http://127.0.0.1:${port}/`, requested, refused, close: () => server.close() };
+}
+
+/** `vite` (the dev server) in the app, on a free port, once it says it is ready. */
+async function viteDevServer(app: string) {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const port = (probe.address() as { port: number }).port;
+  await new Promise((resolve) => probe.close(resolve));
+  const child = spawn(join(app, 'node_modules/.bin/vite'), ['--host', '127.0.0.1', '--port', String(port), '--strictPort'], { cwd: app, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`vite dev did not start:\n${output}`)), 60_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk;
+      if (output.includes(`:${port}/`)) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.on('exit', (code) => reject(new Error(`vite dev exited (${code}):\n${output}`)));
+  });
+  return { url: `http://127.0.0.1:${port}/`, stop: () => child.kill() };
+}
+
+/** Opens a page and waits for app/src/checks.js to report. */
+async function reportOf(browser: Awaited<ReturnType<typeof chromium.launchPersistentContext>>, url: string) {
   const page = await browser.newPage();
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
   try {
-    await page.goto(`http://127.0.0.1:${port}/`);
+    await page.goto(url);
     await page.waitForFunction(() => (window as unknown as { __report?: unknown }).__report !== undefined, undefined, { timeout: 60_000 });
     const report = await page.evaluate(() => (window as unknown as { __report: Record<string, unknown> }).__report);
-    return { report, requested, refused, errors };
+    return { report, errors };
   } finally {
     await page.close();
-    server.close();
   }
 }
