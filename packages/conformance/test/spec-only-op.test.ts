@@ -6,7 +6,7 @@ import { afterAll, expect, it } from 'vitest';
 
 const ROOT = join(import.meta.dirname, '../../..');
 const OP = 'sparse_spec_only_fixture';
-const PACKAGES = ['runtime', 'kernels-js', 'kernels-as', 'kernels-gpu', 'conformance'];
+const PACKAGES = ['codegen', 'runtime', 'kernels-js', 'kernels-as', 'kernels-gpu', 'conformance'];
 
 // The promise of the project: a new op of a kernel family needs its YAML file and nothing else.
 const FIXTURE = `name: ${OP}
@@ -54,36 +54,33 @@ examples:
 const work = mkdtempSync(join(tmpdir(), 'spec-only-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-it('a new family op runs from its spec alone: codegen, build, examples on every backend', () => {
-  // A copy of the repository's sources, with the fixture spec added and nothing else.
-  for (const f of ['package.json', 'tsconfig.base.json', 'nx.json']) cpSync(join(ROOT, f), join(work, f));
-  cpSync(join(ROOT, 'specs'), join(work, 'specs'), { recursive: true });
-  for (const p of PACKAGES) {
-    cpSync(join(ROOT, 'packages', p), join(work, 'packages', p), {
-      recursive: true,
-      filter: (src) => !/[/\\](dist|generated|node_modules|test)$/.test(src),
-    });
-  }
-  linkNodeModules();
-  writeFileSync(join(work, 'specs', `${OP}.yaml`), FIXTURE);
+/** `npm run build` in the copy, as a contributor runs it; returns what nx printed. */
+const build = () =>
+  execFileSync('npm', ['run', 'build'], { cwd: work, encoding: 'utf8', env: { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true' } });
 
-  const node = (args: string[]) => execFileSync(process.execPath, args, { cwd: work, encoding: 'utf8' });
-  node([join(ROOT, 'packages/codegen/dist/cli.js'), '--root', work]);
+// A contributor's loop in a workspace that has been built before: add a spec, `npm run build`, and the op runs on
+// every backend; change a template, build, and the kernels change. The copy starts from this workspace's built
+// state (dist, generated sources and nx cache), so every build below is the warm, cached kind.
+it('a new family op runs from its spec alone in a built workspace: npm run build, examples on every backend', () => {
+  copyRepository();
+  const warm = build();
+  expect(warm).toMatch(/Successfully ran target build/);
+  writeFileSync(join(work, 'specs', `${OP}.yaml`), FIXTURE);
+  const afterSpec = build();
+  // codegen ran again, and so did every build that takes generated sources: none was restored stale from the cache.
+  for (const p of ['codegen:generate', 'kernels-js:build', 'kernels-as:build', 'kernels-gpu:build', 'runtime:build', 'conformance:build']) {
+    expect(afterSpec, p).toMatch(new RegExp(`^> nx run @sparse/${p}$`, 'm'));
+  }
   expect(existsSync(join(work, 'packages/kernels-js/src/generated/kernels', `${OP}.ts`))).toBe(true);
   expect(existsSync(join(work, 'packages/kernels-js/src/kernels', `${OP}.ts`))).toBe(false);
   expect(readFileSync(join(work, 'packages/kernels-as/assembly/generated/families.ts'), 'utf8')).toContain(`export function ${OP}__int64(`);
   expect(readFileSync(join(work, 'packages/kernels-gpu/src/generated/families.ts'), 'utf8')).toContain(`  ${OP}: {`);
-  const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
-  const asc = join(ROOT, 'node_modules/assemblyscript/bin/asc.js');
-  const kas = join(work, 'packages/kernels-as');
-  node([asc, join(kas, 'assembly/index.ts'), '--outFile', join(kas, 'dist/kernels.wasm'), '-O3', '--enable', 'simd', '--runtime', 'stub', '--noAssert']);
-  for (const p of ['kernels-js', 'kernels-as', 'kernels-gpu', 'runtime', 'conformance']) node([tsc, '-p', join(work, 'packages', p, 'tsconfig.json')]);
 
   const bundle = JSON.parse(readFileSync(join(work, 'packages/conformance/generated/cases.json'), 'utf8'));
   const cases = bundle.cases.filter((c: { op: string }) => c.op === OP);
   expect(cases).toHaveLength(4);
   writeFileSync(join(work, 'fixture-cases.json'), JSON.stringify(cases));
-  const out = node([join(work, 'packages/conformance/dist/cli.js'), '--cases', join(work, 'fixture-cases.json'), '--backend', 'all']);
+  const out = execFileSync(process.execPath, [join(work, 'packages/conformance/dist/cli.js'), '--cases', join(work, 'fixture-cases.json'), '--backend', 'all'], { cwd: work, encoding: 'utf8' });
   const lines = out.trim().split('\n');
   // Every backend runs it in its own kernels: passed, not delegated — but the gpu declares two cases delegated
   // (kernels-gpu/src/delegation.ts): int64, and the int32 cube of 2048 (2^33: past the 2^24 its int32 bound allows).
@@ -92,7 +89,24 @@ it('a new family op runs from its spec alone: codegen, build, examples on every 
   expect(lines).toContain('gpu: 2 passed, 0 failed, 0 unsupported, 2 delegated');
   // The generated API has the op too, under the derived name.
   expect(readFileSync(join(work, 'packages/runtime/dist/generated/ops-api.d.ts'), 'utf8')).toContain('specOnlyFixture(spInput');
-}, 120_000);
+
+  // A template change reaches the built kernels.
+  const template = join(work, 'packages/codegen/templates/js/map.ts.hbs');
+  writeFileSync(template, `${readFileSync(template, 'utf8')}\nexport const TEMPLATE_CHANGED = true;\n`);
+  build();
+  expect(readFileSync(join(work, 'packages/kernels-js/dist/generated/kernels', `${OP}.js`), 'utf8')).toContain('TEMPLATE_CHANGED');
+}, 300_000);
+
+/** A copy of the repository as built here: sources, specs, built output, generated sources and the nx cache. */
+function copyRepository(): void {
+  for (const f of ['package.json', 'tsconfig.base.json', 'nx.json']) cpSync(join(ROOT, f), join(work, f));
+  for (const d of ['specs', 'tools', 'docs', '.nx/cache']) if (existsSync(join(ROOT, d))) cpSync(join(ROOT, d), join(work, d), { recursive: true });
+  for (const p of PACKAGES) {
+    cpSync(join(ROOT, 'packages', p), join(work, 'packages', p), { recursive: true, filter: (src) => !/[/\\](node_modules|test)$/.test(src) });
+    if (existsSync(join(ROOT, 'packages', p, 'node_modules'))) symlinkSync(join(ROOT, 'packages', p, 'node_modules'), join(work, 'packages', p, 'node_modules'));
+  }
+  linkNodeModules();
+}
 
 /** node_modules of the copy: the repository's packages, with @sparse/* pointing at the copy's own. */
 function linkNodeModules(): void {
