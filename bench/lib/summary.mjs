@@ -1,5 +1,5 @@
 // The figures drawn from the raw results: the sparse/dense ratio by density (the chart and its table), the
-// headline point and the issue's targets, each with the measured ratio and whether it was met. Pure functions
+// headline point and the project's targets, each with the measured ratio and whether it was met. Pure functions
 // of results.json, so the markdown and the chart always agree with it.
 import { TF_DENSITIES } from './config.mjs';
 import { geomean } from './measure.mjs';
@@ -29,7 +29,7 @@ export function ratioByDensity(grid, backends) {
   }));
 }
 
-/** The headline point (4096×4096, 1%, n = 128) and the targets of issues 5 and 7, measured. */
+/** The headline point (4096×4096, 1%, n = 128) and the project's SpMM targets, measured. */
 export function targets(results, backends) {
   const grid = results.spmm_grid;
   const head = grid.find((p) => p.extended && p.density === 0.01);
@@ -39,7 +39,7 @@ export function targets(results, backends) {
   if (backends.includes('wasm')) {
     add('wasm SpMM ≤ 1.0× scipy (4096², 1%, n = 128)', r('wasm ÷ scipy'), 1);
     add('wasm SpMM ≤ 2× native C++ loop (4096², 1%, n = 128)', r('wasm ÷ native C++'), 2);
-    // Issue 5: at least 3× faster than the JS backend, i.e. wasm ÷ js ≤ 1/3.
+    // The wasm backend earns its download by being at least 3× faster than js: wasm ÷ js ≤ 1/3.
     if (backends.includes('js')) add('wasm SpMM ≥ 3× faster than js, i.e. wasm ÷ js ≤ 0.33 (4096², 1%, n = 128)', r('wasm ÷ js'), 1 / 3);
   }
   if (backends.includes('js')) add('js SpMM ≤ 4× scipy (4096², 1%, n = 128)', r('js ÷ scipy'), 4);

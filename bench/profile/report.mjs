@@ -18,7 +18,7 @@ const range = (xs) => (fmt(Math.min(...xs)) === fmt(Math.max(...xs)) ? fmt(xs[0]
 
 export function report(r) {
   const L = [];
-  L.push('# Where the time goes: profiles behind the bench\'s misses (issue 7)', '');
+  L.push('# Where the time goes: profiles behind the bench\'s missed targets', '');
   L.push(`Machine: ${r.machine.cpu}, ${r.machine.cores} cores, ${r.machine.memory_gb} GB, ${r.machine.platform}, Node ${r.machine.node}. ${r.date}.`);
   const tv = Object.entries(r.tools).map(([k, t]) => `${k}: ${t.ok ? t.version : `missing (${t.reason})`}`).join('; ');
   L.push(`Tools: ${tv}.`);

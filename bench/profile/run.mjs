@@ -1,4 +1,4 @@
-// npm run bench:profile [-- --quick] [-- --out=DIR]: the profiles behind the bench's missed targets (issue 7),
+// npm run bench:profile [-- --quick] [-- --out=DIR]: the profiles behind the bench's missed targets,
 // written to bench/results/profile.md (+ profile.json). Not part of CI or npm test; a full run takes ~10 min.
 // `-- --from=profile.json` only rewrites profile.md (beside that file) from the figures of an earlier run.
 //

@@ -2,7 +2,7 @@ import { type OptionalKind, type PropertySignatureStructure } from 'ts-morph';
 import { buildTsFile } from './ts-file.js';
 import { camelCase, pascalCase } from './naming.js';
 import { callToTs, expectationText } from './render-example.js';
-import type { ArgSpec, LoadedSpec, OutputSpec } from './spec-types.js';
+import type { ArgSpec, LoadedSpec } from './spec-types.js';
 
 const ARG_TS: Record<string, string> = {
   sparse: 'SparseLike',

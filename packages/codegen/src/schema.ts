@@ -166,6 +166,3 @@ export const specSchema = {
     examples: { type: 'array', minItems: 1, items: caseSchema },
   },
 } as const;
-
-/** The schema of a case file (docs/cases.md): a list of cases, or `{cases: [...]}`. */
-export const caseSchemaForFiles = caseSchema;

@@ -22,8 +22,6 @@ export const isSparseForm = (x: unknown): x is SparseForm => isRecord(x) && 'spa
 /** `{dense: ..., dtype, shape?}`: a dense tensor. */
 export const isDenseForm = (x: unknown): x is DenseForm => isRecord(x) && 'dense' in x;
 
-export const isTensorForm = (x: unknown): x is SparseForm | DenseForm => isSparseForm(x) || isDenseForm(x);
-
 /** JSON has no NaN or infinities, so case files spell them as strings inside float values. */
 const SPECIAL_FLOATS: Record<string, number> = { nan: NaN, inf: Infinity, '-inf': -Infinity };
 

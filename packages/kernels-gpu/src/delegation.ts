@@ -9,8 +9,7 @@
  * Within float32, a call is delegated when its inputs hold inf, nan or a subnormal, or rerun on the JS kernels
  * when its result holds inf or nan (WebGL does not promise IEEE special values, and GPUs flush subnormals to zero),
  * and when a buffer or an offset would pass 2^24 (float textures hold integers exactly up to there). Ops with no
- * GPU kernel (neither a generated family op nor in index.ts's HAND_WRITTEN) are delegated whole: DELEGATED_OPS,
- * built from delegatedReason below.
+ * GPU kernel (neither a generated family op nor in index.ts's HAND_WRITTEN) are delegated whole: DELEGATED_OPS.
  */
 
 export const REASONS = {
@@ -22,13 +21,7 @@ export const REASONS = {
   tooBig: 'a buffer or offset of this call passes 2^24, beyond the integers a float texture holds exactly: ran on the JS kernels',
   repeatedEntries: 'sparse ⊕ dense where entries meet at one dense offset (a repeated index or a broadcast dense operand) and combine in turn: ran on the JS kernels',
   notPorted: 'not ported to the GPU yet: ran on the JS kernels',
-  familyNotPorted: (family: string) => `a ${family} family op: its GPU driver is not ported yet, ran on the JS kernels`,
 } as const;
-
-/** The reason an op with no GPU kernel runs on the JS kernels whole. */
-export function delegatedReason(family: string | undefined): string {
-  return family ? REASONS.familyNotPorted(family) : REASONS.notPorted;
-}
 
 /** Integers up to here are exact in float32 (and in float textures). */
 export const EXACT_INT = 2 ** 24;

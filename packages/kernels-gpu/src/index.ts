@@ -2,7 +2,7 @@ import { kernels as jsKernels } from '@sparse/kernels-js';
 import type { GPU } from 'gpu.js';
 import { FAMILY_OPS } from './generated/family-ops.js';
 import { GPU_FAMILIES, type GpuFamilySource } from './generated/families.js';
-import { delegatedReason, REASONS } from './delegation.js';
+import { REASONS } from './delegation.js';
 import { delegate } from './delegate.js';
 import { GpuContext } from './gpu-context.js';
 import type { FamilyOp } from './generated/family-ops.js';
@@ -16,7 +16,7 @@ import { sparseTensorToDense } from './kernels/sparse_tensor_to_dense.js';
 import { sparseToDense } from './kernels/sparse_to_dense.js';
 
 export { DELEGATED } from './generated/kernel-types.js';
-export { REASONS, delegatedReason } from './delegation.js';
+export { REASONS } from './delegation.js';
 export { GpuContext, sizeClass, type GpuContextOptions, type Staged } from './gpu-context.js';
 
 type Kernel = (args: Record<string, unknown>) => Record<string, unknown>;
@@ -38,7 +38,7 @@ const FAMILY_DRIVERS: Partial<Record<FamilyOp['family'], Driver>> = { map: mapKe
 export const DELEGATED_OPS: Readonly<Record<string, string>> = Object.fromEntries(
   Object.keys(jsKernels)
     .filter((op) => !HAND_WRITTEN[op] && !(GPU_FAMILIES[op] && FAMILY_DRIVERS[GPU_FAMILIES[op].family]))
-    .map((op) => [op, delegatedReason(FAMILY_OPS[op]?.family)]),
+    .map((op) => [op, REASONS.notPorted]),
 );
 
 export interface GpuBackendOptions {
@@ -151,7 +151,7 @@ export async function createGpuBackend(options: GpuBackendOptions = {}): Promise
     const driver = src && FAMILY_DRIVERS[src.family];
     if (HAND_WRITTEN[op]) kernels[op] = HAND_WRITTEN[op](ctx, js);
     else if (src && driver) kernels[op] = driver(ctx, op, FAMILY_OPS[op], src, js);
-    else kernels[op] = (args) => delegate(js, args, DELEGATED_OPS[op] ?? REASONS.notPorted);
+    else kernels[op] = (args) => delegate(js, args, DELEGATED_OPS[op]);
   }
   return {
     name: 'gpu',

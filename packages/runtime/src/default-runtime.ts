@@ -4,6 +4,7 @@ import { createRuntime, Runtime } from './runtime.js';
 import { loadGpuPackage } from './gpu-package.js';
 import { checkRuntimeOptions, type RuntimeOptions } from './runtime-options.js';
 import { bindOps, type SparseOps } from './generated/ops-api.js';
+import { setDefaultOps } from './default-ops.js';
 
 registerBackend('js', () => ({ name: 'js', kernels }));
 // Loaded on demand: the wasm module is compiled the first time a runtime asks for it.
@@ -39,7 +40,4 @@ export function getBackend(): string {
 
 /** Every op on the default runtime; follows `setBackend`. */
 export const sparse: SparseOps = bindOps((opId, args) => defaultRuntime().run(opId, args));
-
-export function defaultOps(): SparseOps {
-  return sparse;
-}
+setDefaultOps(sparse);

@@ -12,10 +12,6 @@ export function isIntegerDType(dtype: DType): boolean {
   return dtype === 'int32' || dtype === 'int64';
 }
 
-export function isNumericDType(dtype: DType): boolean {
-  return dtype !== 'bool' && dtype !== 'string';
-}
-
 /** A zero-filled value store of `n` elements. */
 export function allocValues(dtype: DType, n: number): Values {
   switch (dtype) {

@@ -3,7 +3,7 @@ import { dtypeOfStorage, describe, getValue, inferDType, isDType, toValues, type
 import { InvalidArgumentError } from './errors.js';
 import { shapeText, toShape } from './shape.js';
 import { formatNested, type Tensor } from './tensor.js';
-import { defaultOps } from './default-runtime.js';
+import { defaultOps } from './default-ops.js';
 import type { ScalarLike, TensorLike } from './arg-types.js';
 
 /** The plain-data form of a SparseTensor (TensorFlow's SparseTensorValue), as JSON can hold it: int64 past 2^53 as digit strings. */

@@ -1,5 +1,5 @@
 import type { DenseData } from '@sparse/kernels-js';
-import { dtypeOfStorage, describe, getValue, inferDType, isDType, toValues, type DType, type Scalar, type Values } from './dtype.js';
+import { dtypeOfStorage, describe, getValue, inferDType, isDType, toValues, type DType, type Values } from './dtype.js';
 import { InvalidArgumentError } from './errors.js';
 import { assertAllocatable, shapeText, sizeOf, toShape } from './shape.js';
 
@@ -116,9 +116,4 @@ export function formatNested(v: unknown, limit = 20): string {
     return typeof x === 'string' ? JSON.stringify(x) : String(x);
   };
   return fmt(v);
-}
-
-/** A rank-0 tensor's one value. */
-export function scalarOf(t: Tensor): Scalar {
-  return getValue(t.data, 0);
 }

@@ -40,26 +40,6 @@ export class ExprError extends Error {
   }
 }
 
-/** The variables an expression reads. */
-export function varsOf(e: Expr, out = new Set<string>()): Set<string> {
-  switch (e.kind) {
-    case 'var':
-      out.add(e.name);
-      break;
-    case 'unary':
-      varsOf(e.arg, out);
-      break;
-    case 'binary':
-      varsOf(e.left, out);
-      varsOf(e.right, out);
-      break;
-    case 'call':
-      e.args.forEach((a) => varsOf(a, out));
-      break;
-  }
-  return out;
-}
-
 /** A whole-number literal's exact value (digits stay exact beyond 2^53), or undefined if it is not whole. */
 export function wholeLiteral(text: string): bigint | undefined {
   if (/^\d+$/.test(text)) return BigInt(text);

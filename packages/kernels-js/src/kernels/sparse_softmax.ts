@@ -11,7 +11,6 @@ import { rowEnd } from '../innermost-rows.js';
 export const sparseSoftmax: SparseSoftmaxKernel = ({ sp_input }) => {
   const { indices, values, shape, dtype } = sp_input;
   const rank = shape.length;
-  const n = values.length;
   const out = dtype === 'float32' ? softmaxFloat32(indices, values as Float32Array, rank) : softmaxFloat64(indices, values as Float64Array, rank);
   return { output: { kind: 'sparse', indices: indices.slice(), values: out, shape: [...shape], dtype } };
 };
