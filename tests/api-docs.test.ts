@@ -13,9 +13,15 @@ const out = mkdtempSync(join(tmpdir(), 'sparse-api-docs-'));
 afterAll(() => rmSync(out, { recursive: true, force: true }));
 
 it('docs/api is what typedoc makes of the runtime now, without warnings', () => {
-  execFileSync(process.execPath, [join(ROOT, 'node_modules/typedoc/bin/typedoc'), '--out', out], { cwd: ROOT, stdio: 'pipe' });
+  execFileSync(process.execPath, [join(ROOT, 'node_modules/typedoc/bin/typedoc'), '--out', out], {
+    cwd: ROOT,
+    stdio: 'pipe',
+  });
   const fresh = readFileSync(join(out, 'index.md'), 'utf8');
   expect(fresh).toContain('### SparseTensor');
   expect(fresh).toContain('### createRuntime');
-  expect(fresh === readFileSync(join(ROOT, 'docs/api/index.md'), 'utf8'), 'docs/api/index.md is stale: run npm run docs:api').toBe(true);
+  expect(
+    fresh === readFileSync(join(ROOT, 'docs/api/index.md'), 'utf8'),
+    'docs/api/index.md is stale: run npm run docs:api',
+  ).toBe(true);
 }, 120_000);

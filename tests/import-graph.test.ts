@@ -15,8 +15,13 @@ export function runtimeImports(source: string): string[] {
   const specs: string[] = [];
   for (const m of source.matchAll(/^\s*(import|export)\s+(type\s+)?([^'";]*?\s+from\s+)?['"]([^'"]+)['"]/gm)) {
     const clause = (m[3] ?? '').replace(/\s+from\s+$/, '').trim();
-    const names = /^\{([^}]*)\}$/.exec(clause)?.[1].split(',').map((n) => n.trim()).filter(Boolean);
-    const typeOnly = m[2] !== undefined || (names !== undefined && names.length > 0 && names.every((n) => n.startsWith('type ')));
+    const names = /^\{([^}]*)\}$/
+      .exec(clause)?.[1]
+      .split(',')
+      .map((n) => n.trim())
+      .filter(Boolean);
+    const typeOnly =
+      m[2] !== undefined || (names !== undefined && names.length > 0 && names.every((n) => n.startsWith('type ')));
     if (!typeOnly) specs.push(m[4]);
   }
   for (const m of source.matchAll(/\bimport\(\s*['"]([^'"]+)['"]\s*\)/g)) specs.push(m[1]);
@@ -30,7 +35,8 @@ function sourcesOf(pkg: string): string[] {
     .map((e) => join(e.parentPath, e.name));
 }
 
-const packageName = (spec: string) => (spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]);
+const packageName = (spec: string) =>
+  spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0];
 
 describe('the import graph', () => {
   it('reads imports as they run: value imports and re-exports, dynamic imports, not type-only ones', () => {
@@ -39,8 +45,14 @@ describe('the import graph', () => {
   });
 
   for (const pkg of PACKAGES) {
-    const manifest = JSON.parse(readFileSync(join(ROOT, 'packages', pkg, 'package.json'), 'utf8')) as Record<string, Record<string, string> | string>;
-    const declared = new Set([manifest.name as string, ...Object.keys({ ...(manifest.dependencies as object), ...(manifest.peerDependencies as object) })]);
+    const manifest = JSON.parse(readFileSync(join(ROOT, 'packages', pkg, 'package.json'), 'utf8')) as Record<
+      string,
+      Record<string, string> | string
+    >;
+    const declared = new Set([
+      manifest.name as string,
+      ...Object.keys({ ...(manifest.dependencies as object), ...(manifest.peerDependencies as object) }),
+    ]);
     const files = sourcesOf(pkg);
     const edges = new Map<string, string[]>();
     for (const file of files) {

@@ -4,6 +4,7 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { format, resolveConfig } from 'prettier';
 
 const FAMILIES = ['map', 'cwise', 'merge', 'reduce', 'structural', 'matmul'];
 const { values, positionals } = parseArgs({
@@ -33,22 +34,56 @@ const PARTS = {
     output: 'sparse',
     shape: '{like: sp_input}',
     kernel: 'family: map\n  expr: abs(x)            # over x, a stored value; must keep 0 at 0',
-    example: `    args:\n      sp_input: ${SP([[0, 1], [1, 0]], [-1.5, 2.0], [2, 2])}\n    expect:\n      output: ${SP([[0, 1], [1, 0]], [1.5, 2.0], [2, 2])}`,
+    example: `    args:\n      sp_input: ${SP(
+      [
+        [0, 1],
+        [1, 0],
+      ],
+      [-1.5, 2.0],
+      [2, 2],
+    )}\n    expect:\n      output: ${SP(
+      [
+        [0, 1],
+        [1, 0],
+      ],
+      [1.5, 2.0],
+      [2, 2],
+    )}`,
   },
   cwise: {
-    args: arg('sp_input', 'sparse', 'The sparse operand.', T) + arg('dense', 'dense', 'The dense operand, broadcast to the dense shape of `sp_input`.', T),
+    args:
+      arg('sp_input', 'sparse', 'The sparse operand.', T) +
+      arg('dense', 'dense', 'The dense operand, broadcast to the dense shape of `sp_input`.', T),
     output: 'sparse',
     shape: '{like: sp_input}',
     checks: 'checks:\n  - rule: broadcast_to_sparse\n    dense: dense\n    sparse: sp_input\n',
     kernel: 'family: cwise\n  expr: a * b             # over a (stored value) and b (dense value there)',
-    example: `    args:\n      sp_input: ${SP([[0, 1], [1, 0]], [1.5, 2.0], [2, 2])}\n      dense: {dense: [10.0, 20.0], dtype: float32}\n    expect:\n      output: ${SP([[0, 1], [1, 0]], [30.0, 20.0], [2, 2])}`,
+    example: `    args:\n      sp_input: ${SP(
+      [
+        [0, 1],
+        [1, 0],
+      ],
+      [1.5, 2.0],
+      [2, 2],
+    )}\n      dense: {dense: [10.0, 20.0], dtype: float32}\n    expect:\n      output: ${SP(
+      [
+        [0, 1],
+        [1, 0],
+      ],
+      [30.0, 20.0],
+      [2, 2],
+    )}`,
   },
   merge: {
-    args: arg('sp_a', 'sparse', 'A SparseTensor in canonical order.', T) + arg('sp_b', 'sparse', 'A SparseTensor of the same dense shape, in canonical order.', T),
+    args:
+      arg('sp_a', 'sparse', 'A SparseTensor in canonical order.', T) +
+      arg('sp_b', 'sparse', 'A SparseTensor of the same dense shape, in canonical order.', T),
     output: 'sparse',
     shape: '{like: sp_a}',
-    checks: 'checks:\n  - rule: same_shape\n    args: [sp_a, sp_b]\n  - rule: indices_ordered\n    arg: sp_a\n  - rule: indices_ordered\n    arg: sp_b\n',
-    kernel: 'family: merge\n  join: union             # or intersection\n  expr: a + b             # where both hold an entry; where one does, the other reads 0',
+    checks:
+      'checks:\n  - rule: same_shape\n    args: [sp_a, sp_b]\n  - rule: indices_ordered\n    arg: sp_a\n  - rule: indices_ordered\n    arg: sp_b\n',
+    kernel:
+      'family: merge\n  join: union             # or intersection\n  expr: a + b             # where both hold an entry; where one does, the other reads 0',
     example: `    args:\n      sp_a: ${SP([[0], [2]], [1.0, 2.0], [4])}\n      sp_b: ${SP([[2], [3]], [0.5, 4.0], [4])}\n    expect:\n      output: ${SP([[0], [2], [3]], [1.0, 2.5, 4.0], [4])}`,
   },
   reduce: {
@@ -59,17 +94,30 @@ const PARTS = {
     output: 'dense',
     shape: '{reduce: {input: sp_input, axes: axis, keepdims: keepdims}}',
     checks: 'checks:\n  - rule: axes_in_range\n    axes: axis\n    of: sp_input\n',
-    kernel: "family: reduce\n  init: '0'\n  combine: acc + x          # over acc and x, a stored value\n  implicit_zeros: ignore",
-    example: `    args:\n      sp_input: ${SP([[0, 0], [0, 2], [1, 1]], [1.0, 2.0, 3.0], [2, 3])}\n      axis: 1\n    expect:\n      output: {dense: [3.0, 3.0], dtype: float32}`,
+    kernel:
+      "family: reduce\n  init: '0'\n  combine: acc + x          # over acc and x, a stored value\n  implicit_zeros: ignore",
+    example: `    args:\n      sp_input: ${SP(
+      [
+        [0, 0],
+        [0, 2],
+        [1, 1],
+      ],
+      [1.0, 2.0, 3.0],
+      [2, 3],
+    )}\n      axis: 1\n    expect:\n      output: {dense: [3.0, 3.0], dtype: float32}`,
   },
 };
-PARTS.structural = { ...PARTS.map, kernel: 'family: structural      # hand-written: packages/kernels-js/src/kernels/' + op + '.ts' };
-PARTS.matmul = { ...PARTS.map, kernel: 'family: matmul          # hand-written: packages/kernels-js/src/kernels/' + op + '.ts' };
+PARTS.structural = {
+  ...PARTS.map,
+  kernel: 'family: structural      # hand-written: packages/kernels-js/src/kernels/' + op + '.ts',
+};
+PARTS.matmul = {
+  ...PARTS.map,
+  kernel: 'family: matmul          # hand-written: packages/kernels-js/src/kernels/' + op + '.ts',
+};
 
 const p = PARTS[values.family];
-writeFileSync(
-  file,
-  `name: ${op}
+const spec = `name: ${op}
 summary: TODO one line, in our own words, of what ${op} computes.
 doc: |
   TODO the semantics in our own words: what the op computes, the order of its
@@ -92,9 +140,12 @@ examples:
   # The case format: docs/cases.md.
   - name: first_example
 ${p.example}
-`,
-);
+`;
+// Written as the formatter would, so that the new spec passes `npm run lint` as it is.
+writeFileSync(file, await format(spec, { ...(await resolveConfig(file)), parser: 'yaml' }));
 console.log(`wrote ${file}: fill in the TODOs and the examples, then npm test`);
 if (values.family === 'structural' || values.family === 'matmul') {
-  console.log(`a ${values.family} kernel is hand-written: add packages/kernels-js/src/kernels/${op}.ts exporting the kernel`);
+  console.log(
+    `a ${values.family} kernel is hand-written: add packages/kernels-js/src/kernels/${op}.ts exporting the kernel`,
+  );
 }

@@ -12,7 +12,8 @@ if (args.length === 0) {
 }
 const onPath = (cmd) => (process.env.PATH ?? '').split(delimiter).some((dir) => existsSync(join(dir, cmd)));
 const wrap = !process.env.DISPLAY && process.platform === 'linux' && onPath('xvfb-run');
-if (!process.env.DISPLAY && !wrap) console.error('with-display: no DISPLAY and no xvfb-run: the gpu backend will report that no WebGL is available');
+if (!process.env.DISPLAY && !wrap)
+  console.error('with-display: no DISPLAY and no xvfb-run: the gpu backend will report that no WebGL is available');
 const [cmd, ...rest] = wrap ? ['xvfb-run', '-a', ...args] : args;
 // npx-style resolution of local binaries (vitest) happens through npm's PATH when run from an npm script.
 const r = spawnSync(cmd, rest, { stdio: 'inherit' });

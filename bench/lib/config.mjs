@@ -21,26 +21,49 @@ export function benchConfig(quick) {
     mode: quick ? 'quick' : 'full',
     grid,
     budgets: {
-      grid: quick ? { time: 25, iterations: 5, warmupTime: 10, warmupIterations: 2 } : { time: 250, iterations: 10, warmupTime: 50, warmupIterations: 3 },
+      grid: quick
+        ? { time: 25, iterations: 5, warmupTime: 10, warmupIterations: 2 }
+        : { time: 250, iterations: 10, warmupTime: 50, warmupIterations: 3 },
       // One call of the extended points takes up to seconds (TF.js cpu's dense 4096×4096×128): fewer, longer calls.
-      heavy: quick ? { time: 1, iterations: 3, warmupTime: 0, warmupIterations: 1 } : { time: 1, iterations: 5, warmupTime: 0, warmupIterations: 1 },
+      heavy: quick
+        ? { time: 1, iterations: 3, warmupTime: 0, warmupIterations: 1 }
+        : { time: 1, iterations: 5, warmupTime: 0, warmupIterations: 1 },
       // The sparse products of the extended points (ours, scipy, the C++ loop) take milliseconds at 1% (the
       // headline) and up to seconds at 80%: a time budget too, so the fast ones get a median of many calls.
-      sparseHeavy: quick ? { time: 25, iterations: 3, warmupTime: 0, warmupIterations: 2 } : { time: 250, iterations: 5, warmupTime: 0, warmupIterations: 2 },
-      ops: quick ? { time: 50, iterations: 5, warmupTime: 10, warmupIterations: 2 } : { time: 1000, iterations: 10, warmupTime: 100, warmupIterations: 2 },
-      scaling: quick ? { time: 25, iterations: 5, warmupTime: 10, warmupIterations: 2 } : { time: 250, iterations: 5, warmupTime: 0, warmupIterations: 1 },
+      sparseHeavy: quick
+        ? { time: 25, iterations: 3, warmupTime: 0, warmupIterations: 2 }
+        : { time: 250, iterations: 5, warmupTime: 0, warmupIterations: 2 },
+      ops: quick
+        ? { time: 50, iterations: 5, warmupTime: 10, warmupIterations: 2 }
+        : { time: 1000, iterations: 10, warmupTime: 100, warmupIterations: 2 },
+      scaling: quick
+        ? { time: 25, iterations: 5, warmupTime: 10, warmupIterations: 2 }
+        : { time: 250, iterations: 5, warmupTime: 0, warmupIterations: 1 },
       // The gpu section times the first call by itself; these are the later calls.
-      gpu: quick ? { time: 25, iterations: 5, warmupTime: 0, warmupIterations: 1 } : { time: 250, iterations: 10, warmupTime: 0, warmupIterations: 1 },
+      gpu: quick
+        ? { time: 25, iterations: 5, warmupTime: 0, warmupIterations: 1 }
+        : { time: 250, iterations: 10, warmupTime: 0, warmupIterations: 1 },
     },
     // Other ops: ~10^6 stored entries of a 4000×4000 float32 matrix (quick: ~10^5 of 1000×1000).
-    ops: quick ? { rows: 1000, cols: 1000, nnz: 1e5, segmentWidth: 8 } : { rows: 4000, cols: 4000, nnz: 1e6, segmentWidth: 8 },
+    ops: quick
+      ? { rows: 1000, cols: 1000, nnz: 1e5, segmentWidth: 8 }
+      : { rows: 4000, cols: 4000, nnz: 1e6, segmentWidth: 8 },
     // Scaling: square A with ~8 stored entries per row, so m = k = nnz / 8, times B with n = 16 columns.
     scaling: { nnz: nnzSteps, perRow: 8, n: 16 },
     // The gpu section: SpMM (A m×m at `density`, B m×n) and the family ops on ~nnz stored entries of a square
     // matrix at `density`. 1e4 and 3e4 share a size class (×16), so the second one's first call compiles nothing.
     gpu: {
       density: 0.01,
-      spmm: quick ? [{ m: 256, n: 16 }, { m: 1024, n: 64 }] : [{ m: 256, n: 16 }, { m: 1024, n: 64 }, { m: 4096, n: 128 }],
+      spmm: quick
+        ? [
+            { m: 256, n: 16 },
+            { m: 1024, n: 64 },
+          ]
+        : [
+            { m: 256, n: 16 },
+            { m: 1024, n: 64 },
+            { m: 4096, n: 128 },
+          ],
       nnz: quick ? [1e4, 3e4, 1e5] : [1e4, 3e4, 1e5, 1e6],
     },
   };

@@ -8,7 +8,7 @@ import { SparseTensor } from '@sparse/runtime';
 /** A seeded linear congruential generator on [0, 1). */
 export function lcg(seed) {
   let s = seed >>> 0;
-  return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+  return () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
 }
 
 /**
@@ -41,7 +41,7 @@ export function randomCoo(m, k, density, seed) {
   if (density >= 1) for (let pos = 0; pos < cells; pos++) push(pos);
   else if (density > 0) {
     const logq = Math.log1p(-density);
-    for (let pos = -1; ; ) {
+    for (let pos = -1; ;) {
       pos += 1 + Math.floor(Math.log(1 - rnd()) / logq);
       if (pos >= cells) break;
       push(pos);
@@ -77,7 +77,11 @@ export function shuffled(c, seed) {
   const rows = new Int32Array(n);
   const cols = new Int32Array(n);
   const vals = new Float32Array(n);
-  for (let i = 0; i < n; i++) (rows[i] = c.rows[perm[i]]), (cols[i] = c.cols[perm[i]]), (vals[i] = c.vals[perm[i]]);
+  for (let i = 0; i < n; i++) {
+    rows[i] = c.rows[perm[i]];
+    cols[i] = c.cols[perm[i]];
+    vals[i] = c.vals[perm[i]];
+  }
   return { rows, cols, vals, shape: c.shape };
 }
 
@@ -85,7 +89,10 @@ export function shuffled(c, seed) {
 export function toSparse(c) {
   const n = c.rows.length;
   const idx = new Float64Array(n * 2);
-  for (let i = 0; i < n; i++) (idx[2 * i] = c.rows[i]), (idx[2 * i + 1] = c.cols[i]);
+  for (let i = 0; i < n; i++) {
+    idx[2 * i] = c.rows[i];
+    idx[2 * i + 1] = c.cols[i];
+  }
   return new SparseTensor(idx, c.vals, c.shape, 'float32');
 }
 
@@ -93,7 +100,10 @@ export function toSparse(c) {
 export function indexMatrix(c) {
   const n = c.rows.length;
   const idx = new Int32Array(n * 2);
-  for (let i = 0; i < n; i++) (idx[2 * i] = c.rows[i]), (idx[2 * i + 1] = c.cols[i]);
+  for (let i = 0; i < n; i++) {
+    idx[2 * i] = c.rows[i];
+    idx[2 * i + 1] = c.cols[i];
+  }
   return idx;
 }
 

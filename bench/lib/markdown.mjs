@@ -18,14 +18,31 @@ export function markdown(r, chartFile) {
   const v = { ...(r.peers.python?.versions ?? {}), ...(r.peers.tfjs?.versions ?? {}) };
   if (r.peers.native?.compiler) v.native = r.peers.native.compiler;
   L.push(`# sparse bench (${r.mode}), ${r.date}`, '');
-  L.push(`Machine: ${r.machine.cpu}, ${r.machine.cores} cores, ${r.machine.memory_gb} GB, ${r.machine.platform}, Node ${r.machine.node}.`);
-  L.push(`Versions: ${Object.entries(v).map(([k, val]) => `${k} ${val}`).join(', ')}.`);
-  L.push(`Backends: ${backends.join(', ')}${Object.keys(r.backends.unavailable).length ? `; unavailable: ${Object.entries(r.backends.unavailable).map(([k, why]) => `${k} (${why})`).join(', ')}` : ''}.`);
+  L.push(
+    `Machine: ${r.machine.cpu}, ${r.machine.cores} cores, ${r.machine.memory_gb} GB, ${r.machine.platform}, Node ${r.machine.node}.`,
+  );
+  L.push(
+    `Versions: ${Object.entries(v)
+      .map(([k, val]) => `${k} ${val}`)
+      .join(', ')}.`,
+  );
+  L.push(
+    `Backends: ${backends.join(', ')}${
+      Object.keys(r.backends.unavailable).length
+        ? `; unavailable: ${Object.entries(r.backends.unavailable)
+            .map(([k, why]) => `${k} (${why})`)
+            .join(', ')}`
+        : ''
+    }.`,
+  );
   const threads = r.peers.python?.blas_threads_env?.OPENBLAS_NUM_THREADS;
   const tfThreads = r.peers.tfjs?.wasm?.threads ? 'TF.js wasm with threads' : 'TF.js (cpu, and wasm without threads)';
-  L.push(`Threads: one for our backends, ${tfThreads} and the C++ loop; numpy's OpenBLAS ran with OPENBLAS_NUM_THREADS=${threads ?? 'unset'}.`);
+  L.push(
+    `Threads: one for our backends, ${tfThreads} and the C++ loop; numpy's OpenBLAS ran with OPENBLAS_NUM_THREADS=${threads ?? 'unset'}.`,
+  );
   const unavailable = Object.entries(r.peers).filter(([, p]) => p && p.available === false);
-  if (unavailable.length) L.push(`Peers unavailable in this run: ${unavailable.map(([k, p]) => `${k} (${p.reason})`).join('; ')}.`);
+  if (unavailable.length)
+    L.push(`Peers unavailable in this run: ${unavailable.map(([k, p]) => `${k} (${p.reason})`).join('; ')}.`);
   L.push(
     `Command: \`npm run bench${r.mode === 'quick' ? ' -- --quick' : ''}\`, ${r.runtime_s.toFixed(0)} s. Times are medians in ms of tinybench runs after warm-up ` +
       `(the peers time only their own call, with the same warm-up and minimum count); min and max of every figure are in [latest.json](latest.json). ` +
@@ -36,9 +53,13 @@ export function markdown(r, chartFile) {
   // Headline and targets.
   const { headline, targets: tg } = targets(r, backends);
   if (headline) {
-    L.push(`## Headline: sparse_tensor_dense_matmul, A 4096×4096 at 1% (${headline.nnz} stored), B 4096×128, float32`, '');
+    L.push(
+      `## Headline: sparse_tensor_dense_matmul, A 4096×4096 at 1% (${headline.nnz} stored), B 4096×128, float32`,
+      '',
+    );
     L.push(...head(['implementation', 'median ms', 'min ms', 'max ms']));
-    for (const [key, res] of Object.entries(headline.results)) L.push(row([label(key), ms(res), fmt0(res.min_ms), fmt0(res.max_ms)]));
+    for (const [key, res] of Object.entries(headline.results))
+      L.push(row([label(key), ms(res), fmt0(res.min_ms), fmt0(res.max_ms)]));
     L.push('');
   }
   L.push('## Targets (issues 5 and 7)', '');
@@ -56,7 +77,10 @@ export function markdown(r, chartFile) {
     '',
   );
   L.push(...head(['series', ...series[0].byDensity.map((d) => `${d.density * 100}%`)]));
-  for (const s of series) L.push(row([s.label, ...s.byDensity.map((d) => (d.geomean ? `${num(d.geomean)} (${num(d.min)}–${num(d.max)})` : '—'))]));
+  for (const s of series)
+    L.push(
+      row([s.label, ...s.byDensity.map((d) => (d.geomean ? `${num(d.geomean)} (${num(d.min)}–${num(d.max)})` : '—'))]),
+    );
   L.push('');
 
   // TF's table, reproduced.
@@ -73,20 +97,33 @@ export function markdown(r, chartFile) {
   L.push(...head(cols));
   for (const p of r.spmm_grid) {
     const c = [`${p.density * 100}%${p.extended ? '*' : ''}`, p.n, p.m, p.k, num(p.tf_published?.cpu_ratio)];
-    for (const b of backends) c.push(ms(p.results[`dense/${densePair(b)}`]), ms(p.results[`sparse/${b}`]), x(p.ratios[`${b}: sparse/dense`]));
+    for (const b of backends)
+      c.push(ms(p.results[`dense/${densePair(b)}`]), ms(p.results[`sparse/${b}`]), x(p.ratios[`${b}: sparse/dense`]));
     c.push(ms(p.results['dense/numpy']), ms(p.results['sparse/scipy']), x(p.ratios['scipy: sparse/dense']));
     L.push(row(c));
   }
   L.push('');
 
   L.push('## The same points against the native peers', '');
-  L.push('Ours ÷ scipy CSR (`csr_matrix @ ndarray`) and ÷ the C++ CSR loop (g++ -O3 -march=native), and against numpy\'s dense BLAS matmul.', '');
+  L.push(
+    "Ours ÷ scipy CSR (`csr_matrix @ ndarray`) and ÷ the C++ CSR loop (g++ -O3 -march=native), and against numpy's dense BLAS matmul.",
+    '',
+  );
   const nc = ['density', 'n', 'm', 'k', 'stored', 'scipy ms', 'C++ ms'];
   for (const b of backends) nc.push(`${b} ÷ scipy`, `${b} ÷ C++`, `${b} ÷ numpy dense`);
   L.push(...head(nc));
   for (const p of r.spmm_grid) {
-    const c = [`${p.density * 100}%${p.extended ? '*' : ''}`, p.n, p.m, p.k, p.nnz, ms(p.results['sparse/scipy']), ms(p.results['sparse/native-c++'])];
-    for (const b of backends) c.push(x(p.ratios[`${b} ÷ scipy`]), x(p.ratios[`${b} ÷ native C++`]), x(p.ratios[`${b}: sparse ÷ numpy dense`]));
+    const c = [
+      `${p.density * 100}%${p.extended ? '*' : ''}`,
+      p.n,
+      p.m,
+      p.k,
+      p.nnz,
+      ms(p.results['sparse/scipy']),
+      ms(p.results['sparse/native-c++']),
+    ];
+    for (const b of backends)
+      c.push(x(p.ratios[`${b} ÷ scipy`]), x(p.ratios[`${b} ÷ native C++`]), x(p.ratios[`${b}: sparse ÷ numpy dense`]));
     L.push(row(c));
   }
   L.push('');
@@ -97,11 +134,24 @@ export function markdown(r, chartFile) {
   const tfCols = (r.peers.tfjs?.backends ?? []).map((b) => `tfjs-${b}`);
   // Each backend against scipy/numpy, and against the TF.js backend it is paired with (js–cpu, wasm–wasm).
   const paired = backends.filter((b) => tfCols.includes(densePair(b)));
-  const oc = ['op', ...backends.map((b) => `${b} ms`), ...tfCols.map((t) => `${t} ms`), 'scipy/numpy ms', ...backends.map((b) => `${b} ÷ scipy`), ...paired.map((b) => `${b} ÷ ${densePair(b)}`)];
+  const oc = [
+    'op',
+    ...backends.map((b) => `${b} ms`),
+    ...tfCols.map((t) => `${t} ms`),
+    'scipy/numpy ms',
+    ...backends.map((b) => `${b} ÷ scipy`),
+    ...paired.map((b) => `${b} ÷ ${densePair(b)}`),
+  ];
   L.push(...head(oc));
   for (const op of OPS) {
     const res = o.results[op];
-    const c = [op, ...backends.map((b) => ms(res[b])), ...tfCols.map((t) => ms(res[t])), ms(res.scipy), ...backends.map((b) => x(ratioOf(res[b], res.scipy)))];
+    const c = [
+      op,
+      ...backends.map((b) => ms(res[b])),
+      ...tfCols.map((t) => ms(res[t])),
+      ms(res.scipy),
+      ...backends.map((b) => x(ratioOf(res[b], res.scipy))),
+    ];
     for (const b of paired) c.push(x(ratioOf(res[b], res[densePair(b)])));
     L.push(row(c));
   }
@@ -109,7 +159,9 @@ export function markdown(r, chartFile) {
   for (const op of OPS) {
     const i = o.info[op];
     const del = Object.entries(i.delegated).map(([b, why]) => `${b} delegated: ${why}`);
-    L.push(`- **${op}**: ${i.work}. Peer: ${i.peer ?? '—'}.${i.tfjs ? ` TF.js: \`${i.tfjs}\`.` : ' TF.js: no such op.'}${del.length ? ` (${del.join('; ')})` : ''}`);
+    L.push(
+      `- **${op}**: ${i.work}. Peer: ${i.peer ?? '—'}.${i.tfjs ? ` TF.js: \`${i.tfjs}\`.` : ' TF.js: no such op.'}${del.length ? ` (${del.join('; ')})` : ''}`,
+    );
   }
   L.push('');
 
@@ -121,19 +173,32 @@ export function markdown(r, chartFile) {
     const i = backends.indexOf(impl);
     return `${op === 'spmm' ? 0 : 1}${i >= 0 ? i : backends.length + (impl === 'native-c++' ? 1 : 0)}`;
   };
-  const keys = [...new Set(s.points.flatMap((p) => Object.keys(p.results)))].sort((a, b) => order(a).localeCompare(order(b)));
+  const keys = [...new Set(s.points.flatMap((p) => Object.keys(p.results)))].sort((a, b) =>
+    order(a).localeCompare(order(b)),
+  );
   L.push(...head(['stored', 'm = k', ...keys.map((k) => `${label(k)} ms`)]));
   for (const p of s.points) L.push(row([p.nnz, p.m, ...keys.map((k) => ms(p.results[k]))]));
-  L.push('', 'Growth exponent b of t ≈ c·nnz^b (least-squares slope of log t on log nnz); n log n itself shows the slope in the next column over these points.', '');
+  L.push(
+    '',
+    'Growth exponent b of t ≈ c·nnz^b (least-squares slope of log t on log nnz); n log n itself shows the slope in the next column over these points.',
+    '',
+  );
   L.push(...head(['op / implementation', 'slope b', 'n log n slope', 'verdict']));
   for (const k of keys.filter((k) => s.fits[k])) {
     const ref = SCALING_REFERENCE[k.split('/')[0]];
-    L.push(row([label(k), s.fits[k].slope.toFixed(2), s.fits[k].nlogn_slope.toFixed(2), ref === k ? `${scalingVerdict(s.fits[k])} (reference)` : scalingVerdict(s.fits[k], s.fits[ref], label(ref))]));
+    L.push(
+      row([
+        label(k),
+        s.fits[k].slope.toFixed(2),
+        s.fits[k].nlogn_slope.toFixed(2),
+        ref === k ? `${scalingVerdict(s.fits[k])} (reference)` : scalingVerdict(s.fits[k], s.fits[ref], label(ref)),
+      ]),
+    );
   }
   L.push(
     '',
-    'References: the C++ CSR loop is linear by construction and numpy\'s lexsort is n log n; where they too grow faster than that, ' +
-      `the excess is this machine's memory hierarchy (at the largest point B alone is ${fmt((s.points.at(-1)?.m ?? 0) * s.shape.n * 4 / 2 ** 20)} MB, read at random rows), not the algorithm.`,
+    "References: the C++ CSR loop is linear by construction and numpy's lexsort is n log n; where they too grow faster than that, " +
+      `the excess is this machine's memory hierarchy (at the largest point B alone is ${fmt(((s.points.at(-1)?.m ?? 0) * s.shape.n * 4) / 2 ** 20)} MB, read at random rows), not the algorithm.`,
   );
   L.push('');
 
@@ -142,9 +207,18 @@ export function markdown(r, chartFile) {
   // Checks.
   L.push('## Checks', '');
   const mism = r.spmm_grid.flatMap((p) => p.mismatches.map((m) => `${p.density * 100}% n=${p.n} ${p.m}×${p.k}: ${m}`));
-  L.push(mism.length ? `Product checksums that disagree (sum of |C|, relative tolerance 1e-3):\n\n${mism.map((m) => `- ${m}`).join('\n')}` : 'Every SpMM product agreed across all implementations (sum of |C| within 1e-3 relative).');
+  L.push(
+    mism.length
+      ? `Product checksums that disagree (sum of |C|, relative tolerance 1e-3):\n\n${mism.map((m) => `- ${m}`).join('\n')}`
+      : 'Every SpMM product agreed across all implementations (sum of |C| within 1e-3 relative).',
+  );
   const sizeOff = OPS.filter((op) => new Set(Object.values(o.info[op].out_size)).size > 1);
-  L.push('', sizeOff.length ? `Output sizes that disagree: ${sizeOff.map((op) => `${op} ${JSON.stringify(o.info[op].out_size)}`).join('; ')}.` : 'Every other op produced the same number of entries (or elements) in every implementation.');
+  L.push(
+    '',
+    sizeOff.length
+      ? `Output sizes that disagree: ${sizeOff.map((op) => `${op} ${JSON.stringify(o.info[op].out_size)}`).join('; ')}.`
+      : 'Every other op produced the same number of entries (or elements) in every implementation.',
+  );
   L.push('');
   return L.join('\n');
 }
@@ -156,13 +230,27 @@ function gpuMarkdown(g) {
   const w = g.webgl ?? {};
   L.push(
     `gpu.js in ${g.mode} mode; WebGL: ${w.renderer ?? '?'} (${w.version ?? '?'}), max texture size ${w.max_texture_size ?? '?'}${w.gpu_device ? `; GPU device: ${w.gpu_device}` : ''}. ` +
-      'First call: the first call of its size class, timed alone: it compiles that class\'s kernels (sizes within one ×16 class share them; ' +
+      "First call: the first call of its size class, timed alone: it compiles that class's kernels (sizes within one ×16 class share them; " +
       'SpMM and reduce kernels also have their loop bound compiled in, the power of two at or above the longest row or group). ' +
-      'Later: the median of the calls after it. Kernels compiled: the backend\'s count before the call, then + those the first call compiled, + those the later calls compiled. ' +
+      "Later: the median of the calls after it. Kernels compiled: the backend's count before the call, then + those the first call compiled, + those the later calls compiled. " +
       'js and wasm run the same calls; a ratio below 1 means the gpu is faster.',
     '',
   );
-  L.push(...head(['op', 'size', 'stored', 'gpu first call ms', 'gpu later ms', 'first ÷ later', 'kernels compiled', 'js ms', 'wasm ms', 'gpu ÷ js', 'gpu ÷ wasm']));
+  L.push(
+    ...head([
+      'op',
+      'size',
+      'stored',
+      'gpu first call ms',
+      'gpu later ms',
+      'first ÷ later',
+      'kernels compiled',
+      'js ms',
+      'wasm ms',
+      'gpu ÷ js',
+      'gpu ÷ wasm',
+    ]),
+  );
   for (const c of g.cases) {
     if (c.error) {
       L.push(row([c.op, c.size, c.nnz, `error: ${c.error}`, '', '', '', '', '', '', '']));
@@ -170,18 +258,58 @@ function gpuMarkdown(g) {
     }
     const q = gpuRatios(c);
     const k = c.compiled;
-    L.push(row([c.op, c.size, c.nnz, fmt0(c.first_ms), ms(c.results.gpu), x(q.first_over_later), `${k.before} +${k.first_call} +${k.later_calls}`, ms(c.results.js), ms(c.results.wasm), x(q.gpu_over_js), x(q.gpu_over_wasm)]));
+    L.push(
+      row([
+        c.op,
+        c.size,
+        c.nnz,
+        fmt0(c.first_ms),
+        ms(c.results.gpu),
+        x(q.first_over_later),
+        `${k.before} +${k.first_call} +${k.later_calls}`,
+        ms(c.results.js),
+        ms(c.results.wasm),
+        x(q.gpu_over_js),
+        x(q.gpu_over_wasm),
+      ]),
+    );
   }
   const delegated = g.cases.filter((c) => c.delegated);
-  if (delegated.length) L.push('', `Delegated to the JS kernels: ${delegated.map((c) => `${c.op} (${c.size}): ${c.delegated}`).join('; ')}.`);
+  if (delegated.length)
+    L.push(
+      '',
+      `Delegated to the JS kernels: ${delegated.map((c) => `${c.op} (${c.size}): ${c.delegated}`).join('; ')}.`,
+    );
   const p = g.pipeline;
   if (p) {
     L.push('', '### Pipelined vs read back between stages', '');
     if (!p.rows) L.push(p.note ?? `error: ${p.error}`);
     else {
-      L.push(`Calls of several GPU stages, on a backend with \`pipeline: true\` (a stage's result passed on as a texture; the default is ${p.default}) and one with \`pipeline: false\` (each stage's result read back and uploaded again).`, '');
-      L.push(...head(['op', 'size', 'pipelined ms', 'read back ms', 'pipelined ÷ read back', 'read-backs per call (pipelined / not)']));
-      for (const q of p.rows) L.push(row([q.op, q.size, ms(q.results.pipelined), ms(q.results['read back']), x(ratioOf(q.results.pipelined, q.results['read back'])), q.read_backs ? `${q.read_backs.pipelined} / ${q.read_backs['read back']}` : '—']));
+      L.push(
+        `Calls of several GPU stages, on a backend with \`pipeline: true\` (a stage's result passed on as a texture; the default is ${p.default}) and one with \`pipeline: false\` (each stage's result read back and uploaded again).`,
+        '',
+      );
+      L.push(
+        ...head([
+          'op',
+          'size',
+          'pipelined ms',
+          'read back ms',
+          'pipelined ÷ read back',
+          'read-backs per call (pipelined / not)',
+        ]),
+      );
+      for (const q of p.rows)
+        L.push(
+          row([
+            q.op,
+            q.size,
+            ms(q.results.pipelined),
+            ms(q.results['read back']),
+            x(ratioOf(q.results.pipelined, q.results['read back'])),
+            q.read_backs ? `${q.read_backs.pipelined} / ${q.read_backs['read back']}` : '—',
+          ]),
+        );
     }
   }
   return L;

@@ -59,7 +59,10 @@ export function logLogSlope(points) {
     const my = ys.reduce((a, b) => a + b, 0) / ys.length;
     let num = 0;
     let den = 0;
-    for (let i = 0; i < xs.length; i++) (num += (xs[i] - mx) * (ys[i] - my)), (den += (xs[i] - mx) ** 2);
+    for (let i = 0; i < xs.length; i++) {
+      num += (xs[i] - mx) * (ys[i] - my);
+      den += (xs[i] - mx) ** 2;
+    }
     return num / den;
   };
   return { slope: fit((p) => p.y), nlogn_slope: fit((p) => p.x * Math.log(p.x)), points: ok.length };

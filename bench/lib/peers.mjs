@@ -15,8 +15,17 @@ const PEERS = join(dirname(fileURLToPath(import.meta.url)), '..', 'peers');
  * OpenBLAS sgemm waiting for a descheduled worker turns 0.4 ms into 8 ms). Set OPENBLAS_NUM_THREADS to override.
  */
 const BLAS_THREADS = process.env.OPENBLAS_NUM_THREADS ?? '1';
-const PY_ENV = { ...process.env, OPENBLAS_NUM_THREADS: BLAS_THREADS, OMP_NUM_THREADS: process.env.OMP_NUM_THREADS ?? BLAS_THREADS, MKL_NUM_THREADS: process.env.MKL_NUM_THREADS ?? BLAS_THREADS };
-const firstLine = (e) => String(e?.stderr?.toString?.().trim() || e?.message || e).split('\n').filter(Boolean).pop();
+const PY_ENV = {
+  ...process.env,
+  OPENBLAS_NUM_THREADS: BLAS_THREADS,
+  OMP_NUM_THREADS: process.env.OMP_NUM_THREADS ?? BLAS_THREADS,
+  MKL_NUM_THREADS: process.env.MKL_NUM_THREADS ?? BLAS_THREADS,
+};
+const firstLine = (e) =>
+  String(e?.stderr?.toString?.().trim() || e?.message || e)
+    .split('\n')
+    .filter(Boolean)
+    .pop();
 
 export class Peers {
   /** @param work the run's temp dir; @param status where availability is recorded (results.peers). */
@@ -37,9 +46,20 @@ export class Peers {
     writeFileSync(job, JSON.stringify({ tasks }));
     try {
       const out = JSON.parse(
-        execFileSync('python3', [join(PEERS, 'numpy_peer.py'), job], { encoding: 'utf8', maxBuffer: 1 << 28, timeout: 3_600_000, stdio: ['ignore', 'pipe', 'pipe'], env: PY_ENV }),
+        execFileSync('python3', [join(PEERS, 'numpy_peer.py'), job], {
+          encoding: 'utf8',
+          maxBuffer: 1 << 28,
+          timeout: 3_600_000,
+          stdio: ['ignore', 'pipe', 'pipe'],
+          env: PY_ENV,
+        }),
       );
-      this.status.python = { available: true, versions: out.versions, cpu_count: out.cpu_count, blas_threads_env: out.blas_threads_env };
+      this.status.python = {
+        available: true,
+        versions: out.versions,
+        cpu_count: out.cpu_count,
+        blas_threads_env: out.blas_threads_env,
+      };
       for (const [name, r] of Object.entries(out.tasks)) if (r.error) console.error(`  ${name}: ${r.error}`);
       return out;
     } catch (e) {
@@ -54,7 +74,9 @@ export class Peers {
     if (this.native !== undefined) return Boolean(this.native);
     const exe = join(this.work, 'spmm-native');
     try {
-      execFileSync('g++', ['-O3', '-march=native', '-o', exe, join(PEERS, 'spmm.cpp')], { stdio: ['ignore', 'pipe', 'pipe'] });
+      execFileSync('g++', ['-O3', '-march=native', '-o', exe, join(PEERS, 'spmm.cpp')], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       const version = execFileSync('g++', ['-dumpfullversion'], { encoding: 'utf8' }).trim();
       this.native = exe;
       this.status.native = { available: true, compiler: `g++ ${version}`, flags: '-O3 -march=native' };
@@ -70,7 +92,10 @@ export class Peers {
   spmm(dir, m, k, n, nnz, budget) {
     if (!this.buildNative()) return undefined;
     try {
-      const out = execFileSync(this.native, [dir, m, k, n, nnz, budget.iterations, budget.time].map(String), { encoding: 'utf8', timeout: 3_600_000 });
+      const out = execFileSync(this.native, [dir, m, k, n, nnz, budget.iterations, budget.time].map(String), {
+        encoding: 'utf8',
+        timeout: 3_600_000,
+      });
       return { ...JSON.parse(out), impl: 'C++ CSR loop, g++ -O3 -march=native' };
     } catch (e) {
       console.error(`  native spmm ${m}x${k}x${n}: ${firstLine(e)}`);

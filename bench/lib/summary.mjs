@@ -16,15 +16,28 @@ export function ratioByDensity(grid, backends) {
   const pts = grid.filter((p) => !p.extended);
   const series = [
     { key: 'tf', label: "TensorFlow's published (CPU)", get: (p) => p.tf_published?.cpu_ratio },
-    ...backends.map((b) => ({ key: b, label: `${b} ÷ TF.js ${densePair(b).replace('tfjs-', '')} matMul`, get: (p) => p.ratios[`${b}: sparse/dense`] })),
+    ...backends.map((b) => ({
+      key: b,
+      label: `${b} ÷ TF.js ${densePair(b).replace('tfjs-', '')} matMul`,
+      get: (p) => p.ratios[`${b}: sparse/dense`],
+    })),
     { key: 'scipy', label: 'scipy CSR ÷ numpy dense', get: (p) => p.ratios['scipy: sparse/dense'] },
   ];
   return series.map((s) => ({
     key: s.key,
     label: s.label,
     byDensity: TF_DENSITIES.map((d) => {
-      const xs = pts.filter((p) => p.density === d).map(s.get).filter((x) => x > 0);
-      return { density: d, geomean: geomean(xs), min: xs.length ? Math.min(...xs) : undefined, max: xs.length ? Math.max(...xs) : undefined, points: xs.length };
+      const xs = pts
+        .filter((p) => p.density === d)
+        .map(s.get)
+        .filter((x) => x > 0);
+      return {
+        density: d,
+        geomean: geomean(xs),
+        min: xs.length ? Math.min(...xs) : undefined,
+        max: xs.length ? Math.max(...xs) : undefined,
+        points: xs.length,
+      };
     }),
   }));
 }
@@ -35,12 +48,14 @@ export function targets(results, backends) {
   const head = grid.find((p) => p.extended && p.density === 0.01);
   const r = (k) => head?.ratios[k];
   const out = [];
-  const add = (target, measured, limit) => out.push({ target, measured, limit, met: measured === undefined ? undefined : measured <= limit });
+  const add = (target, measured, limit) =>
+    out.push({ target, measured, limit, met: measured === undefined ? undefined : measured <= limit });
   if (backends.includes('wasm')) {
     add('wasm SpMM ≤ 1.0× scipy (4096², 1%, n = 128)', r('wasm ÷ scipy'), 1);
     add('wasm SpMM ≤ 2× native C++ loop (4096², 1%, n = 128)', r('wasm ÷ native C++'), 2);
     // The wasm backend earns its download by being at least 3× faster than js: wasm ÷ js ≤ 1/3.
-    if (backends.includes('js')) add('wasm SpMM ≥ 3× faster than js, i.e. wasm ÷ js ≤ 0.33 (4096², 1%, n = 128)', r('wasm ÷ js'), 1 / 3);
+    if (backends.includes('js'))
+      add('wasm SpMM ≥ 3× faster than js, i.e. wasm ÷ js ≤ 0.33 (4096², 1%, n = 128)', r('wasm ÷ js'), 1 / 3);
   }
   if (backends.includes('js')) add('js SpMM ≤ 4× scipy (4096², 1%, n = 128)', r('js ÷ scipy'), 4);
   // At 1% density, on TF's own 12 points: our ratio against TF's published one for the same point (≤ 1: ours is
@@ -70,8 +85,10 @@ export const SCALING_REFERENCE = { spmm: 'spmm/native-c++', reorder: 'reorder/nu
  */
 export function scalingVerdict(fit, ref, refName) {
   if (!fit) return '—';
-  if (fit.slope <= fit.nlogn_slope + 0.15) return fit.slope < 1 - 0.15 ? 'sub-linear (fixed costs dominate)' : 'linear / n log n';
-  if (ref && refName && fit.slope <= ref.slope + 0.15) return `above n log n, as is ${refName} (${ref.slope.toFixed(2)}): memory-bound growth, not the algorithm`;
+  if (fit.slope <= fit.nlogn_slope + 0.15)
+    return fit.slope < 1 - 0.15 ? 'sub-linear (fixed costs dominate)' : 'linear / n log n';
+  if (ref && refName && fit.slope <= ref.slope + 0.15)
+    return `above n log n, as is ${refName} (${ref.slope.toFixed(2)}): memory-bound growth, not the algorithm`;
   return 'above n log n';
 }
 
@@ -82,5 +99,9 @@ export function scalingVerdict(fit, ref, refName) {
 export function gpuRatios(row) {
   const later = row.results?.gpu?.median_ms;
   const over = (x, y) => (x > 0 && y > 0 ? x / y : undefined);
-  return { first_over_later: over(row.first_ms, later), gpu_over_js: over(later, row.results?.js?.median_ms), gpu_over_wasm: over(later, row.results?.wasm?.median_ms) };
+  return {
+    first_over_later: over(row.first_ms, later),
+    gpu_over_js: over(later, row.results?.js?.median_ms),
+    gpu_over_wasm: over(later, row.results?.wasm?.median_ms),
+  };
 }

@@ -4,24 +4,25 @@
 // densified A (conversion not timed), 'sparse' is sparse_tensor_dense_matmul; times in seconds. Benchmark system
 // (from the doc): Intel Ivybridge, 6 cores with HyperThreading, NVidia Tesla K40c; `-c opt --config=cuda --copt=-mavx`.
 
-export const TF_TABLE_SOURCE = 'TensorFlow Python API guide: Sparse Tensors (tf.sparse_tensor_dense_matmul, "dt(sparse)/dt(dense)" table)';
+export const TF_TABLE_SOURCE =
+  'TensorFlow Python API guide: Sparse Tensors (tf.sparse_tensor_dense_matmul, "dt(sparse)/dt(dense)" table)';
 export const TF_TABLE_SYSTEM = 'Intel Ivybridge 6 cores + HT, NVidia Tesla K40c (TensorFlow r0.x era)';
 
 // [density, n, gpu, m, k, dt(dense) s, dt(sparse) s, dt(sparse)/dt(dense)]
 const ROWS = [
   [0.01, 1, true, 100, 100, 0.000221166, 0.00010154, 0.459112],
   [0.01, 1, true, 100, 1000, 0.00033858, 0.000109275, 0.322745],
-  [0.01, 1, true, 1000, 100, 0.000310557, 9.85661e-05, 0.317385],
+  [0.01, 1, true, 1000, 100, 0.000310557, 9.85661e-5, 0.317385],
   [0.01, 1, true, 1000, 1000, 0.0008721, 0.000100875, 0.115669],
   [0.01, 1, false, 100, 100, 0.000208085, 0.000107603, 0.51711],
-  [0.01, 1, false, 100, 1000, 0.000327112, 9.51118e-05, 0.290762],
+  [0.01, 1, false, 100, 1000, 0.000327112, 9.51118e-5, 0.290762],
   [0.01, 1, false, 1000, 100, 0.000308222, 0.00010345, 0.335635],
   [0.01, 1, false, 1000, 1000, 0.000865721, 0.000101397, 0.117124],
   [0.01, 10, true, 100, 100, 0.000218522, 0.000105537, 0.482958],
   [0.01, 10, true, 100, 1000, 0.000340882, 0.000111641, 0.327506],
   [0.01, 10, true, 1000, 100, 0.000315472, 0.000117376, 0.372064],
   [0.01, 10, true, 1000, 1000, 0.000905493, 0.000123263, 0.136128],
-  [0.01, 10, false, 100, 100, 0.000221529, 9.82571e-05, 0.44354],
+  [0.01, 10, false, 100, 100, 0.000221529, 9.82571e-5, 0.44354],
   [0.01, 10, false, 100, 1000, 0.000330552, 0.000112615, 0.340687],
   [0.01, 10, false, 1000, 100, 0.000341277, 0.000114097, 0.334324],
   [0.01, 10, false, 1000, 1000, 0.000819944, 0.000120982, 0.147549],
@@ -33,11 +34,11 @@ const ROWS = [
   [0.01, 25, false, 100, 1000, 0.000321161, 0.000130737, 0.407076],
   [0.01, 25, false, 1000, 100, 0.000377012, 0.000136801, 0.362856],
   [0.01, 25, false, 1000, 1000, 0.000861125, 0.00020272, 0.235413],
-  [0.2, 1, true, 100, 100, 0.000206952, 9.69219e-05, 0.46833],
+  [0.2, 1, true, 100, 100, 0.000206952, 9.69219e-5, 0.46833],
   [0.2, 1, true, 100, 1000, 0.000348674, 0.000147475, 0.422959],
   [0.2, 1, true, 1000, 100, 0.000336908, 0.00010122, 0.300439],
   [0.2, 1, true, 1000, 1000, 0.001022, 0.000203274, 0.198898],
-  [0.2, 1, false, 100, 100, 0.000207532, 9.5412e-05, 0.459746],
+  [0.2, 1, false, 100, 100, 0.000207532, 9.5412e-5, 0.459746],
   [0.2, 1, false, 100, 1000, 0.000356127, 0.000146824, 0.41228],
   [0.2, 1, false, 1000, 100, 0.000322664, 0.000100918, 0.312764],
   [0.2, 1, false, 1000, 1000, 0.000998987, 0.000203442, 0.203648],
@@ -57,7 +58,7 @@ const ROWS = [
   [0.2, 25, false, 100, 1000, 0.000396436, 0.000297204, 0.74969],
   [0.2, 25, false, 1000, 100, 0.000409346, 0.000270068, 0.659754],
   [0.2, 25, false, 1000, 1000, 0.00121051, 0.00193737, 1.60046],
-  [0.5, 1, true, 100, 100, 0.000214981, 9.82111e-05, 0.456836],
+  [0.5, 1, true, 100, 100, 0.000214981, 9.82111e-5, 0.456836],
   [0.5, 1, true, 100, 1000, 0.000415328, 0.000223073, 0.537101],
   [0.5, 1, true, 1000, 100, 0.000358324, 0.00011269, 0.314492],
   [0.5, 1, true, 1000, 1000, 0.00137612, 0.000437401, 0.317851],
@@ -108,7 +109,16 @@ const ROWS = [
 ];
 
 /** Every published row, as objects. */
-export const TF_PUBLISHED = ROWS.map(([density, n, gpu, m, k, dense_s, sparse_s, ratio]) => ({ density, n, gpu, m, k, dense_s, sparse_s, ratio }));
+export const TF_PUBLISHED = ROWS.map(([density, n, gpu, m, k, dense_s, sparse_s, ratio]) => ({
+  density,
+  n,
+  gpu,
+  m,
+  k,
+  dense_s,
+  sparse_s,
+  ratio,
+}));
 
 /** The published row for a point of the grid (gpu: false for the CPU kernel, true for the GPU one), or undefined. */
 export function tfPublished(density, n, m, k, gpu = false) {

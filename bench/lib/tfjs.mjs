@@ -40,8 +40,17 @@ export async function loadTfjs(status) {
       available: backends.length > 0,
       backends,
       unavailable_backends: reasons,
-      versions: { 'tfjs-core': pkg('@tensorflow/tfjs-core'), 'tfjs-backend-cpu': pkg('@tensorflow/tfjs-backend-cpu'), 'tfjs-backend-wasm': pkg('@tensorflow/tfjs-backend-wasm') },
-      wasm: backends.includes('wasm') ? { simd: await tf.env().getAsync('WASM_HAS_SIMD_SUPPORT'), threads: await tf.env().getAsync('WASM_HAS_MULTITHREAD_SUPPORT') } : undefined,
+      versions: {
+        'tfjs-core': pkg('@tensorflow/tfjs-core'),
+        'tfjs-backend-cpu': pkg('@tensorflow/tfjs-backend-cpu'),
+        'tfjs-backend-wasm': pkg('@tensorflow/tfjs-backend-wasm'),
+      },
+      wasm: backends.includes('wasm')
+        ? {
+            simd: await tf.env().getAsync('WASM_HAS_SIMD_SUPPORT'),
+            threads: await tf.env().getAsync('WASM_HAS_MULTITHREAD_SUPPORT'),
+          }
+        : undefined,
       prod: true,
     };
     return { tf, backends };

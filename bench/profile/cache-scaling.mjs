@@ -16,11 +16,20 @@ export async function cacheScaling(work, tools, { nativeSizes, nodeSizes, nodeRu
   const native = [];
   if (tools.gxx.ok) {
     const { exe, flags } = buildNative(join(work, 'spmm-native-vg'), true);
-    notes.push(`native loop built with g++ ${flags} (valgrind cannot decode AVX-512; the bench's build differs only in vector width)`);
+    notes.push(
+      `native loop built with g++ ${flags} (valgrind cannot decode AVX-512; the bench's build differs only in vector width)`,
+    );
     for (const t of nativeSizes) {
       const d = scalingData(work, t);
       log(`cachegrind native ${d.nnz}`);
-      native.push({ nnz: d.nnz, m: d.m, counts: await perCall(exe, (calls) => [d.dir, d.m, d.k, d.n, d.nnz, calls, 0].map(String), work, { lo: 1, hi: 2 }) });
+      native.push({
+        nnz: d.nnz,
+        m: d.m,
+        counts: await perCall(exe, (calls) => [d.dir, d.m, d.k, d.n, d.nnz, calls, 0].map(String), work, {
+          lo: 1,
+          hi: 2,
+        }),
+      });
     }
   } else notes.push(`native loop not counted: ${tools.gxx.reason}`);
   const node = {};
@@ -33,7 +42,15 @@ export async function cacheScaling(work, tools, { nativeSizes, nodeSizes, nodeRu
       try {
         // More calls between the two runs where calls are cheap: V8's lumpy costs (a GC now and then) average out.
         const span = Math.min(50, Math.max(2, Math.round(3e6 / d.nnz)));
-        node[key].push({ nnz: d.nnz, m: d.m, span, counts: await perCall('node', nodeWorker('op-loop.mjs', [backend, op, JSON.stringify(d)]), work, { lo: 1, hi: 1 + span }) });
+        node[key].push({
+          nnz: d.nnz,
+          m: d.m,
+          span,
+          counts: await perCall('node', nodeWorker('op-loop.mjs', [backend, op, JSON.stringify(d)]), work, {
+            lo: 1,
+            hi: 1 + span,
+          }),
+        });
       } catch (e) {
         notes.push(`${key} at ${d.nnz}: ${String(e.message).split('\n')[0]}`);
       }

@@ -22,7 +22,10 @@ const STAGES = [
   [/^transposeMatrix$|^transpose_\d/, 'transpose'],
   [/^\(garbage collector\)$/, 'GC'],
   [/^\(program\)$|^\(idle\)$/, 'VM / unattributed'],
-  [/^bindArgs$|^resolveNames$|^runWithReport$|^run$|^wrapOutputs$|^runChecks$|^guardOutputSizes$|^toData$|^Tensor$|^SparseTensor$/, 'runtime glue'],
+  [
+    /^bindArgs$|^resolveNames$|^runWithReport$|^run$|^wrapOutputs$|^runChecks$|^guardOutputSizes$|^toData$|^Tensor$|^SparseTensor$/,
+    'runtime glue',
+  ],
 ];
 export const stageOf = (name) => STAGES.find(([re]) => re.test(name))?.[1] ?? 'other';
 
@@ -32,7 +35,17 @@ export const stageOf = (name) => STAGES.find(([re]) => re.test(name))?.[1] ?? 'o
  */
 export function cpuBreakdown(backend, meta, work, { seconds = 5, intervalUs = 100, warmup = 5 } = {}) {
   const dir = mkdtempSync(join(work, `cpuprof-${backend}-`));
-  const args = ['--cpu-prof', `--cpu-prof-dir=${dir}`, `--cpu-prof-interval=${intervalUs}`, join(HERE, 'workers', 'op-loop.mjs'), backend, 'spmm', JSON.stringify(meta), `${seconds}s`, String(warmup)];
+  const args = [
+    '--cpu-prof',
+    `--cpu-prof-dir=${dir}`,
+    `--cpu-prof-interval=${intervalUs}`,
+    join(HERE, 'workers', 'op-loop.mjs'),
+    backend,
+    'spmm',
+    JSON.stringify(meta),
+    `${seconds}s`,
+    String(warmup),
+  ];
   const r = run(process.execPath, args);
   if (!r.ok) throw new Error(`node --cpu-prof (${backend}) failed: ${r.stderr.trim().split('\n').pop()}`);
   const loop = JSON.parse(r.stdout);
@@ -50,7 +63,9 @@ export function cpuBreakdown(backend, meta, work, { seconds = 5, intervalUs = 10
   if (hot) {
     const path = fileURLToPath(hot.url);
     const src = existsSync(path) ? readFileSync(path, 'utf8').split('\n') : [];
-    lines = hotLines(profile, hot.name, hot.url).slice(0, 6).map((l) => ({ ...l, text: (src[l.line - 1] ?? '').trim() }));
+    lines = hotLines(profile, hot.name, hot.url)
+      .slice(0, 6)
+      .map((l) => ({ ...l, text: (src[l.line - 1] ?? '').trim() }));
   }
   return {
     calls,
@@ -58,7 +73,9 @@ export function cpuBreakdown(backend, meta, work, { seconds = 5, intervalUs = 10
     windowMs,
     msPerCall: windowMs / calls,
     medianMs: loop.median_ms,
-    functions: fns.map(({ url, ...f }) => f),
-    stages: [...stages].map(([stage, ms]) => ({ stage, msPerCall: ms / calls, share: ms / windowMs })).sort((a, b) => b.msPerCall - a.msPerCall),
+    functions: fns.map(({ url: _url, ...f }) => f),
+    stages: [...stages]
+      .map(([stage, ms]) => ({ stage, msPerCall: ms / calls, share: ms / windowMs }))
+      .sort((a, b) => b.msPerCall - a.msPerCall),
   };
 }

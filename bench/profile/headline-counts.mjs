@@ -16,12 +16,32 @@ export async function headlineCounts(meta, work, tools, { log }) {
   const jobs = [];
   if (tools.gxx.ok) {
     const { exe, flags } = buildNative(join(work, 'spmm-native-vg'), true);
-    jobs.push([`native C++ loop (${flags})`, exe, () => (calls) => [dir, m, k, n, nnz, calls, 0].map(String), { lo: 1, hi: 2 }]);
+    jobs.push([
+      `native C++ loop (${flags})`,
+      exe,
+      () => (calls) => [dir, m, k, n, nnz, calls, 0].map(String),
+      { lo: 1, hi: 2 },
+    ]);
   } else notes.push(`native loop not counted: ${tools.gxx.reason}`);
   // Node runs span several calls so that V8's lumpy costs (a GC now and then) average out.
-  jobs.push(['wasm: spmm_float32 export alone', 'node', () => nodeWorker('wasm-stage.mjs', ['multiply', metaJson]), { lo: 1, hi: 9 }]);
-  jobs.push(['wasm: whole call (rt.run)', 'node', () => nodeWorker('op-loop.mjs', ['wasm', 'spmm', metaJson]), { lo: 1, hi: 9 }]);
-  jobs.push(['js: whole call (rt.run)', 'node', () => nodeWorker('op-loop.mjs', ['js', 'spmm', metaJson]), { lo: 1, hi: 3 }]);
+  jobs.push([
+    'wasm: spmm_float32 export alone',
+    'node',
+    () => nodeWorker('wasm-stage.mjs', ['multiply', metaJson]),
+    { lo: 1, hi: 9 },
+  ]);
+  jobs.push([
+    'wasm: whole call (rt.run)',
+    'node',
+    () => nodeWorker('op-loop.mjs', ['wasm', 'spmm', metaJson]),
+    { lo: 1, hi: 9 },
+  ]);
+  jobs.push([
+    'js: whole call (rt.run)',
+    'node',
+    () => nodeWorker('op-loop.mjs', ['js', 'spmm', metaJson]),
+    { lo: 1, hi: 3 },
+  ]);
   for (const [name, cmd, argsFor, span] of jobs) {
     log(`cachegrind headline: ${name}`);
     try {

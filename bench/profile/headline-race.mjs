@@ -43,7 +43,11 @@ export async function headlineRace(meta, work, tools, { rounds, log }) {
     const first = runNative(exe, dir, m, k, n, nnz, 5);
     checks.native = Object.fromEntries(Object.entries(outputs).map(([b, o]) => [b, agrees(o, first.checksum)]));
     peer.native = `C++ CSR loop, g++ ${tools.gxx.version} ${flags}`;
-    contenders.push({ name: 'native C++', estimateMs: first.median_ms, turn: async (calls) => runNative(exe, dir, m, k, n, nnz, calls).median_ms });
+    contenders.push({
+      name: 'native C++',
+      estimateMs: first.median_ms,
+      turn: async (calls) => runNative(exe, dir, m, k, n, nnz, calls).median_ms,
+    });
   } else notes.push(`native C++ loop skipped: ${tools.gxx.reason}`);
   let scipy;
   if (tools.python.ok) {
@@ -51,7 +55,11 @@ export async function headlineRace(meta, work, tools, { rounds, log }) {
     const first = await scipy.turn(5);
     checks.scipy = Object.fromEntries(Object.entries(outputs).map(([b, o]) => [b, agrees(o, first.checksum)]));
     peer.scipy = `scipy ${scipy.versions.scipy} csr_matrix @ ndarray (numpy ${scipy.versions.numpy}), OPENBLAS_NUM_THREADS=${process.env.OPENBLAS_NUM_THREADS ?? '1'}`;
-    contenders.push({ name: 'scipy', estimateMs: first.median_ms, turn: async (calls) => (await scipy.turn(calls)).median_ms });
+    contenders.push({
+      name: 'scipy',
+      estimateMs: first.median_ms,
+      turn: async (calls) => (await scipy.turn(calls)).median_ms,
+    });
   } else notes.push(`scipy skipped: ${tools.python.reason}`);
   try {
     const r = await race(contenders, { rounds, log });

@@ -12,9 +12,12 @@ export function pagesExperiment(work, tools, { sizes, rounds, log }) {
   let thp = 'unknown';
   try {
     thp = readFileSync('/sys/kernel/mm/transparent_hugepage/enabled', 'utf8').match(/\[(\w+)\]/)[1];
-  } catch {}
+  } catch {
+    // no THP setting to read on this kernel: reported as unknown
+  }
   if (!tools.gxx.ok) return { rows: [], thp, notes: [`skipped: ${tools.gxx.reason}`] };
-  if (thp === 'never') return { rows: [], thp, notes: ['skipped: transparent huge pages are off (never) on this machine'] };
+  if (thp === 'never')
+    return { rows: [], thp, notes: ['skipped: transparent huge pages are off (never) on this machine'] };
   const exe = join(work, 'spmm-pages');
   const b = run('g++', ['-O3', '-march=native', '-o', exe, join(HERE, 'native', 'spmm-pages.cpp')]);
   if (!b.ok) return { rows: [], thp, notes: [`build failed: ${b.stderr.trim().split('\n').pop()}`] };

@@ -58,9 +58,15 @@ export async function race(contenders, { rounds = 15, turnMs = 60, log = () => {
   const results = {};
   for (const c of plan) {
     const xs = perRound.get(c.name);
-    results[c.name] = { median_ms: median(xs), min_ms: Math.min(...xs), calls: c.calls, ...(c.fn ? { page_faults: median(faults.get(c.name)) } : {}) };
+    results[c.name] = {
+      median_ms: median(xs),
+      min_ms: Math.min(...xs),
+      calls: c.calls,
+      ...(c.fn ? { page_faults: median(faults.get(c.name)) } : {}),
+    };
   }
-  const ratio = (a, b) => (perRound.has(a) && perRound.has(b) ? median(perRound.get(a).map((x, i) => x / perRound.get(b)[i])) : undefined);
+  const ratio = (a, b) =>
+    perRound.has(a) && perRound.has(b) ? median(perRound.get(a).map((x, i) => x / perRound.get(b)[i])) : undefined;
   return { rounds, results, ratio };
 }
 

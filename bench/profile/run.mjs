@@ -35,7 +35,10 @@ const ALL = [1e4, 3e4, 1e5, 3e5, 1e6, 3e6, 1e7];
 const config = quick
   ? { rounds: 5, cpuSeconds: 2, sizes: [1e4, 1e5, 3e5], nodeCountSizes: [1e4, 1e5], pageRounds: 5 }
   : { rounds: 21, cpuSeconds: 6, sizes: ALL, nodeCountSizes: [1e4, 1e5, 1e6, 3e6], pageRounds: 31 };
-const nodeRuns = [['wasm', 'spmm'], ['wasm', 'reorder']];
+const nodeRuns = [
+  ['wasm', 'spmm'],
+  ['wasm', 'reorder'],
+];
 
 const started = performance.now();
 const log = (s) => process.stderr.write(`[${((performance.now() - started) / 1000).toFixed(0)} s] ${s}\n`);
@@ -45,7 +48,13 @@ for (const [k, t] of Object.entries(tools)) if (!t.ok) log(`${k}: ${t.reason} (i
 const r = {
   date: new Date().toISOString(),
   mode: quick ? 'quick' : 'full',
-  machine: { cpu: cpus()[0]?.model, cores: cpus().length, memory_gb: Math.round(totalmem() / 2 ** 30), node: process.version, platform: `${process.platform}-${process.arch} ${release()}` },
+  machine: {
+    cpu: cpus()[0]?.model,
+    cores: cpus().length,
+    memory_gb: Math.round(totalmem() / 2 ** 30),
+    node: process.version,
+    platform: `${process.platform}-${process.arch} ${release()}`,
+  },
   tools,
   config: { ...config, nodeRuns },
   notes: [],
@@ -83,8 +92,14 @@ try {
 // The slopes the bench itself last reported (its latest.json), for reference beside ours.
 try {
   const latest = JSON.parse(readFileSync(join(ROOT, 'bench', 'results', 'latest.json'), 'utf8'));
-  r.bench_slopes = { date: latest.date, machine: latest.machine?.cpu, fits: Object.fromEntries(Object.entries(latest.scaling?.fits ?? {}).map(([k, f]) => [k, f.slope])) };
-} catch {}
+  r.bench_slopes = {
+    date: latest.date,
+    machine: latest.machine?.cpu,
+    fits: Object.fromEntries(Object.entries(latest.scaling?.fits ?? {}).map(([k, f]) => [k, f.slope])),
+  };
+} catch {
+  // no earlier bench results: nothing to set beside ours
+}
 r.runtime_s = (performance.now() - started) / 1000;
 mkdirSync(out, { recursive: true });
 writeFileSync(join(out, 'profile.json'), JSON.stringify(r, null, 2) + '\n');

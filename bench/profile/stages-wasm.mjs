@@ -43,19 +43,27 @@ export async function wasmStages(args) {
   stages.push({ name: 'kernel (all stages)', what: 'the backend kernel on checked arguments', fn: () => whole(args) });
 
   const check = await context();
-  stages.push({ name: 'index check', what: 'copy indices in (f64) + indices_valid', fn: () => check.indicesValid(args.sp_a) });
+  stages.push({
+    name: 'index check',
+    what: 'copy indices in (f64) + indices_valid',
+    fn: () => check.indicesValid(args.sp_a),
+  });
   const only = await context();
   if (need(only, 'indices_valid')) {
     only.heap.reset();
     const p = only.heap.putValues('float64', indices);
     const dims = only.heap.putValues('float64', Float64Array.from(shape));
-    stages.push({ name: '  of which indices_valid', what: 'the export alone, indices already in', fn: () => only.exports.indices_valid(p, indices.length, shape.length, dims) });
+    stages.push({
+      name: '  of which indices_valid',
+      what: 'the export alone, indices already in',
+      fn: () => only.exports.indices_valid(p, indices.length, shape.length, dims),
+    });
   }
 
   const copy = await context();
   stages.push({
     name: 'copy in',
-    what: 'values, B into wasm memory (the indices are the index check\'s copy)',
+    what: "values, B into wasm memory (the indices are the index check's copy)",
     fn: () => {
       copy.heap.reset();
       copy.heap.putValues(DTYPE, values);
@@ -81,9 +89,20 @@ export async function wasmStages(args) {
       const d = heap.putValues(DTYPE, bData);
       const out = heap.alloc(m * n * SIZE);
       stages.push({ name: 'runs pass', what: `spmm_runs (${slabText})`, fn: () => k.exports.spmm_runs(...runs) });
-      stages.push({ name: 'multiply', what: `spmm_${DTYPE} (the kernel proper, ${slabText})`, fn: () => k.exports[`spmm_${DTYPE}`](ptrs, stride, tiles, colOff, vals, m, d, n, out) });
-      stages.push({ name: 'copy out', what: 'result sliced out of wasm memory', fn: () => heap.readValues(DTYPE, out, m * n) });
-    } else notes.push(`the entries are out of row order, so the kernel sorts them first (spmm_csr_${DTYPE}), which these stages do not model: runs pass, multiply and copy out are left out`);
+      stages.push({
+        name: 'multiply',
+        what: `spmm_${DTYPE} (the kernel proper, ${slabText})`,
+        fn: () => k.exports[`spmm_${DTYPE}`](ptrs, stride, tiles, colOff, vals, m, d, n, out),
+      });
+      stages.push({
+        name: 'copy out',
+        what: 'result sliced out of wasm memory',
+        fn: () => heap.readValues(DTYPE, out, m * n),
+      });
+    } else
+      notes.push(
+        `the entries are out of row order, so the kernel sorts them first (spmm_csr_${DTYPE}), which these stages do not model: runs pass, multiply and copy out are left out`,
+      );
   }
   return { stages, notes };
 }

@@ -23,7 +23,14 @@ export function wallScaling(work, tools, { nativeSizes, nodeSizes, nodeRuns, log
     for (const t of nodeSizes) {
       const d = scalingData(work, t);
       log(`wall ${key} ${d.nnz}`);
-      const r = run(process.execPath, [join(HERE, 'workers', 'op-loop.mjs'), backend, op, JSON.stringify(d), '0.3s', '2']);
+      const r = run(process.execPath, [
+        join(HERE, 'workers', 'op-loop.mjs'),
+        backend,
+        op,
+        JSON.stringify(d),
+        '0.3s',
+        '2',
+      ]);
       if (r.ok) node[key][d.nnz] = JSON.parse(r.stdout).median_ms;
       else notes.push(`${key} at ${d.nnz}: ${r.stderr.trim().split('\n').pop()}`);
     }

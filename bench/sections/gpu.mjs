@@ -42,15 +42,30 @@ function gpuCases({ density, spmm, nnz }) {
   for (const [i, { m, n }] of spmm.entries()) {
     const a = randomCoo(m, m, density, 7100 + i);
     const b = tensor(randomDense(m, n, 7200 + i), 'float32', [m, n]);
-    cases.push({ op: 'sparse_tensor_dense_matmul', size: `A ${m}×${m} at ${density * 100}%, B ${m}×${n}`, nnz: a.rows.length, args: { sp_a: toSparse(a), b } });
+    cases.push({
+      op: 'sparse_tensor_dense_matmul',
+      size: `A ${m}×${m} at ${density * 100}%, B ${m}×${n}`,
+      nnz: a.rows.length,
+      args: { sp_a: toSparse(a), b },
+    });
   }
   for (const [i, target] of nnz.entries()) {
     const side = Math.round(Math.sqrt(target / density));
     const a = randomCoo(side, side, density, 7300 + i);
     const b = randomCoo(side, side, density, 7400 + i);
     const size = `${side}×${side} at ${density * 100}%`;
-    cases.push({ op: 'sparse_add', size: `two of ${size}`, nnz: a.rows.length + b.rows.length, args: { a: toSparse(a), b: toSparse(b) } });
-    cases.push({ op: 'sparse_reduce_sum', size: `${size}, axis 1`, nnz: a.rows.length, args: { sp_input: toSparse(a), axis: 1 } });
+    cases.push({
+      op: 'sparse_add',
+      size: `two of ${size}`,
+      nnz: a.rows.length + b.rows.length,
+      args: { a: toSparse(a), b: toSparse(b) },
+    });
+    cases.push({
+      op: 'sparse_reduce_sum',
+      size: `${size}, axis 1`,
+      nnz: a.rows.length,
+      args: { sp_input: toSparse(a), axis: 1 },
+    });
   }
   const order = ['sparse_tensor_dense_matmul', 'sparse_add', 'sparse_reduce_sum'];
   return cases.sort((x, y) => order.indexOf(x.op) - order.indexOf(y.op));
@@ -88,7 +103,10 @@ async function timeCase({ op, size, nnz, args }, gpu, backend, ours, budget) {
     return row;
   }
   const afterFirst = backend.kernelsCompiled();
-  row.results = await measure([['gpu', () => gpu.run(op, args)], ...ours.map(({ name, rt }) => [name, () => rt.run(op, args)])], budget);
+  row.results = await measure(
+    [['gpu', () => gpu.run(op, args)], ...ours.map(({ name, rt }) => [name, () => rt.run(op, args)])],
+    budget,
+  );
   row.compiled = { before, first_call: afterFirst - before, later_calls: backend.kernelsCompiled() - afterFirst };
   return row;
 }
@@ -109,7 +127,10 @@ async function pipelineRows(createGpuBackend, backend, cases, budget) {
   };
   try {
     const [on, off] = [await withPipeline(true), await withPipeline(false)];
-    if (on.pipeline !== true || off.pipeline !== false) return { note: `createGpuBackend({ pipeline }) was not honoured (got ${on.pipeline} and ${off.pipeline}): no comparison` };
+    if (on.pipeline !== true || off.pipeline !== false)
+      return {
+        note: `createGpuBackend({ pipeline }) was not honoured (got ${on.pipeline} and ${off.pipeline}): no comparison`,
+      };
     const [rOn, rOff] = [new Runtime(on), new Runtime(off)];
     const rows = [];
     for (const { op, size, args } of cases) {
@@ -121,7 +142,18 @@ async function pipelineRows(createGpuBackend, backend, cases, budget) {
         (b === on ? rOn : rOff).run(op, args);
         return b.readBacks() - before;
       });
-      rows.push({ op, size, read_backs: { pipelined: reads[0], 'read back': reads[1] }, results: await measure([['pipelined', () => rOn.run(op, args)], ['read back', () => rOff.run(op, args)]], budget) });
+      rows.push({
+        op,
+        size,
+        read_backs: { pipelined: reads[0], 'read back': reads[1] },
+        results: await measure(
+          [
+            ['pipelined', () => rOn.run(op, args)],
+            ['read back', () => rOff.run(op, args)],
+          ],
+          budget,
+        ),
+      });
     }
     return { default: backend.pipeline, rows };
   } catch (e) {
@@ -134,11 +166,16 @@ async function pipelineRows(createGpuBackend, backend, cases, budget) {
 /** What WebGL is here: headless-gl's renderer and limits in Node, and whether a GPU device exists at all. */
 async function webglInfo() {
   const info = {};
-  if (process.platform === 'linux') info.gpu_device = existsSync('/dev/dri') ? '/dev/dri present' : 'none (no /dev/dri): WebGL renders in software';
+  if (process.platform === 'linux')
+    info.gpu_device = existsSync('/dev/dri') ? '/dev/dri present' : 'none (no /dev/dri): WebGL renders in software';
   try {
     const createGl = (await import('gl')).default;
     const gl = createGl(1, 1);
-    Object.assign(info, { renderer: gl.getParameter(gl.RENDERER), version: gl.getParameter(gl.VERSION), max_texture_size: gl.getParameter(gl.MAX_TEXTURE_SIZE) });
+    Object.assign(info, {
+      renderer: gl.getParameter(gl.RENDERER),
+      version: gl.getParameter(gl.VERSION),
+      max_texture_size: gl.getParameter(gl.MAX_TEXTURE_SIZE),
+    });
     gl.getExtension('STACKGL_destroy_context')?.destroy();
   } catch (e) {
     info.error = firstLine(e);

@@ -7,7 +7,17 @@ import { measure } from '../lib/measure.mjs';
 import { pyBudget } from '../lib/peers.mjs';
 import { consume, useTfjs } from '../lib/tfjs.mjs';
 
-export const OPS = ['reorder', 'to_dense', 'add', 'reduce_sum', 'concat', 'transpose', 'reshape', 'fill_empty_rows', 'segment_sum'];
+export const OPS = [
+  'reorder',
+  'to_dense',
+  'add',
+  'reduce_sum',
+  'concat',
+  'transpose',
+  'reshape',
+  'fill_empty_rows',
+  'segment_sum',
+];
 
 /** What each op does here, for the tables (the same words for every peer). */
 export const OP_WORK = {
@@ -65,7 +75,10 @@ export async function otherOps(ctx) {
 
   const results = {};
   const info = {};
-  for (const op of OPS) (results[op] = {}), (info[op] = { work: OP_WORK[op], delegated: {}, out_size: {} });
+  for (const op of OPS) {
+    results[op] = {};
+    info[op] = { work: OP_WORK[op], delegated: {}, out_size: {} };
+  }
   // Ours: one run, all ops and backends; the first, untimed call also says whether the backend delegated it.
   const tasks = [];
   for (const { name, rt } of ours) {
@@ -104,7 +117,10 @@ export async function otherOps(ctx) {
       const tfCalls = {
         to_dense: ['tf.sparseToDense', () => tf.sparseToDense(idx, vals, [rows, cols], zero)],
         reshape: ['tf.sparse.sparseReshape', () => tf.sparse.sparseReshape(idx, inShape, outShape)],
-        fill_empty_rows: ['tf.sparse.sparseFillEmptyRows', () => tf.sparse.sparseFillEmptyRows(fIdx, vals, fShape, zero)],
+        fill_empty_rows: [
+          'tf.sparse.sparseFillEmptyRows',
+          () => tf.sparse.sparseFillEmptyRows(fIdx, vals, fShape, zero),
+        ],
         segment_sum: ['tf.sparse.sparseSegmentSum', () => tf.sparse.sparseSegmentSum(data, segIdx, segIds)],
       };
       const tfTasks = [];
@@ -146,7 +162,18 @@ export async function otherOps(ctx) {
     info[op].peer = lib ? `${lib}: ${impl}` : impl;
     if (out_size !== undefined) info[op].out_size.scipy = out_size;
   }
-  return { shape: { rows, cols, nnz: c1.rows.length, fill_shape: cf.shape, reshape_to: newShape, segment_data: [cols, segmentWidth] }, results, info };
+  return {
+    shape: {
+      rows,
+      cols,
+      nnz: c1.rows.length,
+      fill_shape: cf.shape,
+      reshape_to: newShape,
+      segment_data: [cols, segmentWidth],
+    },
+    results,
+    info,
+  };
 }
 
 function sizeOf(out) {

@@ -36,7 +36,7 @@ export async function scaling(ctx) {
     Object.assign(point.results, await measure(tasks, budget));
     const nat = peers.spmm(dir, m, m, n, point.nnz, budget);
     if (nat) {
-      const { checksum, ...r } = nat;
+      const { checksum: _checksum, ...r } = nat;
       point.results['spmm/native-c++'] = r;
     }
     const pb = pyBudget(budget);
@@ -62,6 +62,6 @@ export async function scaling(ctx) {
   return { shape: { per_row: perRow, n }, points, fits };
 }
 
-function strip({ checksum, impl, lib, out_size, ...r }) {
+function strip({ checksum: _checksum, impl: _impl, lib: _lib, out_size: _outSize, ...r }) {
   return r;
 }

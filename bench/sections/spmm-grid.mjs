@@ -67,14 +67,26 @@ export async function spmmGrid(ctx) {
       point.results['sparse/native-c++'] = r;
       if (checksum !== undefined) point.checksums['sparse/native-c++'] = checksum;
     }
-    pyTasks.push({ name: id, kind: 'spmm', dir, m: p.m, k: p.k, n: p.n, dense: pyBudget(budget), ...pyBudget(sparseBudget) });
+    pyTasks.push({
+      name: id,
+      kind: 'spmm',
+      dir,
+      m: p.m,
+      k: p.k,
+      n: p.n,
+      dense: pyBudget(budget),
+      ...pyBudget(sparseBudget),
+    });
     points.push(point);
   }
 
   // scipy CSR and numpy dense, one python process for the whole grid, after our runs (the files stay on disk).
   const py = peers.python(pyTasks);
   for (const point of points) {
-    for (const [suffix, key] of [['scipy', 'sparse/scipy'], ['numpy-dense', 'dense/numpy']]) {
+    for (const [suffix, key] of [
+      ['scipy', 'sparse/scipy'],
+      ['numpy-dense', 'dense/numpy'],
+    ]) {
       const r = py?.tasks[`${pointId(point)}/${suffix}`];
       if (!r) continue;
       const { checksum, ...rest } = r;
@@ -102,8 +114,16 @@ function finishPoint(point, ctx) {
   point.ratios['wasm ÷ js'] = ratio('sparse/wasm', 'sparse/js');
   const cpu = tfPublished(point.density, point.n, point.m, point.k, false);
   const gpu = tfPublished(point.density, point.n, point.m, point.k, true);
-  point.tf_published = cpu ? { cpu_ratio: cpu.ratio, gpu_ratio: gpu?.ratio, cpu_dense_ms: cpu.dense_s * 1e3, cpu_sparse_ms: cpu.sparse_s * 1e3 } : undefined;
-  const ref = point.checksums['sparse/native-c++'] ?? point.checksums['dense/numpy'] ?? Object.values(point.checksums)[0];
+  point.tf_published = cpu
+    ? {
+        cpu_ratio: cpu.ratio,
+        gpu_ratio: gpu?.ratio,
+        cpu_dense_ms: cpu.dense_s * 1e3,
+        cpu_sparse_ms: cpu.sparse_s * 1e3,
+      }
+    : undefined;
+  const ref =
+    point.checksums['sparse/native-c++'] ?? point.checksums['dense/numpy'] ?? Object.values(point.checksums)[0];
   point.mismatches = Object.entries(point.checksums)
     .filter(([, c]) => sameChecksum(c, ref) === false)
     .map(([k, c]) => `${k}: sum|C| ${c} vs ${ref}`);

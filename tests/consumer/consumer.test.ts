@@ -1,5 +1,15 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { extname, join, relative } from 'node:path';
@@ -29,7 +39,9 @@ interface Manifest {
   [key: string]: unknown;
 }
 
-const rootManifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as Manifest & { workspaces: string[] };
+const rootManifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as Manifest & {
+  workspaces: string[];
+};
 const REPO_URL = (rootManifest.repository as { url: string }).url;
 const PACKAGES = rootManifest.workspaces
   .map((dir) => ({ dir, manifest: JSON.parse(readFileSync(join(ROOT, dir, 'package.json'), 'utf8')) as Manifest }))
@@ -38,7 +50,13 @@ const PACKAGES = rootManifest.workspaces
 const RUNTIME_CLOSURE = ['@sparse/runtime', '@sparse/kernels-as', '@sparse/kernels-js'];
 
 const run = (cmd: string, args: string[], cwd: string) =>
-  execFileSync(cmd, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 << 20, env: { ...process.env, NO_COLOR: '1' } });
+  execFileSync(cmd, args, {
+    cwd,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+    maxBuffer: 64 << 20,
+    env: { ...process.env, NO_COLOR: '1' },
+  });
 const npm = (args: string[], cwd: string) => run('npm', args, cwd);
 const node = (args: string[], cwd: string) => run(process.execPath, args, cwd);
 const log = (line: string) => console.log(`consumer: ${line}`);
@@ -69,35 +87,55 @@ describe('a user of the published packages', () => {
   const tarballs = new Map<string, string>();
 
   it('publishes every package complete: entry points, types, README and LICENSE, nothing else (npm publish --dry-run)', () => {
-    expect(PACKAGES.map((p) => p.manifest.name).sort()).toEqual(
-      ['@sparse/conformance', '@sparse/kernels-as', '@sparse/kernels-gpu', '@sparse/kernels-js', '@sparse/runtime'],
-    );
+    expect(PACKAGES.map((p) => p.manifest.name).sort()).toEqual([
+      '@sparse/conformance',
+      '@sparse/kernels-as',
+      '@sparse/kernels-gpu',
+      '@sparse/kernels-js',
+      '@sparse/runtime',
+    ]);
     for (const { dir, manifest: m } of PACKAGES) {
       // The dry run packs as publishing does: prepack builds the package first.
       const out = npm(['publish', '--dry-run', '--json', '-w', dir], ROOT);
-      const report = JSON.parse(jsonTail(out, `{\n  "${m.name}": {`))[m.name] as { files: { path: string }[]; size: number };
+      const report = JSON.parse(jsonTail(out, `{\n  "${m.name}": {`))[m.name] as {
+        files: { path: string }[];
+        size: number;
+      };
       const files = new Set(report.files.map((f) => f.path));
       const entryPoints = [m.main, m.types, ...targetsOf(m.bin), ...targetsOf(m.exports), ...targetsOf(m.imports)]
         .filter((t): t is string => t !== undefined)
         .map((t) => t.replace(/^\.\//, ''));
-      for (const f of new Set([...entryPoints, 'package.json', 'README.md', 'LICENSE'])) expect(files.has(f), `${m.name} ships ${f}`).toBe(true);
-      for (const f of files) expect(f, `${m.name}: only what it needs`).toMatch(/^(package\.json|README\.md|LICENSE|dist\/.+|bin\/.+|generated\/cases\.json)$/);
+      for (const f of new Set([...entryPoints, 'package.json', 'README.md', 'LICENSE']))
+        expect(files.has(f), `${m.name} ships ${f}`).toBe(true);
+      for (const f of files)
+        expect(f, `${m.name}: only what it needs`).toMatch(
+          /^(package\.json|README\.md|LICENSE|dist\/.+|bin\/.+|generated\/cases\.json)$/,
+        );
       for (const f of files) expect(f, `${m.name}: no build leftovers`).not.toMatch(/\.tsbuildinfo$|(^|\/)test\//);
       // Source maps carry their sources: the .ts files they point at are not shipped.
       for (const f of [...files].filter((p) => p.endsWith('.js.map'))) {
-        const map = JSON.parse(readFileSync(join(ROOT, dir, f), 'utf8')) as { sources: string[]; sourcesContent?: (string | null)[] };
+        const map = JSON.parse(readFileSync(join(ROOT, dir, f), 'utf8')) as {
+          sources: string[];
+          sourcesContent?: (string | null)[];
+        };
         expect(map.sourcesContent?.length, `${m.name}/${f}: sourcesContent`).toBe(map.sources.length);
-        expect(map.sourcesContent!.every((s) => typeof s === 'string'), `${m.name}/${f}: every source inlined`).toBe(true);
+        expect(
+          map.sourcesContent!.every((s) => typeof s === 'string'),
+          `${m.name}/${f}: every source inlined`,
+        ).toBe(true);
       }
       expect(m.license).toBe('Apache-2.0');
       expect(m.repository).toEqual({ type: 'git', url: REPO_URL, directory: dir });
       expect(m.publishConfig).toEqual({ access: 'public' });
       expect(m.engines).toEqual(rootManifest.engines);
-      for (const key of ['homepage', 'bugs', 'description', 'types', 'exports']) expect(m[key], `${m.name}: ${key}`).toBeDefined();
-      for (const dep of Object.keys(m.dependencies ?? {})) expect(dep, `${m.name} must not depend on the GPU backend`).not.toBe('@sparse/kernels-gpu');
+      for (const key of ['homepage', 'bugs', 'description', 'types', 'exports'])
+        expect(m[key], `${m.name}: ${key}`).toBeDefined();
+      for (const dep of Object.keys(m.dependencies ?? {}))
+        expect(dep, `${m.name} must not depend on the GPU backend`).not.toBe('@sparse/kernels-gpu');
       // On the registry page a relative link goes nowhere.
       const readme = readFileSync(join(ROOT, dir, 'README.md'), 'utf8');
-      for (const [, target] of readme.matchAll(/\]\(([^)\s]+)\)/g)) expect(target, `${m.name} README link`).toMatch(/^(https:\/\/|#)/);
+      for (const [, target] of readme.matchAll(/\]\(([^)\s]+)\)/g))
+        expect(target, `${m.name} README link`).toMatch(/^(https:\/\/|#)/);
       log(`${m.name}: ${files.size} files, ${kib(report.size)} packed`);
     }
   }, 300_000);
@@ -106,35 +144,63 @@ describe('a user of the published packages', () => {
     const packs = join(work, 'packs');
     mkdirSync(packs);
     for (const { dir, manifest } of PACKAGES) {
-      const [packed] = JSON.parse(jsonTail(npm(['pack', '--json', '--pack-destination', packs, '-w', dir], ROOT), '[\n  {')) as { filename: string }[];
+      const [packed] = JSON.parse(
+        jsonTail(npm(['pack', '--json', '--pack-destination', packs, '-w', dir], ROOT), '[\n  {'),
+      ) as { filename: string }[];
       tarballs.set(manifest.name, join(packs, packed.filename));
     }
     const app = join(work, 'plain');
     mkdirSync(app);
     writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'plain-app', private: true, type: 'module' }));
     const started = performance.now();
-    npm(['install', '--no-audit', '--no-fund', '--cache', join(work, 'empty-npm-cache'), ...RUNTIME_CLOSURE.map((n) => tarballs.get(n)!)], app);
+    npm(
+      [
+        'install',
+        '--no-audit',
+        '--no-fund',
+        '--cache',
+        join(work, 'empty-npm-cache'),
+        ...RUNTIME_CLOSURE.map((n) => tarballs.get(n)!),
+      ],
+      app,
+    );
     const seconds = (performance.now() - started) / 1000;
     const installed = filesUnder(join(app, 'node_modules')).filter((f) => !f.includes('/.package-lock.json'));
     const bytes = installed.reduce((sum, f) => sum + statSync(f).size, 0);
-    log(`npm install of ${RUNTIME_CLOSURE.join(', ')} (empty cache): ${seconds.toFixed(1)} s, ${(bytes / 1e6).toFixed(1)} MB`);
-    const manifests = installed.filter((f) => f.endsWith('/package.json') && !relative(join(app, 'node_modules'), f).includes('/dist/'));
+    log(
+      `npm install of ${RUNTIME_CLOSURE.join(', ')} (empty cache): ${seconds.toFixed(1)} s, ${(bytes / 1e6).toFixed(1)} MB`,
+    );
+    const manifests = installed.filter(
+      (f) => f.endsWith('/package.json') && !relative(join(app, 'node_modules'), f).includes('/dist/'),
+    );
     const names = manifests.map((f) => (JSON.parse(readFileSync(f, 'utf8')) as Manifest).name);
     expect(names.sort()).toEqual([...RUNTIME_CLOSURE].sort());
     // Nothing to compile or fetch at install: no install scripts, no native addons.
     for (const f of manifests) {
       const scripts = (JSON.parse(readFileSync(f, 'utf8')) as { scripts?: Record<string, string> }).scripts ?? {};
-      for (const hook of ['preinstall', 'install', 'postinstall']) expect(scripts[hook], `${f}: ${hook}`).toBeUndefined();
+      for (const hook of ['preinstall', 'install', 'postinstall'])
+        expect(scripts[hook], `${f}: ${hook}`).toBeUndefined();
     }
     expect(installed.filter((f) => f.endsWith('.node') || f.endsWith('binding.gyp'))).toEqual([]);
     expect(bytes).toBeLessThan(30e6);
   }, 300_000);
 
   const EXPECTED = {
-    matmul: [[1, 2], [10, 12], [9, 12]],
-    toDense: [[1, 0, 0], [0, 0, 2], [0, 3, 0]],
+    matmul: [
+      [1, 2],
+      [10, 12],
+      [9, 12],
+    ],
+    toDense: [
+      [1, 0, 0],
+      [0, 0, 2],
+      [0, 3, 0],
+    ],
     reduceSum: [1, 2, 3],
-    reorder: [[0, 1], [1, 0]],
+    reorder: [
+      [0, 1],
+      [1, 0],
+    ],
   };
 
   /** The report of app/src/checks.js, as it must be wherever the app runs. */
@@ -142,16 +208,23 @@ describe('a user of the published packages', () => {
     expect(report.js, `${where}: js`).toEqual({ backend: 'js', ...EXPECTED });
     expect(report.wasm, `${where}: wasm`).toEqual({ backend: 'wasm', ...EXPECTED });
     expect(report.defaultBackend, where).toBe('wasm');
-    expect(report.error, where).toMatch(/^InvalidArgumentError: sparse_tensor_to_dense: sp_input\.indices\[1\] = \[0,0\] is out of order/);
+    expect(report.error, where).toMatch(
+      /^InvalidArgumentError: sparse_tensor_to_dense: sp_input\.indices\[1\] = \[0,0\] is out of order/,
+    );
     // Not installed here: the GPU backend says which package to install and how to register it.
-    expect(report.gpu, where).toMatch(/@sparse\/kernels-gpu.*npm install @sparse\/kernels-gpu.*registerBackend\('gpu', createGpuBackend\)/s);
+    expect(report.gpu, where).toMatch(
+      /@sparse\/kernels-gpu.*npm install @sparse\/kernels-gpu.*registerBackend\('gpu', createGpuBackend\)/s,
+    );
   }
 
   it('runs in Node on js and wasm, as an ES module and from CommonJS; the gpu backend names its package', () => {
     const app = join(work, 'plain');
     cpSync(APP, app, { recursive: true, filter: (src) => !src.endsWith('package.json') });
     expectReport(JSON.parse(node(['node-esm.mjs'], app)), 'node');
-    expect(JSON.parse(node(['node-cjs.cjs'], app))).toEqual({ js: { matmul: EXPECTED.matmul }, wasm: { matmul: EXPECTED.matmul } });
+    expect(JSON.parse(node(['node-cjs.cjs'], app))).toEqual({
+      js: { matmul: EXPECTED.matmul },
+      wasm: { matmul: EXPECTED.matmul },
+    });
   }, 60_000);
 
   const app = join(work, 'app');
@@ -170,10 +243,13 @@ describe('a user of the published packages', () => {
     }
   }, 300_000);
 
-  it('bundles with Vite, webpack and esbuild; each bundle, and Vite\'s dev server, runs js and wasm in headless Chromium', async () => {
+  it("bundles with Vite, webpack and esbuild; each bundle, and Vite's dev server, runs js and wasm in headless Chromium", async () => {
     const tool = (name: string, args: string[]) => run(join(app, 'node_modules/.bin', name), args, app);
     const page = (dir: string, script: string, type = 'module') =>
-      writeFileSync(join(dir, 'index.html'), `<!doctype html><link rel="icon" href="data:,"><script type="${type}" src="${script}"></script>`);
+      writeFileSync(
+        join(dir, 'index.html'),
+        `<!doctype html><link rel="icon" href="data:,"><script type="${type}" src="${script}"></script>`,
+      );
     const builds: Record<string, string> = {};
     // Vite and webpack: their default configs (the app's index.html; webpack's ./src/index.js → dist/main.js).
     tool('vite', ['build']);
@@ -186,12 +262,22 @@ describe('a user of the published packages', () => {
     page(builds.webpack, 'main.js', 'text/javascript');
     // esbuild: the one flag for assets, and the app passes the emitted file's path as wasmPath.
     builds.esbuild = join(app, 'dist-esbuild');
-    tool('esbuild', ['src/esbuild-wasm-path.js', '--bundle', '--format=esm', '--minify', `--outdir=${builds.esbuild}`, '--loader:.wasm=file']);
+    tool('esbuild', [
+      'src/esbuild-wasm-path.js',
+      '--bundle',
+      '--format=esm',
+      '--minify',
+      `--outdir=${builds.esbuild}`,
+      '--loader:.wasm=file',
+    ]);
     page(builds.esbuild, 'esbuild-wasm-path.js');
     // esbuild with no flag: kernels.wasm copied beside the bundle, where the runtime looks by default.
     builds['esbuild (copy)'] = join(app, 'dist-esbuild-copy');
     tool('esbuild', ['src/index.js', '--bundle', '--format=esm', '--minify', `--outdir=${builds['esbuild (copy)']}`]);
-    cpSync(join(app, 'node_modules/@sparse/runtime/dist/browser/kernels.wasm'), join(builds['esbuild (copy)'], 'kernels.wasm'));
+    cpSync(
+      join(app, 'node_modules/@sparse/runtime/dist/browser/kernels.wasm'),
+      join(builds['esbuild (copy)'], 'kernels.wasm'),
+    );
     page(builds['esbuild (copy)'], 'index.js');
 
     for (const [name, dir] of Object.entries(builds)) {
@@ -204,7 +290,16 @@ describe('a user of the published packages', () => {
     const browser = await chromium.launchPersistentContext(join(work, 'chromium-profile'), {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
       headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
     try {
       for (const [name, dir] of Object.entries(builds)) {
@@ -213,7 +308,10 @@ describe('a user of the published packages', () => {
           const { report, errors } = await reportOf(browser, folder.url);
           expect(errors, name).toEqual([]);
           expect(folder.refused, `${name}: every file the page asked for is in the bundle`).toEqual([]);
-          expect(folder.requested.some((p) => p.endsWith('.wasm')), `${name} fetched its wasm`).toBe(true);
+          expect(
+            folder.requested.some((p) => p.endsWith('.wasm')),
+            `${name} fetched its wasm`,
+          ).toBe(true);
           expectReport(report, name);
         } finally {
           folder.close();
@@ -234,7 +332,12 @@ describe('a user of the published packages', () => {
   }, 300_000);
 });
 
-const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.map': 'application/json' };
+const TYPES: Record<string, string> = {
+  '.html': 'text/html',
+  '.js': 'text/javascript',
+  '.wasm': 'application/wasm',
+  '.map': 'application/json',
+};
 
 /** Serves one folder (nothing else) on 127.0.0.1, noting what was asked for and what was not there. */
 async function serveFolder(dir: string) {
@@ -262,13 +365,18 @@ async function viteDevServer(app: string) {
   await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
   const port = (probe.address() as { port: number }).port;
   await new Promise((resolve) => probe.close(resolve));
-  const child = spawn(join(app, 'node_modules/.bin/vite'), ['--host', '127.0.0.1', '--port', String(port), '--strictPort'], { cwd: app, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    join(app, 'node_modules/.bin/vite'),
+    ['--host', '127.0.0.1', '--port', String(port), '--strictPort'],
+    { cwd: app, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } },
+  );
   let output = '';
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`vite dev did not start:\n${output}`)), 60_000);
     const onData = (chunk: Buffer) => {
       output += chunk;
-      if (output.includes(`:${port}/`)) {
+      // eslint-disable-next-line no-control-regex
+      if (output.replace(/\x1b\[[0-9;]*m/g, '').includes(`:${port}/`)) {
         clearTimeout(timer);
         resolve();
       }
@@ -287,7 +395,9 @@ async function reportOf(browser: Awaited<ReturnType<typeof chromium.launchPersis
   page.on('pageerror', (e) => errors.push(e.message));
   try {
     await page.goto(url);
-    await page.waitForFunction(() => (window as unknown as { __report?: unknown }).__report !== undefined, undefined, { timeout: 60_000 });
+    await page.waitForFunction(() => (window as unknown as { __report?: unknown }).__report !== undefined, undefined, {
+      timeout: 60_000,
+    });
     const report = await page.evaluate(() => (window as unknown as { __report: Record<string, unknown> }).__report);
     return { report, errors };
   } finally {

@@ -19,7 +19,11 @@ export function cacheModel() {
       try {
         const f = (x) => readFileSync(join(d, x), 'utf8').trim();
         if (Number(f('level')) !== lvl || !f('type').startsWith(type)) continue;
-        const c = { size: Number(f('size').replace(/K$/, '')) * 1024, ways: Number(f('ways_of_associativity')), line: Number(f('coherency_line_size')) };
+        const c = {
+          size: Number(f('size').replace(/K$/, '')) * 1024,
+          ways: Number(f('ways_of_associativity')),
+          line: Number(f('coherency_line_size')),
+        };
         if (Number.isInteger(Math.log2(c.size / (c.ways * c.line)))) return c;
       } catch {
         break;
@@ -29,7 +33,11 @@ export function cacheModel() {
   };
   const D1 = level(1, 'Data') ?? { size: 48 * 1024, ways: 12, line: 64 };
   const LL = level(2, 'Unified') ?? { size: 2 * 1024 * 1024, ways: 16, line: 64 };
-  return { D1, LL, text: `D1 = L1d ${D1.size / 1024} KB ${D1.ways}-way, LL = L2 ${LL.size / 2 ** 20} MB ${LL.ways}-way, ${LL.line} B lines` };
+  return {
+    D1,
+    LL,
+    text: `D1 = L1d ${D1.size / 1024} KB ${D1.ways}-way, LL = L2 ${LL.size / 2 ** 20} MB ${LL.ways}-way, ${LL.line} B lines`,
+  };
 }
 
 const spec = (c) => `${c.size},${c.ways},${c.line}`;
@@ -52,7 +60,15 @@ const EMPTY = () => ({ Ir: 0, D1: 0, LL: 0 });
 /** One cachegrind run: {total, byCategory} of Ir (instructions), D1 and LL misses (reads + writes). */
 export function cachegrind(cmd, args, work, model = cacheModel()) {
   const out = join(work, `cachegrind.${process.pid}.${Math.random().toString(36).slice(2)}.out`);
-  const vg = ['--tool=cachegrind', '--cache-sim=yes', `--D1=${spec(model.D1)}`, `--LL=${spec(model.LL)}`, `--cachegrind-out-file=${out}`, cmd, ...args];
+  const vg = [
+    '--tool=cachegrind',
+    '--cache-sim=yes',
+    `--D1=${spec(model.D1)}`,
+    `--LL=${spec(model.LL)}`,
+    `--cachegrind-out-file=${out}`,
+    cmd,
+    ...args,
+  ];
   return new Promise((resolve, reject) => {
     const child = spawn('valgrind', vg, { stdio: ['ignore', 'ignore', 'pipe'] });
     let err = '';
@@ -60,7 +76,8 @@ export function cachegrind(cmd, args, work, model = cacheModel()) {
     child.on('error', reject);
     child.on('close', (code) => {
       try {
-        if (code !== 0) throw new Error(`valgrind ${cmd} exited ${code}: ${err.trim().split('\n').slice(-3).join(' / ')}`);
+        if (code !== 0)
+          throw new Error(`valgrind ${cmd} exited ${code}: ${err.trim().split('\n').slice(-3).join(' / ')}`);
         resolve(parse(readFileSync(out, 'utf8')));
       } catch (e) {
         reject(e);
@@ -72,7 +89,10 @@ export function cachegrind(cmd, args, work, model = cacheModel()) {
 }
 
 function parse(text) {
-  const events = text.match(/^events: (.*)$/m)[1].trim().split(/\s+/);
+  const events = text
+    .match(/^events: (.*)$/m)[1]
+    .trim()
+    .split(/\s+/);
   const at = (e) => events.indexOf(e);
   const [ir, d1r, d1w, llr, llw] = ['Ir', 'D1mr', 'D1mw', 'DLmr', 'DLmw'].map(at);
   const byCategory = { jit: EMPTY(), memcpy: EMPTY(), memset: EMPTY(), other: EMPTY() };
@@ -97,5 +117,8 @@ function parse(text) {
 export async function perCall(cmd, argsFor, work, { lo = 1, hi = 2 } = {}) {
   const [a, b] = await Promise.all([cachegrind(cmd, argsFor(lo), work), cachegrind(cmd, argsFor(hi), work)]);
   const diff = (x, y) => Object.fromEntries(Object.keys(x).map((k) => [k, (y[k] - x[k]) / (hi - lo)]));
-  return { total: diff(a.total, b.total), byCategory: Object.fromEntries(Object.keys(a.byCategory).map((k) => [k, diff(a.byCategory[k], b.byCategory[k])])) };
+  return {
+    total: diff(a.total, b.total),
+    byCategory: Object.fromEntries(Object.keys(a.byCategory).map((k) => [k, diff(a.byCategory[k], b.byCategory[k])])),
+  };
 }

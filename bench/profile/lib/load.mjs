@@ -11,13 +11,22 @@ const typed = (Ctor, path) => {
 
 /** {rows, cols, vals, shape} of the COO files in `dir` (an m×k matrix). */
 export function readCoo(dir, m, k) {
-  return { rows: typed(Int32Array, join(dir, 'rows.bin')), cols: typed(Int32Array, join(dir, 'cols.bin')), vals: typed(Float32Array, join(dir, 'vals.bin')), shape: [m, k] };
+  return {
+    rows: typed(Int32Array, join(dir, 'rows.bin')),
+    cols: typed(Int32Array, join(dir, 'cols.bin')),
+    vals: typed(Float32Array, join(dir, 'vals.bin')),
+    shape: [m, k],
+  };
 }
 
 /** The run() arguments of an op on a data dir: spmm {sp_a, b}, reorder {sp_input} (the shuffled entries). */
 export function opArgs(op, meta) {
   const { dir, m, k, n } = meta;
-  if (op === 'spmm') return { sp_a: toSparse(readCoo(dir, m, k)), b: tensor(typed(Float32Array, join(dir, 'b.bin')), 'float32', [k, n]) };
+  if (op === 'spmm')
+    return {
+      sp_a: toSparse(readCoo(dir, m, k)),
+      b: tensor(typed(Float32Array, join(dir, 'b.bin')), 'float32', [k, n]),
+    };
   if (op === 'reorder') return { sp_input: toSparse(readCoo(join(dir, 'shuffled'), m, k)) };
   throw new Error(`unknown op ${op}`);
 }

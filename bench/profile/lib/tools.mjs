@@ -13,7 +13,12 @@ export const WASM_FILE = join(ROOT, 'packages', 'kernels-as', 'build', 'kernels.
 export function run(cmd, args, opts = {}) {
   const r = spawnSync(cmd, args, { encoding: 'utf8', maxBuffer: 1 << 28, ...opts });
   const missing = r.error?.code === 'ENOENT' ? `${cmd}: not found on PATH` : undefined;
-  return { ok: r.status === 0, stdout: r.stdout ?? '', stderr: missing ?? r.stderr ?? String(r.error ?? ''), status: r.status };
+  return {
+    ok: r.status === 0,
+    stdout: r.stdout ?? '',
+    stderr: missing ?? r.stderr ?? String(r.error ?? ''),
+    status: r.status,
+  };
 }
 
 const firstLine = (s) => String(s).trim().split('\n').filter(Boolean).pop() ?? '';
@@ -22,12 +27,22 @@ const firstLine = (s) => String(s).trim().split('\n').filter(Boolean).pop() ?? '
 export function findTools() {
   const probe = (cmd, args, pick = (o) => firstLine(o)) => {
     const r = run(cmd, args);
-    return r.ok ? { ok: true, version: pick(r.stdout || r.stderr) } : { ok: false, reason: firstLine(r.stderr).startsWith(`${cmd}:`) ? firstLine(r.stderr) : `${cmd} not usable: ${firstLine(r.stderr) || `exit ${r.status}`}` };
+    return r.ok
+      ? { ok: true, version: pick(r.stdout || r.stderr) }
+      : {
+          ok: false,
+          reason: firstLine(r.stderr).startsWith(`${cmd}:`)
+            ? firstLine(r.stderr)
+            : `${cmd} not usable: ${firstLine(r.stderr) || `exit ${r.status}`}`,
+        };
   };
   return {
     valgrind: probe('valgrind', ['--version']),
     gxx: probe('g++', ['-dumpfullversion']),
-    python: probe('python3', ['-c', 'import scipy, numpy, sys; print("python", sys.version.split()[0], "numpy", numpy.__version__, "scipy", scipy.__version__)']),
+    python: probe('python3', [
+      '-c',
+      'import scipy, numpy, sys; print("python", sys.version.split()[0], "numpy", numpy.__version__, "scipy", scipy.__version__)',
+    ]),
   };
 }
 

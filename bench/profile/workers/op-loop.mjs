@@ -25,4 +25,6 @@ const times = [];
 if (calls.endsWith('s')) profiledLoop(1, Number(calls.slice(0, -1)), times);
 else profiledLoop(Number(calls), 0, times);
 times.sort((a, b) => a - b);
-process.stdout.write(JSON.stringify({ calls: times.length, median_ms: times[times.length >> 1], min_ms: times[0] }) + '\n');
+process.stdout.write(
+  JSON.stringify({ calls: times.length, median_ms: times[times.length >> 1], min_ms: times[0] }) + '\n',
+);

@@ -15,7 +15,8 @@ export function checkCaseValues(value: unknown, type: string, report: Report): v
       else checkSparse(value, [], report);
       return;
     case 'int_or_int_list':
-      if (!Number.isInteger(value) && !(Array.isArray(value) && value.every(Number.isInteger))) report([], `expected a whole number or a list of them, got ${JSON.stringify(value)}`);
+      if (!Number.isInteger(value) && !(Array.isArray(value) && value.every(Number.isInteger)))
+        report([], `expected a whole number or a list of them, got ${JSON.stringify(value)}`);
       return;
     case 'sparse_list':
       if (!Array.isArray(value)) report([], 'a list of SparseTensors must be a list');
@@ -37,7 +38,10 @@ export function checkCaseValues(value: unknown, type: string, report: Report): v
       return;
     case 'shape':
     case 'int_list':
-      if (!Array.isArray(value) || !value.every((v) => Number.isInteger(v) || (typeof v === 'string' && /^-?\d+$/.test(v)))) {
+      if (
+        !Array.isArray(value) ||
+        !value.every((v) => Number.isInteger(v) || (typeof v === 'string' && /^-?\d+$/.test(v)))
+      ) {
         report([], `expected a list of whole numbers, got ${JSON.stringify(value)}`);
       }
       return;

@@ -29,7 +29,11 @@ const OUTPUT_TS: Record<string, string> = {
 /** `runtime/src/generated/ops-api.ts`: the typed API, one method per op (and alias), bound to a runtime's `run`. */
 export function emitOpsApi(specs: LoadedSpec[]): string {
   return buildTsFile('ops-api.ts', (f) => {
-    f.addImportDeclaration({ isTypeOnly: true, moduleSpecifier: '../sparse-tensor.js', namedImports: ['SparseTensor'] });
+    f.addImportDeclaration({
+      isTypeOnly: true,
+      moduleSpecifier: '../sparse-tensor.js',
+      namedImports: ['SparseTensor'],
+    });
     f.addImportDeclaration({ isTypeOnly: true, moduleSpecifier: '../tensor.js', namedImports: ['Tensor'] });
     f.addImportDeclaration({
       isTypeOnly: true,
@@ -52,7 +56,11 @@ export function emitOpsApi(specs: LoadedSpec[]): string {
           name: `${pascalCase(s.apiName)}Result`,
           isExported: true,
           docs: [`The outputs of {@link SparseOps.${s.apiName}}.`],
-          properties: s.outputs.map((o) => ({ name: camelCase(o.name), type: OUTPUT_TS[o.type], docs: [o.doc.trim()] })),
+          properties: s.outputs.map((o) => ({
+            name: camelCase(o.name),
+            type: OUTPUT_TS[o.type],
+            docs: [o.doc.trim()],
+          })),
         });
       }
     }
@@ -60,7 +68,9 @@ export function emitOpsApi(specs: LoadedSpec[]): string {
     f.addInterface({
       name: 'SparseOps',
       isExported: true,
-      docs: ['Every op of sparse, as a typed function. Required arguments are positional; optional ones go in the last, options, argument.'],
+      docs: [
+        'Every op of sparse, as a typed function. Required arguments are positional; optional ones go in the last, options, argument.',
+      ],
       methods: specs.flatMap((s) => {
         const params = paramsOf(s);
         const ret = returnType(s);
@@ -79,7 +89,7 @@ export function emitOpsApi(specs: LoadedSpec[]): string {
     f.addFunction({
       name: 'bindOps',
       isExported: true,
-      docs: ['The typed API over one runtime: each method calls `run` with the spec\'s argument names.'],
+      docs: ["The typed API over one runtime: each method calls `run` with the spec's argument names."],
       parameters: [{ name: 'run', type: 'RunOp' }],
       returnType: 'SparseOps',
       statements: (w) => {
@@ -99,7 +109,8 @@ export function emitOpsApi(specs: LoadedSpec[]): string {
           const sig = params.map((p) => (p === 'options' ? 'options = {}' : p)).join(', ');
           w.writeLine(`  ${s.apiName}: (${sig}) => ${s.outputs.length === 1 ? body : `${body}`},`);
         }
-        for (const s of specs) for (const alias of s.apiAliases) w.writeLine(`  ${alias}: (...args) => ops.${s.apiName}(...args),`);
+        for (const s of specs)
+          for (const alias of s.apiAliases) w.writeLine(`  ${alias}: (...args) => ops.${s.apiName}(...args),`);
         w.writeLine('};');
         w.writeLine('return ops;');
       },
@@ -114,7 +125,12 @@ function optionsName(s: LoadedSpec): string {
 function optionProps(a: ArgSpec): OptionalKind<PropertySignatureStructure>[] {
   const def = a.default === 'zero' ? 'the zero of the dtype' : JSON.stringify(a.default);
   return [
-    { name: camelCase(a.name), hasQuestionToken: true, type: a.default === null && a.type !== 'axes' ? `${ARG_TS[a.type]} | null` : ARG_TS[a.type], docs: [`${a.doc.trim()}\n\nDefault: ${def}.`] },
+    {
+      name: camelCase(a.name),
+      hasQuestionToken: true,
+      type: a.default === null && a.type !== 'axes' ? `${ARG_TS[a.type]} | null` : ARG_TS[a.type],
+      docs: [`${a.doc.trim()}\n\nDefault: ${def}.`],
+    },
     ...(a.aliases ?? []).map((alias) => ({
       name: camelCase(alias),
       hasQuestionToken: true,
@@ -128,7 +144,8 @@ function paramsOf(s: LoadedSpec) {
   const params = s.args
     .filter((a) => a.default === undefined)
     .map((a) => ({ name: camelCase(a.name), type: ARG_TS[a.type] }));
-  if (s.args.some((a) => a.default !== undefined)) params.push({ name: 'options', type: optionsName(s), hasQuestionToken: true } as never);
+  if (s.args.some((a) => a.default !== undefined))
+    params.push({ name: 'options', type: optionsName(s), hasQuestionToken: true } as never);
   return params as { name: string; type: string; hasQuestionToken?: boolean }[];
 }
 
@@ -138,10 +155,27 @@ function returnType(s: LoadedSpec): string {
 
 function jsDoc(s: LoadedSpec): string {
   const lines = [s.summary.trim(), '', s.doc.trim(), ''];
-  for (const a of s.args.filter((x) => x.default === undefined)) lines.push(`@param ${camelCase(a.name)} ${a.doc.trim()}`);
-  if (s.args.some((a) => a.default !== undefined)) lines.push(`@param options ${s.args.filter((a) => a.default !== undefined).map((a) => camelCase(a.name)).join(', ')}`);
-  lines.push(`@returns ${s.outputs.map((o) => (s.outputs.length > 1 ? `${camelCase(o.name)}: ` : '') + o.doc.trim()).join('; ')}`);
+  for (const a of s.args.filter((x) => x.default === undefined))
+    lines.push(`@param ${camelCase(a.name)} ${a.doc.trim()}`);
+  if (s.args.some((a) => a.default !== undefined))
+    lines.push(
+      `@param options ${s.args
+        .filter((a) => a.default !== undefined)
+        .map((a) => camelCase(a.name))
+        .join(', ')}`,
+    );
+  lines.push(
+    `@returns ${s.outputs.map((o) => (s.outputs.length > 1 ? `${camelCase(o.name)}: ` : '') + o.doc.trim()).join('; ')}`,
+  );
   const ex = s.examples.find((e) => e.expect) ?? s.examples[0];
-  lines.push('@example', '```ts', callToTs(s, ex), ...expectationText(ex).split('\n').map((l) => `// → ${l}`), '```');
+  lines.push(
+    '@example',
+    '```ts',
+    callToTs(s, ex),
+    ...expectationText(ex)
+      .split('\n')
+      .map((l) => `// → ${l}`),
+    '```',
+  );
   return lines.join('\n').replace(/\*\//g, '*\\/');
 }

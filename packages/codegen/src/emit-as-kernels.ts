@@ -71,7 +71,10 @@ export function emitAsFamilyTable(specs: LoadedSpec[]): string {
       docs: ['What a backend needs of an expression-family op to lay out and call its kernel.'],
       properties: [
         { name: 'family', type: "'cwise' | 'merge' | 'reduce' | 'map'" },
-        { name: 'roles', type: '{ sparse?: string; dense?: string; a?: string; b?: string; axes?: string; keepdims?: string; scalars: string[] }' },
+        {
+          name: 'roles',
+          type: '{ sparse?: string; dense?: string; a?: string; b?: string; axes?: string; keepdims?: string; scalars: string[] }',
+        },
         { name: 'dtypes', type: 'DType[]' },
         { name: 'output', type: 'string' },
         { name: 'outputKind', type: "'dense' | 'sparse'" },
@@ -81,7 +84,9 @@ export function emitAsFamilyTable(specs: LoadedSpec[]): string {
       isExported: true,
       declarationKind: VariableDeclarationKind.Const,
       docs: ['Every expression-family op, with the arguments that play each part in its kernel.'],
-      declarations: [{ name: 'FAMILY_OPS', type: 'Readonly<Record<string, FamilyOp>>', initializer: JSON.stringify(table, null, 2) }],
+      declarations: [
+        { name: 'FAMILY_OPS', type: 'Readonly<Record<string, FamilyOp>>', initializer: JSON.stringify(table, null, 2) },
+      ],
     });
   });
 }

@@ -12,7 +12,8 @@ import type { LoadedSpec } from './spec-types.js';
  */
 export function emitCustomChecks(specs: LoadedSpec[], checksDir: string): string {
   const users = new Map<string, LoadedSpec>();
-  for (const s of specs) for (const c of s.checks ?? []) if (c.rule === 'custom' && !users.has(c.name)) users.set(c.name, s);
+  for (const s of specs)
+    for (const c of s.checks ?? []) if (c.rule === 'custom' && !users.has(c.name)) users.set(c.name, s);
   const names = [...users.keys()].sort();
   const missing = names.filter((n) => !existsSync(join(checksDir, `${n}.ts`)));
   if (missing.length) {
@@ -25,14 +26,23 @@ export function emitCustomChecks(specs: LoadedSpec[], checksDir: string): string
     );
   }
   return buildTsFile('custom-checks.ts', (f) => {
-    f.addImportDeclaration({ isTypeOnly: true, moduleSpecifier: '../custom-checks/custom-check.js', namedImports: ['CustomCheck'] });
-    for (const n of names) f.addImportDeclaration({ moduleSpecifier: `../custom-checks/${n}.js`, namedImports: [camelCase(n)] });
+    f.addImportDeclaration({
+      isTypeOnly: true,
+      moduleSpecifier: '../custom-checks/custom-check.js',
+      namedImports: ['CustomCheck'],
+    });
+    for (const n of names)
+      f.addImportDeclaration({ moduleSpecifier: `../custom-checks/${n}.js`, namedImports: [camelCase(n)] });
     f.addVariableStatement({
       isExported: true,
       declarationKind: VariableDeclarationKind.Const,
       docs: ['Every custom check a spec names, keyed by name.'],
       declarations: [
-        { name: 'CUSTOM_CHECKS', type: 'Readonly<Record<string, CustomCheck>>', initializer: `{\n${names.map((n) => `  ${n}: ${camelCase(n)},`).join('\n')}\n}` },
+        {
+          name: 'CUSTOM_CHECKS',
+          type: 'Readonly<Record<string, CustomCheck>>',
+          initializer: `{\n${names.map((n) => `  ${n}: ${camelCase(n)},`).join('\n')}\n}`,
+        },
       ],
     });
   });

@@ -3,7 +3,14 @@ import Handlebars from 'handlebars';
 import { mdHeader } from './header.js';
 import { camelCase } from './naming.js';
 import { callToTs, expectationText } from './render-example.js';
-import { ARG_TYPES, type ArgSpec, type CaseSpec, type CheckSpec, type LoadedSpec, type ShapeRule } from './spec-types.js';
+import {
+  ARG_TYPES,
+  type ArgSpec,
+  type CaseSpec,
+  type CheckSpec,
+  type LoadedSpec,
+  type ShapeRule,
+} from './spec-types.js';
 
 const hb = Handlebars.create();
 
@@ -17,9 +24,18 @@ hb.registerHelper('dtypeText', (s: LoadedSpec, d: string | undefined) =>
   d === undefined ? '' : s.dtypes[d] ? `${d} ∈ {${s.dtypes[d].join(', ')}}` : d,
 );
 hb.registerHelper('defaultText', (a: ArgSpec) =>
-  a.default === undefined ? 'required' : a.default === 'zero' ? 'zero of the dtype' : `\`${JSON.stringify(a.default)}\``,
+  a.default === undefined
+    ? 'required'
+    : a.default === 'zero'
+      ? 'zero of the dtype'
+      : `\`${JSON.stringify(a.default)}\``,
 );
-hb.registerHelper('oneLine', (t: string) => t.trim().replace(/\s*\n\s*/g, ' ').replace(/\|/g, '\\|'));
+hb.registerHelper('oneLine', (t: string) =>
+  t
+    .trim()
+    .replace(/\s*\n\s*/g, ' ')
+    .replace(/\|/g, '\\|'),
+);
 hb.registerHelper('shapeText', (r: ShapeRule) =>
   'like' in r
     ? `dense shape of \`${r.like}\``
@@ -43,11 +59,14 @@ hb.registerHelper('expectText', (ex: CaseSpec) =>
 );
 
 const CHECK_TEXT: { [R in CheckSpec['rule']]: (c: Extract<CheckSpec, { rule: R }>) => string } = {
-  indices_ordered: (c) => `\`${c.arg}\` indices in canonical row-major order without repeats${c.when ? ` (when \`${c.when}\`)` : ''}: InvalidArgumentError naming the index`,
+  indices_ordered: (c) =>
+    `\`${c.arg}\` indices in canonical row-major order without repeats${c.when ? ` (when \`${c.when}\`)` : ''}: InvalidArgumentError naming the index`,
   same_shape: (c) => `\`${c.args[0]}\` and \`${c.args[1]}\` have the same dense shape: InvalidArgumentError`,
-  broadcast_to_sparse: (c) => `\`${c.dense}\` broadcasts to the dense shape of \`${c.sparse}\` (never the other way): InvalidArgumentError`,
+  broadcast_to_sparse: (c) =>
+    `\`${c.dense}\` broadcasts to the dense shape of \`${c.sparse}\` (never the other way): InvalidArgumentError`,
   not_both_dense: (c) => `at least one of \`${c.args[0]}\`, \`${c.args[1]}\` is sparse: TypeError`,
-  rank: (c) => `\`${c.arg}\` has rank ${c.min !== undefined && c.max !== undefined ? `${c.min}..${c.max}` : c.min !== undefined ? `≥ ${c.min}` : `≤ ${c.max}`}: InvalidArgumentError`,
+  rank: (c) =>
+    `\`${c.arg}\` has rank ${c.min !== undefined && c.max !== undefined ? `${c.min}..${c.max}` : c.min !== undefined ? `≥ ${c.min}` : `≤ ${c.max}`}: InvalidArgumentError`,
   custom: (c) => c.doc.trim(),
   axes_in_range: (c) => `every axis of \`${c.axes}\` in [-rank, rank) of \`${c.of}\`: InvalidArgumentError`,
   index_matrix: (c) =>

@@ -48,7 +48,9 @@ export function emitGpuFamilies(specs: LoadedSpec[], templatePath: string): stri
 }
 
 /** The template's int32 entry: why int32 is not float arithmetic here, or each expression over value ranges. */
-function int32Ranges(k: CompiledKernel): { not: string } | Partial<Record<'value' | 'keep' | 'init' | 'combine' | 'finalize', string>> {
+function int32Ranges(
+  k: CompiledKernel,
+): { not: string } | Partial<Record<'value' | 'keep' | 'init' | 'combine' | 'finalize', string>> {
   for (const e of Object.values(k.exprs)) {
     const not = e && int32Blocker(e);
     if (not) return { not };
@@ -63,7 +65,10 @@ function int32Ranges(k: CompiledKernel): { not: string } | Partial<Record<'value
     case 'merge':
       // A union takes only_a / only_b where one side is missing, an intersection never does.
       return {
-        value: k.join === 'union' ? `R.join(R.join(${range('only_a')}, ${range('only_b')}), ${range('expr')})` : range('expr'),
+        value:
+          k.join === 'union'
+            ? `R.join(R.join(${range('only_a')}, ${range('only_b')}), ${range('expr')})`
+            : range('expr'),
         keep: k.exprs.keep ? range('keep') : 'R.cond()',
       };
     case 'reduce':

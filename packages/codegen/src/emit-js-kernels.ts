@@ -24,7 +24,13 @@ export function emitJsFamilyKernels(specs: LoadedSpec[], templatesDir: string): 
   const templates = new Map<string, HandlebarsTemplateDelegate>();
   const template = (family: string) => {
     if (!templates.has(family)) {
-      templates.set(family, Handlebars.compile(readFileSync(join(templatesDir, `${family}.ts.hbs`), 'utf8'), { noEscape: true, strict: true }));
+      templates.set(
+        family,
+        Handlebars.compile(readFileSync(join(templatesDir, `${family}.ts.hbs`), 'utf8'), {
+          noEscape: true,
+          strict: true,
+        }),
+      );
     }
     return templates.get(family)!;
   };

@@ -76,7 +76,10 @@ export function emitKernelTypes(specs: LoadedSpec[]): string {
         name: `${base}Args`,
         isExported: true,
         docs: [`Arguments of the ${s.name} kernel, validated by the runtime, defaults filled in.`],
-        properties: s.args.map((a) => ({ name: a.name, type: a.default === null && a.type !== 'axes' ? `${KERNEL_ARG[a.type]} | null` : KERNEL_ARG[a.type] })),
+        properties: s.args.map((a) => ({
+          name: a.name,
+          type: a.default === null && a.type !== 'axes' ? `${KERNEL_ARG[a.type]} | null` : KERNEL_ARG[a.type],
+        })),
       });
       f.addInterface({
         name: `${base}Outputs`,
@@ -93,4 +96,3 @@ export function emitKernelTypes(specs: LoadedSpec[]): string {
     });
   });
 }
-

@@ -31,7 +31,9 @@ export function emitOpsMeta(specs: LoadedSpec[]): string {
       isExported: true,
       declarationKind: VariableDeclarationKind.Const,
       docs: ['Every op of specs/, keyed by op id.'],
-      declarations: [{ name: 'OPS', type: 'Readonly<Record<string, OpMeta>>', initializer: JSON.stringify(meta, null, 2) }],
+      declarations: [
+        { name: 'OPS', type: 'Readonly<Record<string, OpMeta>>', initializer: JSON.stringify(meta, null, 2) },
+      ],
     });
   });
 }

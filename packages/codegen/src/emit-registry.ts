@@ -15,10 +15,22 @@ export function emitJsRegistry(specs: LoadedSpec[], kernelsDir: string): string 
   const problems = specs.flatMap((s) => {
     const handWritten = existsSync(join(kernelsDir, `${s.name}.ts`));
     if (s.compiled && handWritten) {
-      return [{ file: s.file, field: 'kernel', message: `the ${s.kernel.family} kernel of ${s.name} is generated from its expressions: delete packages/kernels-js/src/kernels/${s.name}.ts` }];
+      return [
+        {
+          file: s.file,
+          field: 'kernel',
+          message: `the ${s.kernel.family} kernel of ${s.name} is generated from its expressions: delete packages/kernels-js/src/kernels/${s.name}.ts`,
+        },
+      ];
     }
     if (!s.compiled && !handWritten) {
-      return [{ file: s.file, field: 'kernel', message: `the JS backend has no kernel for ${s.name}: write packages/kernels-js/src/kernels/${s.name}.ts exporting ${camelCase(s.name)}` }];
+      return [
+        {
+          file: s.file,
+          field: 'kernel',
+          message: `the JS backend has no kernel for ${s.name}: write packages/kernels-js/src/kernels/${s.name}.ts exporting ${camelCase(s.name)}`,
+        },
+      ];
     }
     return [];
   });
@@ -32,7 +44,7 @@ export function emitJsRegistry(specs: LoadedSpec[], kernelsDir: string): string 
     f.addVariableStatement({
       isExported: true,
       declarationKind: VariableDeclarationKind.Const,
-      docs: ['Every op\'s JS kernel, keyed by op id.'],
+      docs: ["Every op's JS kernel, keyed by op id."],
       declarations: [
         {
           name: 'kernels',

@@ -41,18 +41,38 @@ export function generatedFiles(opts: GenerateOptions): Map<string, string> {
   const pkg = (p: string) => join('packages', p);
   const familyKernels = emitJsFamilyKernels(specs, join(TEMPLATES, 'js'));
   return new Map([
-    ...[...familyKernels].map(([file, text]) => [join(pkg('kernels-js'), 'src/generated/kernels', file), text] as [string, string]),
-    [join(pkg('kernels-js'), 'src/generated/expr-runtime.ts'), emitJsExprRuntime(join(CODEGEN, 'src/expr/js-runtime.ts'))],
+    ...[...familyKernels].map(
+      ([file, text]) => [join(pkg('kernels-js'), 'src/generated/kernels', file), text] as [string, string],
+    ),
+    [
+      join(pkg('kernels-js'), 'src/generated/expr-runtime.ts'),
+      emitJsExprRuntime(join(CODEGEN, 'src/expr/js-runtime.ts')),
+    ],
     [join(pkg('runtime'), 'src/generated/ops-meta.ts'), emitOpsMeta(specs)],
     [join(pkg('runtime'), 'src/generated/ops-api.ts'), emitOpsApi(specs)],
-    [join(pkg('runtime'), 'src/generated/custom-checks.ts'), emitCustomChecks(specs, join(opts.root, pkg('runtime'), 'src/custom-checks'))],
+    [
+      join(pkg('runtime'), 'src/generated/custom-checks.ts'),
+      emitCustomChecks(specs, join(opts.root, pkg('runtime'), 'src/custom-checks')),
+    ],
     [join(pkg('kernels-js'), 'src/generated/kernel-types.ts'), emitKernelTypes(specs)],
-    [join(pkg('kernels-js'), 'src/generated/registry.ts'), emitJsRegistry(specs, join(opts.root, pkg('kernels-js'), 'src/kernels'))],
-    [join(pkg('kernels-as'), 'assembly/generated/families.ts'), emitAsFamilies(specs, join(TEMPLATES, 'as/families.ts.hbs'))],
+    [
+      join(pkg('kernels-js'), 'src/generated/registry.ts'),
+      emitJsRegistry(specs, join(opts.root, pkg('kernels-js'), 'src/kernels')),
+    ],
+    [
+      join(pkg('kernels-as'), 'assembly/generated/families.ts'),
+      emitAsFamilies(specs, join(TEMPLATES, 'as/families.ts.hbs')),
+    ],
     [join(pkg('kernels-as'), 'src/generated/family-ops.ts'), emitAsFamilyTable(specs)],
     [join(pkg('kernels-as'), 'src/generated/kernel-types.ts'), emitKernelTypes(specs)],
-    [join(pkg('kernels-gpu'), 'src/generated/families.ts'), emitGpuFamilies(specs, join(TEMPLATES, 'gpu/families.ts.hbs'))],
-    [join(pkg('kernels-gpu'), 'src/generated/int-range.ts'), emitJsExprRuntime(join(CODEGEN, 'src/expr/int-range-runtime.ts'))],
+    [
+      join(pkg('kernels-gpu'), 'src/generated/families.ts'),
+      emitGpuFamilies(specs, join(TEMPLATES, 'gpu/families.ts.hbs')),
+    ],
+    [
+      join(pkg('kernels-gpu'), 'src/generated/int-range.ts'),
+      emitJsExprRuntime(join(CODEGEN, 'src/expr/int-range-runtime.ts')),
+    ],
     [join(pkg('kernels-gpu'), 'src/generated/family-ops.ts'), emitAsFamilyTable(specs)],
     [join(pkg('kernels-gpu'), 'src/generated/kernel-types.ts'), emitKernelTypes(specs)],
     [join(pkg('conformance'), 'generated/cases.json'), emitCases(specs)],

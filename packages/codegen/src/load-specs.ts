@@ -10,14 +10,23 @@ import { checkCaseValues } from './check-case-values.js';
 import { compileKernel } from './expr/family.js';
 import { keepsZero } from './expr/zero-check.js';
 
-const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true, discriminator: true, strictRequired: false, verbose: true });
+const ajv = new Ajv({
+  allErrors: true,
+  strict: true,
+  allowUnionTypes: true,
+  discriminator: true,
+  strictRequired: false,
+  verbose: true,
+});
 const validateSchema = ajv.compile(specSchema);
 
 const TENSOR_ARGS = new Set(['sparse', 'dense', 'scalar', 'sparse_or_dense', 'sparse_list', 'sparse_or_sparse_list']);
 
 /** Reads every `*.yaml` under `specsDir`, validates each and all of them together; throws one SpecError listing every problem. */
 export function loadSpecs(specsDir: string, displayRoot = process.cwd()): LoadedSpec[] {
-  const files = readdirSync(specsDir).filter((f) => f.endsWith('.yaml')).sort();
+  const files = readdirSync(specsDir)
+    .filter((f) => f.endsWith('.yaml'))
+    .sort();
   const problems: SpecProblem[] = [];
   const specs: LoadedSpec[] = [];
   for (const f of files) {
@@ -39,7 +48,12 @@ function loadSpecFile(path: string, display: string, problems: SpecProblem[]): L
 
   if (doc.errors.length) {
     for (const e of doc.errors) {
-      problems.push({ file: display, field: '', line: lines.linePos(e.pos[0]).line, message: `YAML: ${e.message.split('\n')[0]}` });
+      problems.push({
+        file: display,
+        field: '',
+        line: lines.linePos(e.pos[0]).line,
+        message: `YAML: ${e.message.split('\n')[0]}`,
+      });
     }
     return undefined;
   }
@@ -47,14 +61,20 @@ function loadSpecFile(path: string, display: string, problems: SpecProblem[]): L
   if (!validateSchema(raw)) {
     for (const e of validateSchema.errors ?? []) {
       const p = pointerToPath(e.instancePath);
-      const at = e.keyword === 'additionalProperties' ? [...p, String(e.params.additionalProperty)] : e.keyword === 'discriminator' ? [...p, String(e.params.tag)] : p;
+      const at =
+        e.keyword === 'additionalProperties'
+          ? [...p, String(e.params.additionalProperty)]
+          : e.keyword === 'discriminator'
+            ? [...p, String(e.params.tag)]
+            : p;
       report(at, schemaMessage(e));
     }
     return undefined;
   }
   const spec = raw as OpSpec;
   const before = problems.length;
-  if (basename(path) !== `${spec.name}.yaml`) report(['name'], `the op id '${spec.name}' must match the file name ${basename(path)}`);
+  if (basename(path) !== `${spec.name}.yaml`)
+    report(['name'], `the op id '${spec.name}' must match the file name ${basename(path)}`);
   checkSpec(spec, report);
   const compiled = compileKernel(spec, report, keepsZero);
   if (problems.length > before) return undefined;
@@ -78,7 +98,10 @@ function checkSpec(spec: OpSpec, report: Report): void {
       return;
     }
     if (!dtypeVars.includes(d) && !(DTYPE_NAMES as readonly string[]).includes(d)) {
-      report(p, `unknown dtype '${d}' (dtype variables: ${dtypeVars.join(', ') || 'none'}; dtypes: ${DTYPE_NAMES.join(', ')})`);
+      report(
+        p,
+        `unknown dtype '${d}' (dtype variables: ${dtypeVars.join(', ') || 'none'}; dtypes: ${DTYPE_NAMES.join(', ')})`,
+      );
     }
   };
 
@@ -93,8 +116,10 @@ function checkSpec(spec: OpSpec, report: Report): void {
     const isTensor = TENSOR_ARGS.has(a.type);
     if (isTensor) checkDtype(a.dtype, ['args', i, 'dtype'], true);
     else if (a.dtype !== undefined) report(['args', i, 'dtype'], `a '${a.type}' argument takes no dtype`);
-    if (a.default === 'zero' && a.type !== 'scalar') report(['args', i, 'default'], "'zero' is a default only for a scalar");
-    if (a.bounds !== undefined && !['sparse', 'sparse_or_sparse_list'].includes(a.type)) report(['args', i, 'bounds'], 'only a sparse argument has bounds to check');
+    if (a.default === 'zero' && a.type !== 'scalar')
+      report(['args', i, 'default'], "'zero' is a default only for a scalar");
+    if (a.bounds !== undefined && !['sparse', 'sparse_or_sparse_list'].includes(a.type))
+      report(['args', i, 'bounds'], 'only a sparse argument has bounds to check');
   });
   const outNames = new Set<string>();
   spec.outputs.forEach((o, i) => {
@@ -104,23 +129,34 @@ function checkSpec(spec: OpSpec, report: Report): void {
     const rule = o.shape;
     if ('like' in rule) {
       const a = argByName.get(rule.like);
-      if (!a || !['sparse', 'dense', 'sparse_or_dense'].includes(a.type)) report(['outputs', i, 'shape', 'like'], `'${rule.like}' is not a tensor argument`);
+      if (!a || !['sparse', 'dense', 'sparse_or_dense'].includes(a.type))
+        report(['outputs', i, 'shape', 'like'], `'${rule.like}' is not a tensor argument`);
     } else if ('reduce' in rule) {
       const r = rule.reduce;
-      if (argByName.get(r.input)?.type !== 'sparse') report(['outputs', i, 'shape', 'reduce', 'input'], `'${r.input}' is not a sparse argument`);
-      if (argByName.get(r.axes)?.type !== 'axes') report(['outputs', i, 'shape', 'reduce', 'axes'], `'${r.axes}' is not an axes argument`);
-      if (argByName.get(r.keepdims)?.type !== 'bool') report(['outputs', i, 'shape', 'reduce', 'keepdims'], `'${r.keepdims}' is not a bool argument`);
+      if (argByName.get(r.input)?.type !== 'sparse')
+        report(['outputs', i, 'shape', 'reduce', 'input'], `'${r.input}' is not a sparse argument`);
+      if (argByName.get(r.axes)?.type !== 'axes')
+        report(['outputs', i, 'shape', 'reduce', 'axes'], `'${r.axes}' is not an axes argument`);
+      if (argByName.get(r.keepdims)?.type !== 'bool')
+        report(['outputs', i, 'shape', 'reduce', 'keepdims'], `'${r.keepdims}' is not a bool argument`);
     } else if ('replace_last' in rule) {
       const r = rule.replace_last;
-      if (!['sparse', 'dense', 'sparse_or_sparse_list'].includes(argByName.get(r.input)?.type ?? '')) report(['outputs', i, 'shape', 'replace_last', 'input'], `'${r.input}' is not a tensor argument`);
-      if (!['int', 'int_list', 'int_or_int_list'].includes(argByName.get(r.with)?.type ?? '')) report(['outputs', i, 'shape', 'replace_last', 'with'], `'${r.with}' is not an int argument`);
+      if (!['sparse', 'dense', 'sparse_or_sparse_list'].includes(argByName.get(r.input)?.type ?? ''))
+        report(['outputs', i, 'shape', 'replace_last', 'input'], `'${r.input}' is not a tensor argument`);
+      if (!['int', 'int_list', 'int_or_int_list'].includes(argByName.get(r.with)?.type ?? ''))
+        report(['outputs', i, 'shape', 'replace_last', 'with'], `'${r.with}' is not an int argument`);
     } else if ('matmul' in rule) {
       const r = rule.matmul;
-      for (const k of ['a', 'b'] as const) if (!['sparse', 'dense', 'sparse_or_dense'].includes(argByName.get(r[k])?.type ?? '')) report(['outputs', i, 'shape', 'matmul', k], `'${r[k]}' is not a tensor argument`);
-      for (const k of ['adjoint_a', 'adjoint_b'] as const) if (argByName.get(r[k])?.type !== 'bool') report(['outputs', i, 'shape', 'matmul', k], `'${r[k]}' is not a bool argument`);
+      for (const k of ['a', 'b'] as const)
+        if (!['sparse', 'dense', 'sparse_or_dense'].includes(argByName.get(r[k])?.type ?? ''))
+          report(['outputs', i, 'shape', 'matmul', k], `'${r[k]}' is not a tensor argument`);
+      for (const k of ['adjoint_a', 'adjoint_b'] as const)
+        if (argByName.get(r[k])?.type !== 'bool')
+          report(['outputs', i, 'shape', 'matmul', k], `'${r[k]}' is not a bool argument`);
     } else if ('value' in rule) {
       const a = argByName.get(rule.value);
-      if (!a || !['shape', 'int_list'].includes(a.type)) report(['outputs', i, 'shape', 'value'], `'${rule.value}' is not a shape argument`);
+      if (!a || !['shape', 'int_list'].includes(a.type))
+        report(['outputs', i, 'shape', 'value'], `'${rule.value}' is not a shape argument`);
     }
   });
   (spec.checks ?? []).forEach((c, i) => checkCheck(c, i, argByName, report));
@@ -131,25 +167,31 @@ function checkSpec(spec: OpSpec, report: Report): void {
     const at = (...p: (string | number)[]) => ['examples', i, ...p];
     if (caseNames.has(ex.name)) report(at('name'), `the example name '${ex.name}' is used twice`);
     caseNames.add(ex.name);
-    if ((ex.expect === undefined) === (ex.expect_error === undefined)) report(at(), 'an example has either `expect` or `expect_error`');
-    if (ex.op !== undefined && ex.op !== spec.name) report(at('op'), `an example of ${spec.name} names the op '${ex.op}'`);
+    if ((ex.expect === undefined) === (ex.expect_error === undefined))
+      report(at(), 'an example has either `expect` or `expect_error`');
+    if (ex.op !== undefined && ex.op !== spec.name)
+      report(at('op'), `an example of ${spec.name} names the op '${ex.op}'`);
     const given = new Set<string>();
     for (const key of Object.keys(ex.args)) {
       const arg = spec.args.find((a) => a.name === key || a.aliases?.includes(key));
-      if (!arg) report(at('args', key), `unknown argument '${key}' (arguments: ${spec.args.map((a) => a.name).join(', ')})`);
+      if (!arg)
+        report(at('args', key), `unknown argument '${key}' (arguments: ${spec.args.map((a) => a.name).join(', ')})`);
       else {
         if (given.has(arg.name)) report(at('args', key), `'${arg.name}' is given twice`);
         given.add(arg.name);
         // An error example may pass a wrong kind on purpose (a dense tensor where a SparseTensor is due).
         const nullDefault = ex.args[key] === null && arg.default === null;
-        if (!ex.expect_error && !nullDefault) checkCaseValues(ex.args[key], arg.type, (p, m) => report(at('args', key, ...p), m));
+        if (!ex.expect_error && !nullDefault)
+          checkCaseValues(ex.args[key], arg.type, (p, m) => report(at('args', key, ...p), m));
       }
     }
     for (const a of spec.args) {
-      if (a.default === undefined && !given.has(a.name)) report(at('args'), `the required argument '${a.name}' is missing`);
+      if (a.default === undefined && !given.has(a.name))
+        report(at('args'), `the required argument '${a.name}' is missing`);
     }
     for (const key of Object.keys(ex.expect ?? {})) {
-      if (!outNames.has(key)) report(at('expect', key), `unknown output '${key}' (outputs: ${[...outNames].join(', ')})`);
+      if (!outNames.has(key))
+        report(at('expect', key), `unknown output '${key}' (outputs: ${[...outNames].join(', ')})`);
       else {
         usedOutputs.add(key);
         const o = spec.outputs.find((x) => x.name === key)!;
@@ -167,7 +209,8 @@ function checkCheck(c: CheckSpec, i: number, args: Map<string, ArgSpec>, report:
     if (name === undefined) return;
     const a = args.get(name);
     if (!a) report(['checks', i, field], `unknown argument '${name}'`);
-    else if (!types.includes(a.type)) report(['checks', i, field], `'${name}' is a ${a.type} argument; ${c.rule} needs ${types.join(' or ')}`);
+    else if (!types.includes(a.type))
+      report(['checks', i, field], `'${name}' is a ${a.type} argument; ${c.rule} needs ${types.join(' or ')}`);
   };
   const tensor = ['sparse', 'dense', 'sparse_or_dense', 'scalar'];
   switch (c.rule) {
@@ -208,7 +251,8 @@ function checkAcrossSpecs(specs: LoadedSpec[], problems: SpecProblem[]): void {
   for (const s of specs) {
     for (const n of [s.apiName, ...s.apiAliases]) {
       const other = owner.get(n);
-      if (other) problems.push({ file: s.file, field: 'api', message: `the API name '${n}' is already taken by ${other}` });
+      if (other)
+        problems.push({ file: s.file, field: 'api', message: `the API name '${n}' is already taken by ${other}` });
       else owner.set(n, s.name);
     }
   }

@@ -10,7 +10,9 @@ export function valueToTs(v: unknown): string {
     return `new SparseTensor(${json(s.indices)}, ${json(s.values)}, ${json(s.dense_shape)}, '${v.dtype}')`;
   }
   if (isObject(v) && 'dense' in v) {
-    return v.shape ? `tensor(${json(v.dense)}, '${v.dtype}', ${json(v.shape)})` : `tensor(${json(v.dense)}, '${v.dtype}')`;
+    return v.shape
+      ? `tensor(${json(v.dense)}, '${v.dtype}', ${json(v.shape)})`
+      : `tensor(${json(v.dense)}, '${v.dtype}')`;
   }
   if (Array.isArray(v) && v.some((x) => isObject(x))) return `[${v.map(valueToTs).join(', ')}]`;
   return json(v);
@@ -46,7 +48,8 @@ export function callToTs(spec: LoadedSpec, ex: CaseSpec, receiver = 'sparse'): s
 
 /** What a case expects, in words. */
 export function expectationText(ex: CaseSpec): string {
-  if (ex.expect_error) return `throws ${ex.expect_error.kind === 'TypeError' ? 'TypeError' : 'InvalidArgumentError'}${ex.expect_error.match ? ` (/${ex.expect_error.match}/)` : ''}`;
+  if (ex.expect_error)
+    return `throws ${ex.expect_error.kind === 'TypeError' ? 'TypeError' : 'InvalidArgumentError'}${ex.expect_error.match ? ` (/${ex.expect_error.match}/)` : ''}`;
   return Object.entries(ex.expect ?? {})
     .map(([k, v]) => `${k}: ${valueToText(v)}`)
     .join('\n');

@@ -135,7 +135,11 @@ export const specSchema = {
           check('same_shape', { args: argPair }, ['args']),
           check('broadcast_to_sparse', { dense: identifier, sparse: identifier }, ['dense', 'sparse']),
           check('not_both_dense', { args: argPair }, ['args']),
-          check('rank', { arg: identifier, min: { type: 'integer', minimum: 0 }, max: { type: 'integer', minimum: 0 } }, ['arg']),
+          check(
+            'rank',
+            { arg: identifier, min: { type: 'integer', minimum: 0 }, max: { type: 'integer', minimum: 0 } },
+            ['arg'],
+          ),
           check(
             'index_matrix',
             { indices: identifier, values: identifier, shape: identifier, ordered_when: identifier },

@@ -68,7 +68,16 @@ export type CheckSpec =
   | { rule: 'custom'; name: string; doc: string };
 
 export type CheckRule = CheckSpec['rule'];
-export const CHECK_RULES: readonly CheckRule[] = ['indices_ordered', 'same_shape', 'broadcast_to_sparse', 'not_both_dense', 'rank', 'index_matrix', 'axes_in_range', 'custom'];
+export const CHECK_RULES: readonly CheckRule[] = [
+  'indices_ordered',
+  'same_shape',
+  'broadcast_to_sparse',
+  'not_both_dense',
+  'rank',
+  'index_matrix',
+  'axes_in_range',
+  'custom',
+];
 
 export interface CaseSpec {
   op?: string;

@@ -53,12 +53,24 @@ describe('check', () => {
   });
 
   it('knows what each dtype can do', () => {
-    expect(errorOf(() => checkExpr(parseExpr('sqrt(a)'), 'int32', ['a'], 'value')).message).toMatch(/sqrt is defined for float32 and float64, not int32/);
-    expect(errorOf(() => checkExpr(parseExpr('a + 0.5'), 'int64', ['a'], 'value')).message).toMatch(/0.5 is not a whole number/);
-    expect(errorOf(() => checkExpr(parseExpr('a + 3000000000'), 'int32', ['a'], 'value')).message).toMatch(/does not fit in int32/);
-    expect(errorOf(() => checkExpr(parseExpr('max(a, -inf)'), 'int32', ['a'], 'value')).message).toMatch(/inf is not a int32 value/);
-    expect(errorOf(() => checkExpr(parseExpr('a < 1'), 'float32', ['a'], 'value')).message).toMatch(/expected a value, got a condition/);
-    expect(errorOf(() => checkExpr(parseExpr('where(a, a, 0)'), 'float32', ['a'], 'value')).message).toMatch(/condition of where needs a condition/);
+    expect(errorOf(() => checkExpr(parseExpr('sqrt(a)'), 'int32', ['a'], 'value')).message).toMatch(
+      /sqrt is defined for float32 and float64, not int32/,
+    );
+    expect(errorOf(() => checkExpr(parseExpr('a + 0.5'), 'int64', ['a'], 'value')).message).toMatch(
+      /0.5 is not a whole number/,
+    );
+    expect(errorOf(() => checkExpr(parseExpr('a + 3000000000'), 'int32', ['a'], 'value')).message).toMatch(
+      /does not fit in int32/,
+    );
+    expect(errorOf(() => checkExpr(parseExpr('max(a, -inf)'), 'int32', ['a'], 'value')).message).toMatch(
+      /inf is not a int32 value/,
+    );
+    expect(errorOf(() => checkExpr(parseExpr('a < 1'), 'float32', ['a'], 'value')).message).toMatch(
+      /expected a value, got a condition/,
+    );
+    expect(errorOf(() => checkExpr(parseExpr('where(a, a, 0)'), 'float32', ['a'], 'value')).message).toMatch(
+      /condition of where needs a condition/,
+    );
     expect(() => checkExpr(parseExpr('abs(a) >= 1'), 'int64', ['a'], 'bool')).not.toThrow();
   });
 });

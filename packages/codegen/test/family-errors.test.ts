@@ -32,14 +32,18 @@ it('an unknown variable, with the field, the line and the column', () => {
 });
 
 it('a syntax error and an unknown function', () => {
-  expect(problems('sparse_maximum.yaml', (y) => y.replace('expr: max(a, b)', 'expr: max(a, b'))).toMatch(/kernel\.expr: expected '\)'/);
-  expect(problems('sparse_abs.yaml', (y) => y.replace('expr: abs(x)', 'expr: fabs(x)'))).toMatch(/kernel\.expr: unknown function 'fabs'/);
+  expect(problems('sparse_maximum.yaml', (y) => y.replace('expr: max(a, b)', 'expr: max(a, b'))).toMatch(
+    /kernel\.expr: expected '\)'/,
+  );
+  expect(problems('sparse_abs.yaml', (y) => y.replace('expr: abs(x)', 'expr: fabs(x)'))).toMatch(
+    /kernel\.expr: unknown function 'fabs'/,
+  );
 });
 
 it('a function a declared dtype cannot take', () => {
-  expect(problems('sparse_sqrt.yaml', (y) => y.replace('T: [float32, float64]', 'T: [float32, float64, int32]'))).toMatch(
-    /kernel\.expr: sqrt is defined for float32 and float64, not int32/,
-  );
+  expect(
+    problems('sparse_sqrt.yaml', (y) => y.replace('T: [float32, float64]', 'T: [float32, float64, int32]')),
+  ).toMatch(/kernel\.expr: sqrt is defined for float32 and float64, not int32/);
 });
 
 it('a map that does not keep zeros', () => {
@@ -49,14 +53,20 @@ it('a map that does not keep zeros', () => {
 });
 
 it('fields the family does not have, or lacks', () => {
-  expect(problems('sparse_reorder.yaml', (y) => y.replace('family: structural', 'family: structural\n  expr: x'))).toMatch(
-    /kernel\.expr: a structural kernel is hand-written and takes no expr/,
-  );
+  expect(
+    problems('sparse_reorder.yaml', (y) => y.replace('family: structural', 'family: structural\n  expr: x')),
+  ).toMatch(/kernel\.expr: a structural kernel is hand-written and takes no expr/);
   expect(problems('sparse_maximum.yaml', (y) => y.replace('  join: union\n', ''))).toMatch(/a merge kernel needs join/);
-  expect(problems('sparse_reduce_sum.yaml', (y) => y.replace('  combine: acc + x\n', ''))).toMatch(/a reduce kernel needs combine/);
-  expect(problems('sparse_abs.yaml', (y) => y.replace('  expr: abs(x)\n', '  expr: abs(x)\n  join: union\n'))).toMatch(/a map kernel takes no join/);
+  expect(problems('sparse_reduce_sum.yaml', (y) => y.replace('  combine: acc + x\n', ''))).toMatch(
+    /a reduce kernel needs combine/,
+  );
+  expect(problems('sparse_abs.yaml', (y) => y.replace('  expr: abs(x)\n', '  expr: abs(x)\n  join: union\n'))).toMatch(
+    /a map kernel takes no join/,
+  );
 });
 
 it('a condition where a value is due', () => {
-  expect(problems('sparse_add.yaml', (y) => y.replace('keep: thresh <= abs(out)', 'keep: abs(out)'))).toMatch(/kernel\.keep: expected a condition, got a value/);
+  expect(problems('sparse_add.yaml', (y) => y.replace('keep: thresh <= abs(out)', 'keep: abs(out)'))).toMatch(
+    /kernel\.keep: expected a condition, got a value/,
+  );
 });

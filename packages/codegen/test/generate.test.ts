@@ -23,19 +23,26 @@ it('the API, the kernel table, the cases and the docs cover every spec', () => {
   const files = generatedFiles({ root: ROOT });
   const cases = JSON.parse(files.get('packages/conformance/generated/cases.json')!).cases as { op: string }[];
   const specs = readFileSync(join(ROOT, 'packages/runtime/src/generated/ops-meta.ts'), 'utf8');
-  const ops = [...specs.matchAll(/^  "([a-z_]+)": \{$/gm)].map((m) => m[1]);
+  const ops = [...specs.matchAll(/^ {2}"([a-z_]+)": \{$/gm)].map((m) => m[1]);
   expect(ops.length).toBeGreaterThan(0);
   for (const op of ops) {
-    expect(cases.some((c) => c.op === op), `cases of ${op}`).toBe(true);
+    expect(
+      cases.some((c) => c.op === op),
+      `cases of ${op}`,
+    ).toBe(true);
     expect(files.get('packages/kernels-js/src/generated/registry.ts')).toContain(`  ${op}: `);
     expect(files.get('docs/ops.md')).toContain(`## ${op}\n`);
   }
 });
 
 it('nx caches every file codegen writes: the generate target declares each generated folder as an output', () => {
-  const outputs: string[] = JSON.parse(readFileSync(join(ROOT, 'packages/codegen/package.json'), 'utf8')).nx.targets.generate.outputs;
+  const outputs: string[] = JSON.parse(readFileSync(join(ROOT, 'packages/codegen/package.json'), 'utf8')).nx.targets
+    .generate.outputs;
   const declared = outputs.map((o) => o.replace('{workspaceRoot}/', ''));
   for (const path of generatedFiles({ root: ROOT }).keys()) {
-    expect(declared.some((d) => path === d || path.startsWith(`${d}/`)), `${path} is not an nx output of codegen:generate`).toBe(true);
+    expect(
+      declared.some((d) => path === d || path.startsWith(`${d}/`)),
+      `${path} is not an nx output of codegen:generate`,
+    ).toBe(true);
   }
 });

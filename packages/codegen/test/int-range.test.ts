@@ -23,7 +23,8 @@ describe('int32 ranges (emit-int-range.ts): when float32 computes an int32 expre
     expect(int32Blocker(parseExpr('a / b'))).toMatch(/^division/);
     expect(int32Blocker(parseExpr('max(a, 1 + pow(a, b))'))).toMatch(/^pow/);
     expect(int32Blocker(parseExpr('where(a < b, -sqrt(a), b)'))).toMatch(/^sqrt/);
-    for (const ok of ['a + b', 'max(acc, x)', 'thresh <= abs(out)', 'where(a < 0, -a, sign(b) * b)', 'min_value']) expect(int32Blocker(parseExpr(ok)), ok).toBeUndefined();
+    for (const ok of ['a + b', 'max(acc, x)', 'thresh <= abs(out)', 'where(a < 0, -a, sign(b) * b)', 'min_value'])
+      expect(int32Blocker(parseExpr(ok)), ok).toBeUndefined();
     expect(() => emitIntRange(parseExpr('a / b'), VARS)).toThrow(/no float32 range/);
   });
 
@@ -45,16 +46,34 @@ describe('int32 ranges (emit-int-range.ts): when float32 computes an int32 expre
   });
 
   it('property: where a range is given, float32 step by step equals int32 and stays in the range', () => {
-    const exprs = ['a + b', 'a - b', 'a * b', '-a', 'abs(a - b)', 'sign(a) * b', 'max(a, b) - min(a, 0)', 'where(a < b && !(b == 3), a * a, b)', 'max(min_value, a) * b', 'a * b * a'];
+    const exprs = [
+      'a + b',
+      'a - b',
+      'a * b',
+      '-a',
+      'abs(a - b)',
+      'sign(a) * b',
+      'max(a, b) - min(a, 0)',
+      'where(a < b && !(b == 3), a * a, b)',
+      'max(min_value, a) * b',
+      'a * b * a',
+    ];
     const compiled = exprs.map((src) => {
       const e = parseExpr(src);
-      const js = (dtype: 'int32' | 'float32') => new Function('h', 'a', 'b', `return ${emitJs(e, dtype, VARS)};`) as (h: unknown, a: number, b: number) => number;
+      const js = (dtype: 'int32' | 'float32') =>
+        new Function('h', 'a', 'b', `return ${emitJs(e, dtype, VARS)};`) as (
+          h: unknown,
+          a: number,
+          b: number,
+        ) => number;
       return { src, int32: js('int32'), float32: js('float32') };
     });
     const bound = fc.oneof(fc.integer({ min: -100, max: 100 }), fc.integer({ min: -(2 ** 26), max: 2 ** 26 }));
     const interval = fc.tuple(bound, bound).map(([x, y]) => iv(Math.min(x, y), Math.max(x, y)));
     const point = (r: R.Range) => fc.integer({ min: r.lo, max: r.hi });
-    const sample = fc.tuple(fc.constantFrom(...compiled), interval, interval).chain(([f, ra, rb]) => fc.tuple(fc.constant(f), fc.constant(ra), fc.constant(rb), point(ra), point(rb)));
+    const sample = fc
+      .tuple(fc.constantFrom(...compiled), interval, interval)
+      .chain(([f, ra, rb]) => fc.tuple(fc.constant(f), fc.constant(ra), fc.constant(rb), point(ra), point(rb)));
     let exact = 0;
     fc.assert(
       fc.property(sample, ([f, ra, rb, a, b]) => {

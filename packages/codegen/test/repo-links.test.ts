@@ -15,7 +15,12 @@ const tracked = execFileSync('git', ['ls-files', '-z'], { cwd: ROOT, encoding: '
   .filter((f) => f !== '' && existsSync(join(ROOT, f)));
 const trackedFiles = new Set(tracked);
 const trackedDirs = new Set(
-  tracked.flatMap((f) => f.split('/').slice(0, -1).map((_, i, parts) => parts.slice(0, i + 1).join('/'))),
+  tracked.flatMap((f) =>
+    f
+      .split('/')
+      .slice(0, -1)
+      .map((_, i, parts) => parts.slice(0, i + 1).join('/')),
+  ),
 );
 
 /** The targets of the Markdown links and images of a text, outside code blocks and code spans. */

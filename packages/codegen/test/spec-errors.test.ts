@@ -50,7 +50,9 @@ describe('a broken spec fails codegen with a message naming file and field', () 
   });
 
   it('an argument whose dtype variable does not exist', () => {
-    const msg = problemsOf(specsWith((y) => y.replace('    type: sparse\n    dtype: T', '    type: sparse\n    dtype: U')));
+    const msg = problemsOf(
+      specsWith((y) => y.replace('    type: sparse\n    dtype: T', '    type: sparse\n    dtype: U')),
+    );
     expect(msg).toMatch(/args\[0\]\.dtype: unknown dtype 'U'/);
   });
 
@@ -60,22 +62,36 @@ describe('a broken spec fails codegen with a message naming file and field', () 
   });
 
   it('an example missing a required argument', () => {
-    const msg = problemsOf(specsWith((y) => y.replace(/  - name: seed_sparse_tensor_example\n(.|\n)*?    expect:/, '  - name: seed_sparse_tensor_example\n    args: {}\n    expect:')));
+    const msg = problemsOf(
+      specsWith((y) =>
+        y.replace(
+          / {2}- name: seed_sparse_tensor_example\n(.|\n)*? {4}expect:/,
+          '  - name: seed_sparse_tensor_example\n    args: {}\n    expect:',
+        ),
+      ),
+    );
     expect(msg).toMatch(/examples\[1\]\.args: the required argument 'sp_input' is missing/);
   });
 
   it('an example expecting an output the op does not have', () => {
-    const msg = problemsOf(specsWith((y) => y.replace('    expect:\n      output:\n        dense: [[x', '    expect:\n      result:\n        dense: [[x')));
+    const msg = problemsOf(
+      specsWith((y) =>
+        y.replace('    expect:\n      output:\n        dense: [[x', '    expect:\n      result:\n        dense: [[x'),
+      ),
+    );
     expect(msg).toMatch(/examples\[0\]\.expect\.result: unknown output 'result'/);
   });
 
   it('an output that no example shows', () => {
     const msg = problemsOf(
       specsWith((y) =>
-        y.replace('kernel:', 'outputs_extra: 1\nkernel:').replace('outputs_extra: 1\n', '').replace(
-          '    doc: A dense tensor of shape `sp_input.dense_shape`.',
-          '    doc: A dense tensor of shape `sp_input.dense_shape`.\n  - name: extra\n    type: dense\n    dtype: T\n    shape: {like: sp_input}\n    doc: Unused.',
-        ),
+        y
+          .replace('kernel:', 'outputs_extra: 1\nkernel:')
+          .replace('outputs_extra: 1\n', '')
+          .replace(
+            '    doc: A dense tensor of shape `sp_input.dense_shape`.',
+            '    doc: A dense tensor of shape `sp_input.dense_shape`.\n  - name: extra\n    type: dense\n    dtype: T\n    shape: {like: sp_input}\n    doc: Unused.',
+          ),
       ),
     );
     expect(msg).toMatch(/outputs\[1\]\.name: no example shows the output 'extra'/);

@@ -14,7 +14,8 @@ export const isRecord = (x: unknown): x is Record<string, unknown> =>
 
 export const isDTypeName = (x: unknown): x is DTypeName => (DTYPE_NAMES as readonly unknown[]).includes(x);
 
-export const isFloatDType = (dtype: unknown): dtype is 'float32' | 'float64' => dtype === 'float32' || dtype === 'float64';
+export const isFloatDType = (dtype: unknown): dtype is 'float32' | 'float64' =>
+  dtype === 'float32' || dtype === 'float64';
 
 /** `{sparse: ..., dtype}`: a SparseTensor. */
 export const isSparseForm = (x: unknown): x is SparseForm => isRecord(x) && 'sparse' in x;
@@ -63,7 +64,8 @@ export function flattenNested(nested: unknown): { flat: unknown[]; shape: number
   const flat: unknown[] = [];
   const walk = (v: unknown, depth: number, path: string): void => {
     if (depth === shape.length) {
-      if (Array.isArray(v)) throw new Error(`the nesting is not rectangular at ${path || 'the top'}: a list where a value belongs`);
+      if (Array.isArray(v))
+        throw new Error(`the nesting is not rectangular at ${path || 'the top'}: a list where a value belongs`);
       flat.push(v);
       return;
     }

@@ -52,7 +52,8 @@ async function main(argv: string[]): Promise<number> {
   const results = await runCases(cases, backends);
   for (const r of results) {
     if (r.status === 'failed') console.log(`FAIL ${r.backend} ${r.op}/${r.name}: ${r.message}`);
-    else if (values.verbose && r.status === 'unsupported') console.log(`UNSUPPORTED ${r.backend} ${r.op}/${r.name}: ${r.message}`);
+    else if (values.verbose && r.status === 'unsupported')
+      console.log(`UNSUPPORTED ${r.backend} ${r.op}/${r.name}: ${r.message}`);
   }
   for (const [backend, counts] of countByBackend(results, backends)) console.log(formatSummaryLine(backend, counts));
 

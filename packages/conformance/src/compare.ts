@@ -28,7 +28,11 @@ class Mismatches {
  * Compares a run's outputs with a case's `expect` (keyed by output name). Only the outputs the case names are
  * compared. Returns '' when everything agrees, else every difference found (the first ten, then a count).
  */
-export function compareOutputs(got: Record<string, unknown>, expect: Record<string, unknown>, tolerance?: Tolerance): string {
+export function compareOutputs(
+  got: Record<string, unknown>,
+  expect: Record<string, unknown>,
+  tolerance?: Tolerance,
+): string {
   if (typeof got !== 'object' || got === null) {
     return `the op returned ${formatValue(got)}, not outputs keyed by name`;
   }
@@ -50,7 +54,13 @@ export function compareOutput(got: unknown, want: OutputView, path: string, tole
   return found.text();
 }
 
-function compareViews(got: unknown, want: OutputView, path: string, tolerance: Tolerance | undefined, found: Mismatches): void {
+function compareViews(
+  got: unknown,
+  want: OutputView,
+  path: string,
+  tolerance: Tolerance | undefined,
+  found: Mismatches,
+): void {
   const view = resultView(got);
   if ('unrecognized' in view) {
     found.add(`${path}: got ${view.unrecognized}, want ${describeKind(want)}`);
@@ -71,7 +81,13 @@ function compareViews(got: unknown, want: OutputView, path: string, tolerance: T
   compareTensor(view as TensorView, want as TensorView, path, tolerance, found);
 }
 
-function compareTensor(got: TensorView, want: TensorView, path: string, tolerance: Tolerance | undefined, found: Mismatches): void {
+function compareTensor(
+  got: TensorView,
+  want: TensorView,
+  path: string,
+  tolerance: Tolerance | undefined,
+  found: Mismatches,
+): void {
   if (got.kind !== want.kind) {
     found.add(`${path}: got ${describeKind(got)}, want ${describeKind(want)}`);
     return;
@@ -85,23 +101,38 @@ function compareTensor(got: TensorView, want: TensorView, path: string, toleranc
   else compareDense(got as DenseView, want, path, tolerance, found);
 }
 
-function compareSparse(got: SparseView, want: SparseView, path: string, tolerance: Tolerance | undefined, found: Mismatches): void {
+function compareSparse(
+  got: SparseView,
+  want: SparseView,
+  path: string,
+  tolerance: Tolerance | undefined,
+  found: Mismatches,
+): void {
   if (!sameList(got.denseShape, want.denseShape)) {
     found.add(`${path}.dense_shape: got ${formatValue(got.denseShape)}, want ${formatValue(want.denseShape)}`);
   }
   if (got.indices.length !== want.indices.length || got.values.length !== want.values.length) {
     // With a different number of entries, entry-by-entry messages would all be noise.
     const show = (v: SparseView) => (v.indices.length <= MAX_LISTED ? ` ${formatValue(v.indices)}` : '');
-    found.add(`${path}.indices: got ${got.indices.length} entries${show(got)}, want ${want.indices.length}${show(want)}`);
+    found.add(
+      `${path}.indices: got ${got.indices.length} entries${show(got)}, want ${want.indices.length}${show(want)}`,
+    );
     return;
   }
   want.indices.forEach((w, i) => {
-    if (!sameList(got.indices[i], w)) found.add(`${path}.indices[${i}]: got ${formatValue(got.indices[i])}, want ${formatValue(w)}`);
+    if (!sameList(got.indices[i], w))
+      found.add(`${path}.indices[${i}]: got ${formatValue(got.indices[i])}, want ${formatValue(w)}`);
   });
   compareValues(got.values, want.values, want.dtype, (i) => `${path}.values[${i}]`, tolerance, found);
 }
 
-function compareDense(got: DenseView, want: DenseView, path: string, tolerance: Tolerance | undefined, found: Mismatches): void {
+function compareDense(
+  got: DenseView,
+  want: DenseView,
+  path: string,
+  tolerance: Tolerance | undefined,
+  found: Mismatches,
+): void {
   if (!sameList(got.shape, want.shape)) {
     found.add(`${path}.shape: got ${formatValue(got.shape)}, want ${formatValue(want.shape)}`);
     return;
@@ -139,4 +170,5 @@ function multiIndex(flat: number, shape: number[]): string {
   return parts.map((p) => `[${p}]`).join('');
 }
 
-const sameList = (a: readonly unknown[], b: readonly unknown[]) => a.length === b.length && a.every((x, i) => x === b[i]);
+const sameList = (a: readonly unknown[], b: readonly unknown[]) =>
+  a.length === b.length && a.every((x, i) => x === b[i]);

@@ -1,4 +1,13 @@
-import { flattenNested, isDTypeName, isDenseForm, isRecord, isSparseForm, decodeFloat, isDigitString, formatValue } from './case-values.js';
+import {
+  flattenNested,
+  isDTypeName,
+  isDenseForm,
+  isRecord,
+  isSparseForm,
+  decodeFloat,
+  isDigitString,
+  formatValue,
+} from './case-values.js';
 import type { DenseView, OutputView, SparseView, TensorView } from './tensor-view.js';
 
 const INT32_MIN = -(2 ** 31);
@@ -17,7 +26,9 @@ export function expectedView(value: unknown, path: string): OutputView {
 function expectedTensor(value: unknown, path: string): TensorView {
   if (isSparseForm(value)) return expectedSparse(value, path);
   if (isDenseForm(value)) return expectedDense(value, path);
-  throw new Error(`${path}: expected {sparse: {indices, values, dense_shape}, dtype}, {dense: NESTED, dtype} or a list of them, got ${formatValue(value)}`);
+  throw new Error(
+    `${path}: expected {sparse: {indices, values, dense_shape}, dtype}, {dense: NESTED, dtype} or a list of them, got ${formatValue(value)}`,
+  );
 }
 
 function expectedSparse(value: Record<string, unknown>, path: string): SparseView {
@@ -32,7 +43,9 @@ function expectedSparse(value: Record<string, unknown>, path: string): SparseVie
   const rank = denseShape.length;
   const indices = s.indices.map((row, i) => {
     if (!Array.isArray(row) || row.length !== rank || !row.every((d) => Number.isSafeInteger(d))) {
-      throw new Error(`${path}.indices[${i}]: expected ${rank} whole numbers (the rank of dense_shape), got ${formatValue(row)}`);
+      throw new Error(
+        `${path}.indices[${i}]: expected ${rank} whole numbers (the rank of dense_shape), got ${formatValue(row)}`,
+      );
     }
     return row as number[];
   });
@@ -50,13 +63,15 @@ function expectedDense(value: Record<string, unknown>, path: string): DenseView 
   try {
     flattened = flattenNested(value.dense);
   } catch (e) {
-    throw new Error(`${path}.dense: ${(e as Error).message}`);
+    throw new Error(`${path}.dense: ${(e as Error).message}`, { cause: e });
   }
   // `shape` is needed where nesting cannot show it (a zero-sized dim); it must hold exactly the values given.
   const shape = value.shape === undefined ? flattened.shape : shapeOf(value.shape, `${path}.shape`);
   const size = shape.reduce((a, b) => a * b, 1);
   if (size !== flattened.flat.length) {
-    throw new Error(`${path}: shape ${formatValue(shape)} holds ${size} values but dense gives ${flattened.flat.length}`);
+    throw new Error(
+      `${path}: shape ${formatValue(shape)} holds ${size} values but dense gives ${flattened.flat.length}`,
+    );
   }
   const data = flattened.flat.map((v, i) => expectedElement(v, dtype, `${path}.dense (value ${i})`));
   return { kind: 'dense', data, shape, dtype };
@@ -95,7 +110,10 @@ export function expectedElement(v: unknown, dtype: string, path: string): unknow
 }
 
 function expectedDType(dtype: unknown, path: string): string {
-  if (!isDTypeName(dtype)) throw new Error(`${path}.dtype: expected one of float32, float64, int32, int64, bool, string, got ${formatValue(dtype)}`);
+  if (!isDTypeName(dtype))
+    throw new Error(
+      `${path}.dtype: expected one of float32, float64, int32, int64, bool, string, got ${formatValue(dtype)}`,
+    );
   return dtype;
 }
 

@@ -26,7 +26,8 @@ export function loadCases(path: string): Case[] {
   if (isDirectory) {
     files = caseFilesUnder(path);
   } else {
-    if (!isCaseFile(path)) throw new CaseFormatError(path, `not a case file: the name must end in ${CASE_FILE_EXTENSIONS.join(', ')}`);
+    if (!isCaseFile(path))
+      throw new CaseFormatError(path, `not a case file: the name must end in ${CASE_FILE_EXTENSIONS.join(', ')}`);
     files = [path];
   }
   const cases: Case[] = [];
@@ -35,7 +36,13 @@ export function loadCases(path: string): Case[] {
     parseCaseFile(readFileSync(file, 'utf8'), file).forEach((c, index) => {
       const key = `${c.op}/${c.name}`;
       const first = seen.get(key);
-      if (first !== undefined) throw new CaseFormatError(file, `${key} is already a case in ${first}: names must be unique within an op`, index, c.name);
+      if (first !== undefined)
+        throw new CaseFormatError(
+          file,
+          `${key} is already a case in ${first}: names must be unique within an op`,
+          index,
+          c.name,
+        );
       seen.set(key, file);
       cases.push(c);
     });

@@ -16,7 +16,13 @@ export type CaseRuntime = Pick<Runtime, 'backend' | 'hasOp'> & {
  * the op throws the right kind of error with a message matching `match`. Never throws.
  */
 export async function runCase(rt: CaseRuntime, c: Case): Promise<CaseResult> {
-  const result = (status: CaseStatus, message = ''): CaseResult => ({ op: c.op, name: c.name, backend: rt.backend, status, message });
+  const result = (status: CaseStatus, message = ''): CaseResult => ({
+    op: c.op,
+    name: c.name,
+    backend: rt.backend,
+    status,
+    message,
+  });
 
   if (!rt.hasOp(c.op)) return result('unsupported', `backend ${rt.backend} has no op '${c.op}'`);
   let outputs: Record<string, unknown>;
@@ -34,7 +40,8 @@ export async function runCase(rt: CaseRuntime, c: Case): Promise<CaseResult> {
     }
     return result('failed', `threw ${describeError(e)}`);
   }
-  if (c.expect_error) return result('failed', `expected ${describeExpected(c.expect_error)}, but the op returned normally`);
+  if (c.expect_error)
+    return result('failed', `expected ${describeExpected(c.expect_error)}, but the op returned normally`);
   if (!c.expect) return result('failed', `the case has neither expect nor expect_error`);
   let diff: string;
   try {

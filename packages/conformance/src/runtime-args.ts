@@ -12,7 +12,12 @@ export function toRuntimeValue(value: unknown): unknown {
   if (isSparseForm(value)) {
     const s = isRecord(value.sparse) ? value.sparse : {};
     const values = Array.isArray(s.values) ? s.values.map((v) => decodeArgValue(v, value.dtype)) : s.values;
-    return new SparseTensor(s.indices as number[][], values as unknown[], s.dense_shape as number[], value.dtype as DType | undefined);
+    return new SparseTensor(
+      s.indices as number[][],
+      values as unknown[],
+      s.dense_shape as number[],
+      value.dtype as DType | undefined,
+    );
   }
   if (isDenseForm(value)) {
     const nested = mapLeaves(value.dense, (v) => decodeArgValue(v, value.dtype));

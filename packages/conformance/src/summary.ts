@@ -3,7 +3,10 @@ import { STATUSES, type CaseResult, type CaseStatus } from './case.js';
 export type StatusCounts = Record<CaseStatus, number>;
 
 /** Counts per backend, in the order of `backends` (each listed even with no results), then any others met. */
-export function countByBackend(results: readonly CaseResult[], backends: readonly string[] = []): Map<string, StatusCounts> {
+export function countByBackend(
+  results: readonly CaseResult[],
+  backends: readonly string[] = [],
+): Map<string, StatusCounts> {
   const counts = new Map<string, StatusCounts>();
   const zero = (): StatusCounts => ({ passed: 0, failed: 0, unsupported: 0, delegated: 0 });
   for (const b of backends) counts.set(b, zero());

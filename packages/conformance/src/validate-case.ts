@@ -45,7 +45,7 @@ function checkExpectError(e: unknown): void {
     try {
       new RegExp(e.match);
     } catch (err) {
-      throw new Error(`expect_error.match is not a valid regex: ${(err as Error).message}`);
+      throw new Error(`expect_error.match is not a valid regex: ${(err as Error).message}`, { cause: err });
     }
   }
 }
@@ -54,7 +54,8 @@ function checkTolerance(t: unknown): void {
   if (!isRecord(t)) throw new Error(`'tolerance' must be {rtol?, atol?}`);
   for (const [k, v] of Object.entries(t)) {
     if (k !== 'rtol' && k !== 'atol') throw new Error(`tolerance: unknown field '${k}' (allowed: rtol, atol)`);
-    if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) throw new Error(`tolerance.${k} must be a number >= 0, got ${formatValue(v)}`);
+    if (typeof v !== 'number' || !Number.isFinite(v) || v < 0)
+      throw new Error(`tolerance.${k} must be a number >= 0, got ${formatValue(v)}`);
   }
 }
 
@@ -74,9 +75,11 @@ function checkArgForms(value: unknown, path: string): void {
     }
   } else if (isDenseForm(value)) {
     onlyKeys(value, ['dense', 'dtype', 'shape'], path);
-    if (value.shape !== undefined && !Array.isArray(value.shape)) throw new Error(`${path}.shape must be a list of dims`);
+    if (value.shape !== undefined && !Array.isArray(value.shape))
+      throw new Error(`${path}.shape must be a list of dims`);
   } else return;
-  if (value.dtype !== undefined && typeof value.dtype !== 'string') throw new Error(`${path}.dtype must be a dtype name`);
+  if (value.dtype !== undefined && typeof value.dtype !== 'string')
+    throw new Error(`${path}.dtype must be a dtype name`);
 }
 
 function onlyKeys(x: Record<string, unknown>, allowed: string[], path: string): void {

@@ -17,8 +17,21 @@ const ROOT = join(import.meta.dirname, '../../..');
 const BUNDLE_DIR = join(ROOT, 'packages/runtime/dist/browser');
 const GPU_BUNDLE_DIR = join(ROOT, 'packages/kernels-gpu/dist/browser');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-const TYPES: Record<string, string> = { '.js': 'text/javascript', '.map': 'application/json', '.wasm': 'application/wasm' };
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+const TYPES: Record<string, string> = {
+  '.js': 'text/javascript',
+  '.map': 'application/json',
+  '.wasm': 'application/wasm',
+};
 // Served from a folder of another name than the one it is built in: the bundle finds its wasm relative to itself.
 const BUNDLE_URL = '/vendor/sparse/sparse.js';
 
@@ -58,7 +71,12 @@ async function bundleRunner(): Promise<string> {
     format: 'esm',
     platform: 'browser',
     logLevel: 'silent',
-    plugins: [{ name: 'runtime-is-the-bundle', setup: (b) => b.onResolve({ filter: /^@sparse\/runtime$/ }, () => ({ path: BUNDLE_URL, external: true })) }],
+    plugins: [
+      {
+        name: 'runtime-is-the-bundle',
+        setup: (b) => b.onResolve({ filter: /^@sparse\/runtime$/ }, () => ({ path: BUNDLE_URL, external: true })),
+      },
+    ],
   });
   return result.outputFiles[0].text;
 }
@@ -71,13 +89,20 @@ const requested: string[] = [];
 const refused: string[] = [];
 
 beforeAll(async () => {
-  for (const f of ['sparse.js', 'kernels.wasm']) expect(existsSync(join(BUNDLE_DIR, f)), `${f} in ${BUNDLE_DIR} (npm run build)`).toBe(true);
-  expect(existsSync(join(GPU_BUNDLE_DIR, 'sparse-gpu.js')), `sparse-gpu.js in ${GPU_BUNDLE_DIR} (npm run build)`).toBe(true);
+  for (const f of ['sparse.js', 'kernels.wasm'])
+    expect(existsSync(join(BUNDLE_DIR, f)), `${f} in ${BUNDLE_DIR} (npm run build)`).toBe(true);
+  expect(existsSync(join(GPU_BUNDLE_DIR, 'sparse-gpu.js')), `sparse-gpu.js in ${GPU_BUNDLE_DIR} (npm run build)`).toBe(
+    true,
+  );
   const runner = await bundleRunner();
   const files: Record<string, string> = {
     '/cases.json': join(ROOT, 'packages/conformance/generated/cases.json'),
-    ...Object.fromEntries(['sparse.js', 'sparse.js.map', 'kernels.wasm'].map((f) => [`/vendor/sparse/${f}`, join(BUNDLE_DIR, f)])),
-    ...Object.fromEntries(['sparse-gpu.js', 'sparse-gpu.js.map'].map((f) => [`/vendor/sparse/${f}`, join(GPU_BUNDLE_DIR, f)])),
+    ...Object.fromEntries(
+      ['sparse.js', 'sparse.js.map', 'kernels.wasm'].map((f) => [`/vendor/sparse/${f}`, join(BUNDLE_DIR, f)]),
+    ),
+    ...Object.fromEntries(
+      ['sparse-gpu.js', 'sparse-gpu.js.map'].map((f) => [`/vendor/sparse/${f}`, join(GPU_BUNDLE_DIR, f)]),
+    ),
   };
   server = createServer((req, res) => {
     const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
@@ -104,13 +129,19 @@ afterAll(() => {
 
 it('the browser bundles run every spec example in headless Chromium on the js, wasm and gpu backends', async () => {
   expect(existsSync(CHROMIUM), `Chromium at ${CHROMIUM} (apt-get install chromium)`).toBe(true);
-  const browser = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: FLAGS });
+  const browser = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: FLAGS,
+  });
   try {
     const page = await browser.newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
     await page.goto(origin + '/');
-    await page.waitForFunction(() => (window as unknown as { __report?: unknown }).__report !== undefined, undefined, { timeout: 120_000 });
+    await page.waitForFunction(() => (window as unknown as { __report?: unknown }).__report !== undefined, undefined, {
+      timeout: 120_000,
+    });
     const report = await page.evaluate(() => (window as unknown as { __report: Record<string, unknown> }).__report);
     expect(errors).toEqual([]);
     expect(report.error).toBeUndefined();

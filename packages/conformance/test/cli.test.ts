@@ -67,8 +67,20 @@ describe('sparse-conformance', () => {
     expect(report).toEqual([
       { op: 'sparse_tensor_to_dense', name: 'to_dense_ok', backend: 'js', status: 'passed', message: '' },
       { op: 'sparse_tensor_to_dense', name: 'unordered_rejected', backend: 'js', status: 'passed', message: '' },
-      { op: 'no_such_op', name: 'anything', backend: 'js', status: 'unsupported', message: expect.stringContaining('no_such_op') },
-      { op: 'sparse_tensor_to_dense', name: 'wrong_expectation', backend: 'js', status: 'failed', message: 'output[0][1]: got 7, want 8' },
+      {
+        op: 'no_such_op',
+        name: 'anything',
+        backend: 'js',
+        status: 'unsupported',
+        message: expect.stringContaining('no_such_op'),
+      },
+      {
+        op: 'sparse_tensor_to_dense',
+        name: 'wrong_expectation',
+        backend: 'js',
+        status: 'failed',
+        message: 'output[0][1]: got 7, want 8',
+      },
     ]);
   });
 
@@ -78,7 +90,10 @@ describe('sparse-conformance', () => {
       {
         op: 'sparse_tensor_to_dense',
         name: 'json_ok',
-        args: { sp_input: { sparse: { indices: [[1]], values: ['b'], dense_shape: [3] }, dtype: 'string' }, default_value: 'z' },
+        args: {
+          sp_input: { sparse: { indices: [[1]], values: ['b'], dense_shape: [3] }, dtype: 'string' },
+          default_value: 'z',
+        },
         expect: { output: { dense: ['z', 'b', 'z'], dtype: 'string' } },
       },
       { op: 'no_such_op', name: 'anything', args: {}, expect_error: { kind: 'TypeError' } },
@@ -94,7 +109,10 @@ describe('sparse-conformance', () => {
     writeFileSync(cases, passing);
     const r = runCli('--cases', cases, '--backend', 'js,no_such_backend');
     expect(r.code).toBe(0);
-    expect(r.stdout.trimEnd().split('\n')).toEqual(['js: 1 passed, 0 failed, 0 unsupported', 'no_such_backend: 0 passed, 0 failed, 1 unsupported']);
+    expect(r.stdout.trimEnd().split('\n')).toEqual([
+      'js: 1 passed, 0 failed, 0 unsupported',
+      'no_such_backend: 0 passed, 0 failed, 1 unsupported',
+    ]);
   });
 
   it('exits 2 with the usage for a missing --cases or an unknown option', () => {

@@ -2,7 +2,16 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { InvalidArgumentError, SparseTensor, createRuntime, getOpInfo, listBackends, listOps, tensor, type ArgMeta } from '@sparse/runtime';
+import {
+  InvalidArgumentError,
+  SparseTensor,
+  createRuntime,
+  getOpInfo,
+  listBackends,
+  listOps,
+  tensor,
+  type ArgMeta,
+} from '@sparse/runtime';
 import { toRuntimeArgs, type Case } from '../src/index.js';
 
 // Malformed input of every kind, for every argument of every op: each call must return or throw
@@ -11,7 +20,24 @@ import { toRuntimeArgs, type Case } from '../src/index.js';
 const BUNDLE = JSON.parse(readFileSync(join(import.meta.dirname, '../generated/cases.json'), 'utf8')).cases as Case[];
 const RUNS = Number(process.env.FUZZ_RUNS ?? 100);
 
-const ANYTHING: unknown[] = [null, 'x', '', 1.5, NaN, -1, 2 ** 60, -Infinity, true, {}, [], [[1], [2, 3]], [null], () => 0, Symbol('s'), 10n];
+const ANYTHING: unknown[] = [
+  null,
+  'x',
+  '',
+  1.5,
+  NaN,
+  -1,
+  2 ** 60,
+  -Infinity,
+  true,
+  {},
+  [],
+  [[1], [2, 3]],
+  [null],
+  () => 0,
+  Symbol('s'),
+  10n,
+];
 
 /** Malformed SparseTensors, as plain SparseTensorValue objects (the constructor itself refuses some of these). */
 const BAD_SPARSE: unknown[] = [
@@ -20,7 +46,14 @@ const BAD_SPARSE: unknown[] = [
   { indices: [[0, 0.5]], values: [1], dense_shape: [2, 2] },
   { indices: [[0, NaN]], values: [1], dense_shape: [2, 2] },
   { indices: [[0]], values: [1], dense_shape: [2, 2] },
-  { indices: [[0, 0], [1, 1]], values: [1], dense_shape: [2, 2] },
+  {
+    indices: [
+      [0, 0],
+      [1, 1],
+    ],
+    values: [1],
+    dense_shape: [2, 2],
+  },
   { indices: [[0, 0]], values: [1], dense_shape: [2, -1] },
   { indices: [[0, 0]], values: [1], dense_shape: [2, NaN] },
   { indices: [[0, 0]], values: [1], dense_shape: [2, 1.5] },
@@ -29,13 +62,49 @@ const BAD_SPARSE: unknown[] = [
   { indices: [[0, 0]], values: ['a'], dense_shape: [2, 2] },
   { indices: [[0, 0]], values: [{}], dense_shape: [2, 2] },
   { indices: 'x', values: [1], dense_shape: [2] },
-  { indices: [[1, 1], [0, 0]], values: [1, 2], dense_shape: [2, 2] },
-  { indices: [[0, 0], [0, 0]], values: [1, 2], dense_shape: [2, 2] },
+  {
+    indices: [
+      [1, 1],
+      [0, 0],
+    ],
+    values: [1, 2],
+    dense_shape: [2, 2],
+  },
+  {
+    indices: [
+      [0, 0],
+      [0, 0],
+    ],
+    values: [1, 2],
+    dense_shape: [2, 2],
+  },
   { indices: [], values: [], dense_shape: [] },
 ];
 
-const BAD_DENSE: unknown[] = [[[1, 2], [3]], [['a', 1]], tensor([1, 2, 3]), tensor([[1.5, 2.5]]), tensor(['a', 'b']), tensor(true), [1e40]];
-const BAD_INTS: unknown[] = [1.5, NaN, 1e20, -1e20, '1', [1.5], [-1], [NaN], [2 ** 60], [[]], ['a'], [1e15, 1e15], [-1, -1]];
+const BAD_DENSE: unknown[] = [
+  [[1, 2], [3]],
+  [['a', 1]],
+  tensor([1, 2, 3]),
+  tensor([[1.5, 2.5]]),
+  tensor(['a', 'b']),
+  tensor(true),
+  [1e40],
+];
+const BAD_INTS: unknown[] = [
+  1.5,
+  NaN,
+  1e20,
+  -1e20,
+  '1',
+  [1.5],
+  [-1],
+  [NaN],
+  [2 ** 60],
+  [[]],
+  ['a'],
+  [1e15, 1e15],
+  [-1, -1],
+];
 
 function malformed(a: ArgMeta): unknown[] {
   const sparse = new SparseTensor([[0, 1]], [1], [2, 2]);
@@ -44,7 +113,12 @@ function malformed(a: ArgMeta): unknown[] {
     case 'sparse_or_sparse_list':
       return [...BAD_SPARSE, tensor([[1, 2]]), ...ANYTHING];
     case 'sparse_list':
-      return [BAD_SPARSE, [sparse, ...BAD_SPARSE.slice(0, 3)], [sparse, new SparseTensor([[0]], [1], [3])], ...ANYTHING];
+      return [
+        BAD_SPARSE,
+        [sparse, ...BAD_SPARSE.slice(0, 3)],
+        [sparse, new SparseTensor([[0]], [1], [3])],
+        ...ANYTHING,
+      ];
     case 'sparse_or_dense':
       return [...BAD_SPARSE, ...BAD_DENSE, ...ANYTHING];
     case 'dense':
@@ -78,15 +152,20 @@ for (const backend of listBackends()) {
         for (const a of info.args) {
           for (const v of malformed(a)) {
             const result = outcome(() => rt.run(op, { ...base, [a.name]: v }));
-            if (result.startsWith('threw')) bad.push(`${a.name} = ${String(typeof v === 'symbol' ? 'Symbol' : JSON.stringify(v))}: ${result}`);
+            if (result.startsWith('threw'))
+              bad.push(`${a.name} = ${String(typeof v === 'symbol' ? 'Symbol' : JSON.stringify(v))}: ${result}`);
           }
         }
         // Random values of every kind, one argument at a time.
         fc.assert(
-          fc.property(fc.constantFrom(...info.args), fc.anything({ withBigInt: true, withTypedArray: true, withSparseArray: true }), (a, v) => {
-            const result = outcome(() => rt.run(op, { ...base, [a.name]: v }));
-            if (result.startsWith('threw')) bad.push(`${a.name} = ${fc.stringify(v)}: ${result}`);
-          }),
+          fc.property(
+            fc.constantFrom(...info.args),
+            fc.anything({ withBigInt: true, withTypedArray: true, withSparseArray: true }),
+            (a, v) => {
+              const result = outcome(() => rt.run(op, { ...base, [a.name]: v }));
+              if (result.startsWith('threw')) bad.push(`${a.name} = ${fc.stringify(v)}: ${result}`);
+            },
+          ),
           { numRuns: RUNS },
         );
         expect(bad, bad.slice(0, 5).join('\n')).toEqual([]);

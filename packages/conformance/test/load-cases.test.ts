@@ -71,12 +71,20 @@ describe('loadCases: formats', () => {
   });
 
   it('reads the {cases: [...]} wrapper, other top-level fields allowed (the generated bundle has `generated`)', () => {
-    const file = write('wrapped.yml', `generated: by hand\ncases:\n  - ${JSON.stringify(denseCase('from_dense', 'w'))}\n`);
+    const file = write(
+      'wrapped.yml',
+      `generated: by hand\ncases:\n  - ${JSON.stringify(denseCase('from_dense', 'w'))}\n`,
+    );
     expect(loadCases(file).map((c) => `${c.op}/${c.name}`)).toEqual(['from_dense/w']);
   });
 
   it('reads expect_error cases', () => {
-    const c = { op: 'sparse_reorder', name: 'bad', args: {}, expect_error: { kind: 'InvalidArgument', match: 'out of (bounds|range)' } };
+    const c = {
+      op: 'sparse_reorder',
+      name: 'bad',
+      args: {},
+      expect_error: { kind: 'InvalidArgument', match: 'out of (bounds|range)' },
+    };
     expect(parseCaseFile(JSON.stringify([c]), 'x.json')[0].expect_error).toEqual(c.expect_error);
   });
 
@@ -102,25 +110,81 @@ describe('loadCases: malformed files', () => {
 
   it('names the case index when the name is missing', () => {
     const { name: _dropped, ...nameless } = denseCase('from_dense', 'x');
-    expect(errorOf(() => parseCaseFile(JSON.stringify([nameless]), 'f.json')).message).toBe(`f.json: cases[0]: 'name' must be a non-empty string`);
+    expect(errorOf(() => parseCaseFile(JSON.stringify([nameless]), 'f.json')).message).toBe(
+      `f.json: cases[0]: 'name' must be a non-empty string`,
+    );
   });
 
   it.each([
     ['no op', { name: 'n', args: {}, expect: {} }, /'op' must be/],
-    ['args not a mapping', { op: 'o', name: 'n', args: [1], expect_error: { kind: 'TypeError' } }, /'args' must be a mapping/],
+    [
+      'args not a mapping',
+      { op: 'o', name: 'n', args: [1], expect_error: { kind: 'TypeError' } },
+      /'args' must be a mapping/,
+    ],
     ['neither expect nor expect_error', { op: 'o', name: 'n', args: {} }, /exactly one of/],
     ['a misspelt field', { op: 'o', name: 'n', args: {}, expected: {} }, /unknown field 'expected'/],
-    ['an unknown error kind', { op: 'o', name: 'n', args: {}, expect_error: { kind: 'ValueError' } }, /kind must be one of InvalidArgument, TypeError/],
-    ['a bad regex', { op: 'o', name: 'n', args: {}, expect_error: { kind: 'TypeError', match: '(' } }, /not a valid regex/],
-    ['a negative tolerance', { ...denseCase('o', 'n'), tolerance: { rtol: -1 } }, /tolerance\.rtol must be a number >= 0/],
-    ['an expected value of the wrong dtype', { ...denseCase('o', 'n'), expect: { output: { dense: [1, 'x'], dtype: 'int32' } } }, /expect\.output\.dense \(value 1\): "x" is not an int32 value/],
-    ['an expected int64 past 2^53 as a number', { ...denseCase('o', 'n'), expect: { output: { dense: [2 ** 60], dtype: 'int64' } } }, /write it as a string of digits/],
-    ['an expected value with no dtype', { ...denseCase('o', 'n'), expect: { output: { dense: [1] } } }, /expect\.output\.dtype: expected one of/],
-    ['ragged expected nesting', { ...denseCase('o', 'n'), expect: { output: { dense: [[1, 2], [3]], dtype: 'int32' } } }, /not rectangular at \[1\]/],
-    ['indices and values of different lengths', { ...denseCase('o', 'n'), expect: { output: { sparse: { indices: [[0]], values: [1, 2], dense_shape: [3] }, dtype: 'int32' } } }, /1 indices but 2 values/],
-    ['an index of the wrong rank', { ...denseCase('o', 'n'), expect: { output: { sparse: { indices: [[0, 1]], values: [1], dense_shape: [3] }, dtype: 'int32' } } }, /indices\[0\]: expected 1 whole numbers/],
-    ['an expected plain value', { ...denseCase('o', 'n'), expect: { output: [[1, 2]] } }, /expect\.output\[0\]: expected \{sparse/],
-    ['a sparse arg missing a field', { ...denseCase('o', 'n'), args: { sp: { sparse: { indices: [], values: [] }, dtype: 'int32' } } }, /args\.sp\.sparse\.dense_shape must be a list/],
+    [
+      'an unknown error kind',
+      { op: 'o', name: 'n', args: {}, expect_error: { kind: 'ValueError' } },
+      /kind must be one of InvalidArgument, TypeError/,
+    ],
+    [
+      'a bad regex',
+      { op: 'o', name: 'n', args: {}, expect_error: { kind: 'TypeError', match: '(' } },
+      /not a valid regex/,
+    ],
+    [
+      'a negative tolerance',
+      { ...denseCase('o', 'n'), tolerance: { rtol: -1 } },
+      /tolerance\.rtol must be a number >= 0/,
+    ],
+    [
+      'an expected value of the wrong dtype',
+      { ...denseCase('o', 'n'), expect: { output: { dense: [1, 'x'], dtype: 'int32' } } },
+      /expect\.output\.dense \(value 1\): "x" is not an int32 value/,
+    ],
+    [
+      'an expected int64 past 2^53 as a number',
+      { ...denseCase('o', 'n'), expect: { output: { dense: [2 ** 60], dtype: 'int64' } } },
+      /write it as a string of digits/,
+    ],
+    [
+      'an expected value with no dtype',
+      { ...denseCase('o', 'n'), expect: { output: { dense: [1] } } },
+      /expect\.output\.dtype: expected one of/,
+    ],
+    [
+      'ragged expected nesting',
+      { ...denseCase('o', 'n'), expect: { output: { dense: [[1, 2], [3]], dtype: 'int32' } } },
+      /not rectangular at \[1\]/,
+    ],
+    [
+      'indices and values of different lengths',
+      {
+        ...denseCase('o', 'n'),
+        expect: { output: { sparse: { indices: [[0]], values: [1, 2], dense_shape: [3] }, dtype: 'int32' } },
+      },
+      /1 indices but 2 values/,
+    ],
+    [
+      'an index of the wrong rank',
+      {
+        ...denseCase('o', 'n'),
+        expect: { output: { sparse: { indices: [[0, 1]], values: [1], dense_shape: [3] }, dtype: 'int32' } },
+      },
+      /indices\[0\]: expected 1 whole numbers/,
+    ],
+    [
+      'an expected plain value',
+      { ...denseCase('o', 'n'), expect: { output: [[1, 2]] } },
+      /expect\.output\[0\]: expected \{sparse/,
+    ],
+    [
+      'a sparse arg missing a field',
+      { ...denseCase('o', 'n'), args: { sp: { sparse: { indices: [], values: [] }, dtype: 'int32' } } },
+      /args\.sp\.sparse\.dense_shape must be a list/,
+    ],
   ])('rejects %s', (_what, raw, message) => {
     const e = errorOf(() => parseCaseFile(JSON.stringify([raw]), 'bad.json'));
     expect(e.message).toMatch(/^bad\.json: cases\[0\]/);
@@ -129,7 +193,9 @@ describe('loadCases: malformed files', () => {
 
   it('rejects an unparseable file, naming it', () => {
     const file = write('broken.yaml', '- op: x\n  name: [unclosed\n');
-    expect(errorOf(() => loadCases(file)).message).toMatch(new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: cannot parse`));
+    expect(errorOf(() => loadCases(file)).message).toMatch(
+      new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: cannot parse`),
+    );
   });
 
   it('rejects a file that is not a list of cases', () => {
@@ -141,7 +207,9 @@ describe('loadCases: malformed files', () => {
     const first = write('dup/1.json', JSON.stringify([denseCase('op', 'same')]));
     const second = write('dup/2.json', JSON.stringify([denseCase('op', 'same')]));
     const e = errorOf(() => loadCases(join(root, 'dup')));
-    expect(e.message).toBe(`${second}: cases[0] (same): op/same is already a case in ${first}: names must be unique within an op`);
+    expect(e.message).toBe(
+      `${second}: cases[0] (same): op/same is already a case in ${first}: names must be unique within an op`,
+    );
   });
 
   it('rejects a file without a case-file extension, and a missing path', () => {

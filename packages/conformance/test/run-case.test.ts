@@ -5,7 +5,9 @@ import { runCase, type CaseRuntime } from '../src/run-case.js';
 import { runCases } from '../src/run-cases.js';
 
 /** A runtime stand-in whose one op `op` behaves as `behave` says; any other op is unknown to it. */
-function fakeRuntime(behave: (args: Record<string, unknown>) => Record<string, unknown>): CaseRuntime & { seen: Record<string, unknown>[] } {
+function fakeRuntime(
+  behave: (args: Record<string, unknown>) => Record<string, unknown>,
+): CaseRuntime & { seen: Record<string, unknown>[] } {
   const seen: Record<string, unknown>[] = [];
   return {
     backend: 'fake',
@@ -18,9 +20,10 @@ function fakeRuntime(behave: (args: Record<string, unknown>) => Record<string, u
   };
 }
 
-const throwing = (e: unknown) => fakeRuntime(() => {
-  throw e;
-});
+const throwing = (e: unknown) =>
+  fakeRuntime(() => {
+    throw e;
+  });
 
 const errorCase = (kind: 'InvalidArgument' | 'TypeError', match?: string): Case => ({
   op: 'op',
@@ -32,22 +35,34 @@ const errorCase = (kind: 'InvalidArgument' | 'TypeError', match?: string): Case 
 const outputCase: Case = {
   op: 'op',
   name: 'out',
-  args: { sp_input: { sparse: { indices: [[0], [2]], values: ['nan', 2], dense_shape: [3] }, dtype: 'float32' }, axis: 1, shape: [2, 3] },
+  args: {
+    sp_input: { sparse: { indices: [[0], [2]], values: ['nan', 2], dense_shape: [3] }, dtype: 'float32' },
+    axis: 1,
+    shape: [2, 3],
+  },
   expect: { output: { dense: [1.5, 'inf'], dtype: 'float64' } },
 };
 
 describe('runCase: expect_error cases', () => {
   it('passes on an InvalidArgumentError whose message matches', async () => {
-    const r = await runCase(throwing(new InvalidArgumentError('indices[1] = [0,0] is out of order')), errorCase('InvalidArgument', 'out of order'));
+    const r = await runCase(
+      throwing(new InvalidArgumentError('indices[1] = [0,0] is out of order')),
+      errorCase('InvalidArgument', 'out of order'),
+    );
     expect(r).toEqual({ op: 'op', name: 'err', backend: 'fake', status: 'passed', message: '' });
   });
 
   it('passes on a TypeError when one is expected, with no match given', async () => {
-    expect((await runCase(throwing(new TypeError('sp_input must be a SparseTensor')), errorCase('TypeError'))).status).toBe('passed');
+    expect(
+      (await runCase(throwing(new TypeError('sp_input must be a SparseTensor')), errorCase('TypeError'))).status,
+    ).toBe('passed');
   });
 
   it('fails when the message does not match', async () => {
-    const r = await runCase(throwing(new InvalidArgumentError('shapes differ')), errorCase('InvalidArgument', 'out of order'));
+    const r = await runCase(
+      throwing(new InvalidArgumentError('shapes differ')),
+      errorCase('InvalidArgument', 'out of order'),
+    );
     expect(r.status).toBe('failed');
     expect(r.message).toBe('expected an InvalidArgumentError matching /out of order/, got the message: shapes differ');
   });
@@ -56,7 +71,9 @@ describe('runCase: expect_error cases', () => {
     const r = await runCase(throwing(new TypeError('wrong kind')), errorCase('InvalidArgument'));
     expect(r.status).toBe('failed');
     expect(r.message).toBe('expected an InvalidArgumentError, got TypeError: wrong kind');
-    expect((await runCase(throwing(new InvalidArgumentError('bad data')), errorCase('TypeError'))).status).toBe('failed');
+    expect((await runCase(throwing(new InvalidArgumentError('bad data')), errorCase('TypeError'))).status).toBe(
+      'failed',
+    );
   });
 
   it.each([
@@ -72,12 +89,23 @@ describe('runCase: expect_error cases', () => {
   });
 
   it('fails when the op returns normally', async () => {
-    const r = await runCase(fakeRuntime(() => ({ output: [] })), errorCase('TypeError', 'dtype'));
-    expect(r).toMatchObject({ status: 'failed', message: 'expected a TypeError matching /dtype/, but the op returned normally' });
+    const r = await runCase(
+      fakeRuntime(() => ({ output: [] })),
+      errorCase('TypeError', 'dtype'),
+    );
+    expect(r).toMatchObject({
+      status: 'failed',
+      message: 'expected a TypeError matching /dtype/, but the op returned normally',
+    });
   });
 
   it('counts an error raised while building the arguments (a bad SparseTensor)', async () => {
-    const c: Case = { op: 'op', name: 'bad_st', args: { sp_input: { sparse: { indices: [[0], [1]], values: [1], dense_shape: [3] }, dtype: 'int32' } }, expect_error: { kind: 'InvalidArgument' } };
+    const c: Case = {
+      op: 'op',
+      name: 'bad_st',
+      args: { sp_input: { sparse: { indices: [[0], [1]], values: [1], dense_shape: [3] }, dtype: 'int32' } },
+      expect_error: { kind: 'InvalidArgument' },
+    };
     const rt = fakeRuntime(() => ({}));
     expect((await runCase(rt, c)).status).toBe('passed');
     expect(rt.seen).toHaveLength(0);
@@ -94,7 +122,10 @@ describe('runCase: unsupported', () => {
   });
 
   it('when the runtime throws UnimplementedError, even for an error-expecting case', async () => {
-    const r = await runCase(throwing(new UnimplementedError('op has no kernel for string')), errorCase('InvalidArgument'));
+    const r = await runCase(
+      throwing(new UnimplementedError('op has no kernel for string')),
+      errorCase('InvalidArgument'),
+    );
     expect(r).toMatchObject({ status: 'unsupported', message: 'op has no kernel for string' });
   });
 });
@@ -136,7 +167,15 @@ describe('runCases', () => {
       op: 'sparse_tensor_to_dense',
       name: 'to_dense',
       args: { sp_input: { sparse: { indices: [[0, 1]], values: [7], dense_shape: [2, 2] }, dtype: 'int32' } },
-      expect: { output: { dense: [[0, 7], [0, 0]], dtype: 'int32' } },
+      expect: {
+        output: {
+          dense: [
+            [0, 7],
+            [0, 0],
+          ],
+          dtype: 'int32',
+        },
+      },
     };
     const results = await runCases([toDense, { ...toDense, op: 'no_such_op' }], ['js', 'nope']);
     expect(results.map((r) => `${r.backend} ${r.op} ${r.status}`)).toEqual([

@@ -4,26 +4,53 @@ import { toRuntimeArgs, toRuntimeValue } from '../src/runtime-args.js';
 
 describe('toRuntimeValue', () => {
   it('makes a SparseTensor of {sparse}, reading nan/inf/-inf in float values', () => {
-    const st = toRuntimeValue({ sparse: { indices: [[0, 1], [1, 0], [1, 2]], values: ['nan', 'inf', '-inf'], dense_shape: [2, 3] }, dtype: 'float64' }) as SparseTensor;
+    const st = toRuntimeValue({
+      sparse: {
+        indices: [
+          [0, 1],
+          [1, 0],
+          [1, 2],
+        ],
+        values: ['nan', 'inf', '-inf'],
+        dense_shape: [2, 3],
+      },
+      dtype: 'float64',
+    }) as SparseTensor;
     expect(st).toBeInstanceOf(SparseTensor);
     expect(st.dtype).toBe('float64');
-    expect(st.indices).toEqual([[0, 1], [1, 0], [1, 2]]);
+    expect(st.indices).toEqual([
+      [0, 1],
+      [1, 0],
+      [1, 2],
+    ]);
     expect(st.denseShape).toEqual([2, 3]);
     expect(Array.from(st.values as Float64Array)).toEqual([NaN, Infinity, -Infinity]);
   });
 
   it('keeps int64 digit strings exact past 2^53', () => {
-    const st = toRuntimeValue({ sparse: { indices: [[0], [1]], values: ['9007199254740993', -3], dense_shape: [2] }, dtype: 'int64' }) as SparseTensor;
+    const st = toRuntimeValue({
+      sparse: { indices: [[0], [1]], values: ['9007199254740993', -3], dense_shape: [2] },
+      dtype: 'int64',
+    }) as SparseTensor;
     expect(Array.from(st.values as BigInt64Array)).toEqual([9007199254740993n, -3n]);
   });
 
   it('leaves strings alone in a string tensor', () => {
-    const st = toRuntimeValue({ sparse: { indices: [[0]], values: ['inf'], dense_shape: [1] }, dtype: 'string' }) as SparseTensor;
+    const st = toRuntimeValue({
+      sparse: { indices: [[0]], values: ['inf'], dense_shape: [1] },
+      dtype: 'string',
+    }) as SparseTensor;
     expect(st.values).toEqual(['inf']);
   });
 
   it('makes a dense Tensor of {dense}, with `shape` for zero-sized dims', () => {
-    const t = toRuntimeValue({ dense: [[1, 'nan'], [3, 4]], dtype: 'float32' }) as Tensor;
+    const t = toRuntimeValue({
+      dense: [
+        [1, 'nan'],
+        [3, 4],
+      ],
+      dtype: 'float32',
+    }) as Tensor;
     expect(t).toBeInstanceOf(Tensor);
     expect([t.shape, t.dtype]).toEqual([[2, 2], 'float32']);
     expect(Array.from(t.data as Float32Array)).toEqual([1, NaN, 3, 4]);
@@ -45,7 +72,10 @@ describe('toRuntimeValue', () => {
 
   it('passes plain values through unchanged', () => {
     const shape = [2, 3];
-    const nested = [[1, 2], [3, 4]];
+    const nested = [
+      [1, 2],
+      [3, 4],
+    ];
     expect(toRuntimeValue(shape)).toBe(shape);
     expect(toRuntimeValue(nested)).toBe(nested);
     for (const v of [3, 2.5, true, 'x', 'nan', null]) expect(toRuntimeValue(v)).toBe(v);

@@ -1,5 +1,15 @@
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
@@ -54,9 +64,17 @@ examples:
 const work = mkdtempSync(join(tmpdir(), 'spec-only-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-/** `npm run build` in the copy, as a contributor runs it; returns what nx printed. */
+/** `npm run build` in the copy, as a contributor runs it; returns what nx printed, without colours. */
 const build = () =>
-  execFileSync('npm', ['run', 'build'], { cwd: work, encoding: 'utf8', env: { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true' } });
+  execFileSync('npm', ['run', 'build'], {
+    cwd: work,
+    encoding: 'utf8',
+    env: { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NO_COLOR: '1', FORCE_COLOR: '0' },
+  }).replace(ANSI, '');
+
+// Terminal colour codes, which a CI environment may turn on whatever NO_COLOR says.
+// eslint-disable-next-line no-control-regex
+const ANSI = /\x1b\[[0-9;]*m/g;
 
 // A contributor's loop in a workspace that has been built before: add a spec, `npm run build`, and the op runs on
 // every backend; change a template, build, and the kernels change. The copy starts from this workspace's built
@@ -68,42 +86,67 @@ it('a new family op runs from its spec alone in a built workspace: npm run build
   writeFileSync(join(work, 'specs', `${OP}.yaml`), FIXTURE);
   const afterSpec = build();
   // codegen ran again, and so did every build that takes generated sources: none was restored stale from the cache.
-  for (const p of ['codegen:generate', 'kernels-js:build', 'kernels-as:build', 'kernels-gpu:build', 'runtime:build', 'conformance:build']) {
+  for (const p of [
+    'codegen:generate',
+    'kernels-js:build',
+    'kernels-as:build',
+    'kernels-gpu:build',
+    'runtime:build',
+    'conformance:build',
+  ]) {
     expect(afterSpec, p).toMatch(new RegExp(`^> nx run @sparse/${p}$`, 'm'));
   }
   expect(existsSync(join(work, 'packages/kernels-js/src/generated/kernels', `${OP}.ts`))).toBe(true);
   expect(existsSync(join(work, 'packages/kernels-js/src/kernels', `${OP}.ts`))).toBe(false);
-  expect(readFileSync(join(work, 'packages/kernels-as/assembly/generated/families.ts'), 'utf8')).toContain(`export function ${OP}__int64(`);
+  expect(readFileSync(join(work, 'packages/kernels-as/assembly/generated/families.ts'), 'utf8')).toContain(
+    `export function ${OP}__int64(`,
+  );
   expect(readFileSync(join(work, 'packages/kernels-gpu/src/generated/families.ts'), 'utf8')).toContain(`  ${OP}: {`);
 
   const bundle = JSON.parse(readFileSync(join(work, 'packages/conformance/generated/cases.json'), 'utf8'));
   const cases = bundle.cases.filter((c: { op: string }) => c.op === OP);
   expect(cases).toHaveLength(4);
   writeFileSync(join(work, 'fixture-cases.json'), JSON.stringify(cases));
-  const out = execFileSync(process.execPath, [join(work, 'packages/conformance/dist/cli.js'), '--cases', join(work, 'fixture-cases.json'), '--backend', 'all'], { cwd: work, encoding: 'utf8' });
+  const out = execFileSync(
+    process.execPath,
+    [join(work, 'packages/conformance/dist/cli.js'), '--cases', join(work, 'fixture-cases.json'), '--backend', 'all'],
+    { cwd: work, encoding: 'utf8' },
+  );
   const lines = out.trim().split('\n');
   // Every backend runs it in its own kernels: passed, not delegated — but the gpu declares two cases delegated
   // (kernels-gpu/src/delegation.ts): int64, and the int32 cube of 2048 (2^33: past the 2^24 its int32 bound allows).
-  expect(lines).toEqual(expect.arrayContaining(['js: 4 passed, 0 failed, 0 unsupported', 'wasm: 4 passed, 0 failed, 0 unsupported']));
-  for (const line of lines.filter((l) => !l.startsWith('gpu:'))) expect(line).toMatch(/^\w+: 4 passed, 0 failed, 0 unsupported$/);
+  expect(lines).toEqual(
+    expect.arrayContaining(['js: 4 passed, 0 failed, 0 unsupported', 'wasm: 4 passed, 0 failed, 0 unsupported']),
+  );
+  for (const line of lines.filter((l) => !l.startsWith('gpu:')))
+    expect(line).toMatch(/^\w+: 4 passed, 0 failed, 0 unsupported$/);
   expect(lines).toContain('gpu: 2 passed, 0 failed, 0 unsupported, 2 delegated');
   // The generated API has the op too, under the derived name.
-  expect(readFileSync(join(work, 'packages/runtime/dist/generated/ops-api.d.ts'), 'utf8')).toContain('specOnlyFixture(spInput');
+  expect(readFileSync(join(work, 'packages/runtime/dist/generated/ops-api.d.ts'), 'utf8')).toContain(
+    'specOnlyFixture(spInput',
+  );
 
   // A template change reaches the built kernels.
   const template = join(work, 'packages/codegen/templates/js/map.ts.hbs');
   writeFileSync(template, `${readFileSync(template, 'utf8')}\nexport const TEMPLATE_CHANGED = true;\n`);
   build();
-  expect(readFileSync(join(work, 'packages/kernels-js/dist/generated/kernels', `${OP}.js`), 'utf8')).toContain('TEMPLATE_CHANGED');
+  expect(readFileSync(join(work, 'packages/kernels-js/dist/generated/kernels', `${OP}.js`), 'utf8')).toContain(
+    'TEMPLATE_CHANGED',
+  );
 }, 300_000);
 
 /** A copy of the repository as built here: sources, specs, built output, generated sources and the nx cache. */
 function copyRepository(): void {
   for (const f of ['package.json', 'tsconfig.base.json', 'nx.json']) cpSync(join(ROOT, f), join(work, f));
-  for (const d of ['specs', 'tools', 'docs', '.nx/cache']) if (existsSync(join(ROOT, d))) cpSync(join(ROOT, d), join(work, d), { recursive: true });
+  for (const d of ['specs', 'tools', 'docs', '.nx/cache'])
+    if (existsSync(join(ROOT, d))) cpSync(join(ROOT, d), join(work, d), { recursive: true });
   for (const p of PACKAGES) {
-    cpSync(join(ROOT, 'packages', p), join(work, 'packages', p), { recursive: true, filter: (src) => !/[/\\](node_modules|test)$/.test(src) });
-    if (existsSync(join(ROOT, 'packages', p, 'node_modules'))) symlinkSync(join(ROOT, 'packages', p, 'node_modules'), join(work, 'packages', p, 'node_modules'));
+    cpSync(join(ROOT, 'packages', p), join(work, 'packages', p), {
+      recursive: true,
+      filter: (src) => !/[/\\](node_modules|test)$/.test(src),
+    });
+    if (existsSync(join(ROOT, 'packages', p, 'node_modules')))
+      symlinkSync(join(ROOT, 'packages', p, 'node_modules'), join(work, 'packages', p, 'node_modules'));
   }
   linkNodeModules();
 }

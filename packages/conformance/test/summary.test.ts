@@ -3,11 +3,23 @@ import { parseBackendList } from '../src/backend-names.js';
 import type { CaseResult, CaseStatus } from '../src/case.js';
 import { countByBackend, formatSummaryLine } from '../src/summary.js';
 
-const result = (backend: string, status: CaseStatus): CaseResult => ({ op: 'op', name: `${backend}-${status}`, backend, status, message: '' });
+const result = (backend: string, status: CaseStatus): CaseResult => ({
+  op: 'op',
+  name: `${backend}-${status}`,
+  backend,
+  status,
+  message: '',
+});
 
 describe('summary lines', () => {
   it('counts per backend, in the order asked, listing backends with no results', () => {
-    const results = [result('wasm', 'failed'), result('js', 'passed'), result('js', 'passed'), result('js', 'unsupported'), result('wasm', 'delegated')];
+    const results = [
+      result('wasm', 'failed'),
+      result('js', 'passed'),
+      result('js', 'passed'),
+      result('js', 'unsupported'),
+      result('wasm', 'delegated'),
+    ];
     const lines = [...countByBackend(results, ['js', 'wasm', 'gpu'])].map(([b, c]) => formatSummaryLine(b, c));
     expect(lines).toEqual([
       'js: 2 passed, 0 failed, 1 unsupported',

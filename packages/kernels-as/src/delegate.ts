@@ -6,4 +6,3 @@ type Outputs = Record<string, unknown>;
 export function delegate(jsKernel: (args: never) => Outputs, args: unknown, reason: string): Outputs {
   return { ...jsKernel(args as never), [DELEGATED]: reason };
 }
-

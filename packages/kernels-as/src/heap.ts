@@ -1,7 +1,10 @@
 import type { DType, Scalar, Values } from './generated/kernel-types.js';
 
 type NumericStorage = Float32Array | Float64Array | Int32Array | BigInt64Array;
-type Ctor = { new (buffer: ArrayBuffer, byteOffset: number, length: number): NumericStorage; BYTES_PER_ELEMENT: number };
+type Ctor = {
+  new (buffer: ArrayBuffer, byteOffset: number, length: number): NumericStorage;
+  BYTES_PER_ELEMENT: number;
+};
 
 const STORAGE: Partial<Record<DType, Ctor>> = {
   float32: Float32Array,
@@ -85,7 +88,9 @@ export class Heap {
   /** Copies a typed array in as it is (its bytes); returns the pointer. */
   putArray(data: Uint8Array | Uint32Array | BigInt64Array): number {
     const p = this.alloc(data.byteLength);
-    new Uint8Array(this.memory.buffer, p, data.byteLength).set(new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
+    new Uint8Array(this.memory.buffer, p, data.byteLength).set(
+      new Uint8Array(data.buffer, data.byteOffset, data.byteLength),
+    );
     return p;
   }
 

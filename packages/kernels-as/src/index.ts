@@ -54,7 +54,12 @@ export const HAND_WRITTEN: Record<string, KernelFactory> = {
   sparse_merge: sparseMerge,
 };
 
-const FAMILY_DRIVERS = { cwise: cwiseKernel, merge: mergeKernel, reduce: reduceKernel, map: (ctx: WasmContext, op: string, meta: never) => mapKernel(ctx, op, meta) };
+const FAMILY_DRIVERS = {
+  cwise: cwiseKernel,
+  merge: mergeKernel,
+  reduce: reduceKernel,
+  map: (ctx: WasmContext, op: string, meta: never) => mapKernel(ctx, op, meta),
+};
 
 export interface WasmBackend {
   name: 'wasm';
@@ -75,7 +80,10 @@ export async function createWasmBackend(wasm?: BufferSource | URL | string): Pro
   const kernels: Record<string, Kernel> = {};
   for (const [op, js] of Object.entries(jsKernels) as [string, JsKernel][]) {
     const family = FAMILY_OPS[op];
-    if (family) kernels[op] = (FAMILY_DRIVERS[family.family] as (c: WasmContext, o: string, m: typeof family, j: JsKernel) => Kernel)(ctx, op, family, js);
+    if (family)
+      kernels[op] = (
+        FAMILY_DRIVERS[family.family] as (c: WasmContext, o: string, m: typeof family, j: JsKernel) => Kernel
+      )(ctx, op, family, js);
     else if (DELEGATED_OPS[op]) kernels[op] = (args) => delegate(js, args, DELEGATED_OPS[op]);
     else if (HAND_WRITTEN[op]) kernels[op] = HAND_WRITTEN[op](ctx, js);
   }

@@ -17,7 +17,7 @@ export async function loadBytes(source: string | URL): Promise<ArrayBuffer> {
     const buf = await readFile(url);
     return buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength) as ArrayBuffer;
   } catch (e) {
-    throw new Error(`cannot load the wasm kernels from ${url.pathname}: ${(e as Error).message}`);
+    throw new Error(`cannot load the wasm kernels from ${url.pathname}: ${(e as Error).message}`, { cause: e });
   }
 }
 

@@ -9,13 +9,14 @@ export async function loadBytes(source: string | URL): Promise<ArrayBuffer> {
   try {
     res = await fetch(url);
   } catch (e) {
-    throw new Error(`cannot load the wasm kernels from ${url}: ${(e as Error).message}. ${WHERE}`);
+    throw new Error(`cannot load the wasm kernels from ${url}: ${(e as Error).message}. ${WHERE}`, { cause: e });
   }
   if (!res.ok) throw new Error(`cannot load the wasm kernels from ${url}: HTTP ${res.status}. ${WHERE}`);
   return res.arrayBuffer();
 }
 
-const WHERE = "If kernels.wasm is served elsewhere, say where: createRuntime({ backend: 'wasm', wasmPath: '/path/to/kernels.wasm' })";
+const WHERE =
+  "If kernels.wasm is served elsewhere, say where: createRuntime({ backend: 'wasm', wasmPath: '/path/to/kernels.wasm' })";
 
 function pageUrl(): string | undefined {
   const g = globalThis as { document?: { baseURI?: string }; location?: { href?: string } };

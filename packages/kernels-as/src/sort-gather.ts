@@ -40,7 +40,14 @@ export function sortBytes(n: number, rank: number, size: number): number {
  * n entries already in wasm memory (i32 rows at idx, values at vals) put in canonical order, stably, in wasm;
  * returned as plain data with `shape`.
  */
-export function sortGather(ctx: WasmContext, idx: number, vals: number, n: number, shape: number[], dtype: DType): SparseData {
+export function sortGather(
+  ctx: WasmContext,
+  idx: number,
+  vals: number,
+  n: number,
+  shape: number[],
+  dtype: DType,
+): SparseData {
   const { heap } = ctx;
   const rank = shape.length;
   const size = bytesPerElement(dtype);
@@ -55,7 +62,22 @@ export function sortGather(ctx: WasmContext, idx: number, vals: number, n: numbe
   const order = heap.alloc(n * 4);
   const order2 = heap.alloc(n * 4);
   heap.view('int64', st, rank).set(strides.map((s) => BigInt.asIntN(64, s)) as never);
-  ctx.call(`reorder_${size}`, [idx, n, rank, vals, outIdx, outVals, st, bd, bounds.length - 1, keys, keys2, order, order2, hist]);
+  ctx.call(`reorder_${size}`, [
+    idx,
+    n,
+    rank,
+    vals,
+    outIdx,
+    outVals,
+    st,
+    bd,
+    bounds.length - 1,
+    keys,
+    keys2,
+    order,
+    order2,
+    hist,
+  ]);
   return sparse(heap.readIndices(outIdx, n * rank), heap.readValues(dtype, outVals, n), shape, dtype);
 }
 

@@ -62,7 +62,13 @@ export class WasmContext {
     if (indices.length < FAST_CHECK_MIN || !fitsI32(shape)) return false;
     const p = this.heap.stage(st, indices);
     const dims = this.heap.putValues('float64', Float64Array.from(shape));
-    const ok = (this.exports.indices_valid as (p: number, n: number, rank: number, dims: number) => number)(p, indices.length, shape.length, dims) !== 0;
+    const ok =
+      (this.exports.indices_valid as (p: number, n: number, rank: number, dims: number) => number)(
+        p,
+        indices.length,
+        shape.length,
+        dims,
+      ) !== 0;
     if (!ok) this.heap.reset();
     return ok;
   }

@@ -14,7 +14,10 @@ export type WasmExports = Record<string, unknown> & {
  * kernels.wasm), from disk in Node and by fetch elsewhere.
  */
 export async function instantiateKernels(source?: BufferSource | URL | string): Promise<WasmExports> {
-  const bytes = source === undefined || source instanceof URL || typeof source === 'string' ? await loadBytes(source ?? WASM_URL) : source;
+  const bytes =
+    source === undefined || source instanceof URL || typeof source === 'string'
+      ? await loadBytes(source ?? WASM_URL)
+      : source;
   const { instance } = await WebAssembly.instantiate(bytes, {
     env: {
       abort(_msg: number, _file: number, line: number, column: number) {

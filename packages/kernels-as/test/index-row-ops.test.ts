@@ -47,7 +47,8 @@ function randomSparse(r: Rng, shape: number[], n: number, dtype: DType, lastBoun
   const rank = shape.length;
   const indices = new Float64Array(n * rank);
   for (let i = 0; i < n; i++) {
-    for (let d = 0; d < rank; d++) indices[i * rank + d] = r.int(0, (d === rank - 1 && lastBound !== undefined ? lastBound : shape[d]) - 1);
+    for (let d = 0; d < rank; d++)
+      indices[i * rank + d] = r.int(0, (d === rank - 1 && lastBound !== undefined ? lastBound : shape[d]) - 1);
   }
   return new SparseTensor(indices, randomValues(r, dtype, n), shape, dtype);
 }
@@ -82,7 +83,8 @@ function diff(a: unknown, b: unknown, at = 'output'): string | undefined {
 function diffArrays(a: ArrayLike<unknown>, b: ArrayLike<unknown>, at: string): string | undefined {
   if (a.constructor !== b.constructor) return `${at}: ${a.constructor.name} vs ${b.constructor.name}`;
   if (a.length !== b.length) return `${at}: length ${a.length} vs ${b.length}`;
-  for (let i = 0; i < a.length; i++) if (!Object.is(a[i], b[i])) return `${at}[${i}]: ${String(a[i])} vs ${String(b[i])}`;
+  for (let i = 0; i < a.length; i++)
+    if (!Object.is(a[i], b[i])) return `${at}[${i}]: ${String(a[i])} vs ${String(b[i])}`;
   return undefined;
 }
 
@@ -123,12 +125,26 @@ describe('index-row ops: wasm equals js', () => {
 
   it('sparse_reshape: large, past 2^32 dense elements (u64 positions), and past 2^63 (delegated)', () => {
     const r = rng(2);
-    expect(check('sparse_reshape', { sp_input: randomSparse(r, [1000, 1000], 200_000, 'float32'), shape: [100, -1, 100] })).toBeUndefined();
-    expect(check('sparse_reshape', { sp_input: randomSparse(r, [100_000, 100_000], 100_000, 'int64'), shape: [10_000, 1_000_000] })).toBeUndefined();
-    expect(check('sparse_reshape', { sp_input: randomSparse(r, [3, 2 ** 31 - 1, 7], 1000, 'float64'), shape: [7, 2 ** 31 - 1, 3] })).toBeUndefined();
+    expect(
+      check('sparse_reshape', { sp_input: randomSparse(r, [1000, 1000], 200_000, 'float32'), shape: [100, -1, 100] }),
+    ).toBeUndefined();
+    expect(
+      check('sparse_reshape', {
+        sp_input: randomSparse(r, [100_000, 100_000], 100_000, 'int64'),
+        shape: [10_000, 1_000_000],
+      }),
+    ).toBeUndefined();
+    expect(
+      check('sparse_reshape', {
+        sp_input: randomSparse(r, [3, 2 ** 31 - 1, 7], 1000, 'float64'),
+        shape: [7, 2 ** 31 - 1, 3],
+      }),
+    ).toBeUndefined();
     const huge = randomSparse(r, [2 ** 30, 2 ** 30, 2 ** 30], 100, 'float32');
     expect(check('sparse_reshape', { sp_input: huge, shape: [2 ** 30, 2 ** 30, 2 ** 15, 2 ** 15] })).toMatch(/2\^63/);
-    expect(check('sparse_reshape', { sp_input: randomSparse(r, [2 ** 20, 2 ** 20], 100, 'float32'), shape: [2 ** 40] })).toMatch(/i32/);
+    expect(
+      check('sparse_reshape', { sp_input: randomSparse(r, [2 ** 20, 2 ** 20], 100, 'float32'), shape: [2 ** 40] }),
+    ).toMatch(/i32/);
   });
 
   it('sparse_slice', () => {
@@ -138,7 +154,9 @@ describe('index-row ops: wasm equals js', () => {
       const start = shape.map((d) => r.pick([0, r.int(0, d + 2), 2 ** 40]));
       const size = shape.map((d) => r.pick([0, r.int(0, d + 2), 2 ** 52]));
       const dtype = r.pick(NUMERIC);
-      expect(check('sparse_slice', { sp_input: randomSparse(r, shape, r.int(0, 40), dtype), start, size })).toBeUndefined();
+      expect(
+        check('sparse_slice', { sp_input: randomSparse(r, shape, r.int(0, 40), dtype), start, size }),
+      ).toBeUndefined();
     }
     const big = randomSparse(r, [2000, 3000], 1_000_00 * 2, 'float64');
     expect(check('sparse_slice', { sp_input: big, start: [100, 500], size: [1500, 2000] })).toBeUndefined();
@@ -153,7 +171,9 @@ describe('index-row ops: wasm equals js', () => {
       const ax = axis < 0 ? axis + rank : axis;
       const num_split = r.int(1, shape[ax]);
       const dtype = r.pick(NUMERIC);
-      expect(check('sparse_split', { axis, num_split, sp_input: randomSparse(r, shape, r.int(0, 40), dtype) })).toBeUndefined();
+      expect(
+        check('sparse_split', { axis, num_split, sp_input: randomSparse(r, shape, r.int(0, 40), dtype) }),
+      ).toBeUndefined();
     }
     const big = randomSparse(r, [100_000, 50], 300_000, 'int32');
     expect(check('sparse_split', { axis: 0, num_split: 7, sp_input: big })).toBeUndefined();
@@ -165,8 +185,15 @@ describe('index-row ops: wasm equals js', () => {
     for (let t = 0; t < 300; t++) {
       const shape = randomShape(r, r.int(1, 4), 9);
       const dtype = r.pick(NUMERIC);
-      const default_value = dtype === 'int64' ? BigInt(r.int(-5, 5)) : dtype === 'int32' ? r.pick([0, -7, 2 ** 31 - 1]) : r.pick([0, -1.5, 7, 1e300]);
-      expect(check('sparse_fill_empty_rows', { sp_input: randomSparse(r, shape, r.int(0, 30), dtype), default_value })).toBeUndefined();
+      const default_value =
+        dtype === 'int64'
+          ? BigInt(r.int(-5, 5))
+          : dtype === 'int32'
+            ? r.pick([0, -7, 2 ** 31 - 1])
+            : r.pick([0, -1.5, 7, 1e300]);
+      expect(
+        check('sparse_fill_empty_rows', { sp_input: randomSparse(r, shape, r.int(0, 30), dtype), default_value }),
+      ).toBeUndefined();
     }
     const big = randomSparse(r, [300_000, 10], 200_000, 'float32');
     expect(check('sparse_fill_empty_rows', { sp_input: big, default_value: -1 })).toBeUndefined();
@@ -180,13 +207,21 @@ describe('index-row ops: wasm equals js', () => {
       const dtype = r.pick(['int32', 'int64'] as DType[]);
       const n = r.int(0, 30);
       const sp = randomSparse(r, shape, n, 'float64', r.pick([undefined, 2 ** 40]));
-      const ids = dtype === 'int32' ? Int32Array.from({ length: n }, () => r.int(0, vocab - 1)) : BigInt64Array.from({ length: n }, () => BigInt(r.int(0, vocab - 1)));
+      const ids =
+        dtype === 'int32'
+          ? Int32Array.from({ length: n }, () => r.int(0, vocab - 1))
+          : BigInt64Array.from({ length: n }, () => BigInt(r.int(0, vocab - 1)));
       const input = new SparseTensor(sp.indexData, ids, sp.denseShape, dtype);
       expect(check('sparse_to_indicator', { sp_input: input, vocab_size: vocab })).toBeUndefined();
     }
     const big = randomSparse(r, [1000, 5000], 200_000, 'float64');
     const ids = BigInt64Array.from({ length: 200_000 }, () => BigInt(r.int(0, 999)));
-    expect(check('sparse_to_indicator', { sp_input: new SparseTensor(big.indexData, ids, big.denseShape, 'int64'), vocab_size: 1000 })).toBeUndefined();
+    expect(
+      check('sparse_to_indicator', {
+        sp_input: new SparseTensor(big.indexData, ids, big.denseShape, 'int64'),
+        vocab_size: 1000,
+      }),
+    ).toBeUndefined();
   });
 
   it('sparse_retain', () => {
@@ -194,11 +229,23 @@ describe('index-row ops: wasm equals js', () => {
     for (let t = 0; t < 300; t++) {
       const shape = randomShape(r, r.int(0, 4), 8);
       const n = shape.length === 0 ? r.int(0, 1) : r.int(0, 40);
-      const mask = tensor(Uint8Array.from({ length: n }, () => (r.next() < 0.5 ? 1 : 0)), 'bool', [n]);
-      expect(check('sparse_retain', { sp_input: randomSparse(r, shape, n, r.pick(NUMERIC)), to_retain: mask })).toBeUndefined();
+      const mask = tensor(
+        Uint8Array.from({ length: n }, () => (r.next() < 0.5 ? 1 : 0)),
+        'bool',
+        [n],
+      );
+      expect(
+        check('sparse_retain', { sp_input: randomSparse(r, shape, n, r.pick(NUMERIC)), to_retain: mask }),
+      ).toBeUndefined();
     }
-    const mask = tensor(Uint8Array.from({ length: 300_000 }, () => (r.next() < 0.7 ? 1 : 0)), 'bool', [300_000]);
-    expect(check('sparse_retain', { sp_input: randomSparse(r, [1000, 1000, 10], 300_000, 'int64'), to_retain: mask })).toBeUndefined();
+    const mask = tensor(
+      Uint8Array.from({ length: 300_000 }, () => (r.next() < 0.7 ? 1 : 0)),
+      'bool',
+      [300_000],
+    );
+    expect(
+      check('sparse_retain', { sp_input: randomSparse(r, [1000, 1000, 10], 300_000, 'int64'), to_retain: mask }),
+    ).toBeUndefined();
   });
 
   it('sparse_expand_dims', () => {
@@ -206,21 +253,35 @@ describe('index-row ops: wasm equals js', () => {
     for (let t = 0; t < 300; t++) {
       const shape = randomShape(r, r.int(0, 4), 8);
       const rank = shape.length;
-      const sp = randomSparse(r, shape, rank === 0 ? r.int(0, 1) : r.int(0, 40), r.pick([...NUMERIC, 'bool', 'string'] as DType[]));
+      const sp = randomSparse(
+        r,
+        shape,
+        rank === 0 ? r.int(0, 1) : r.int(0, 40),
+        r.pick([...NUMERIC, 'bool', 'string'] as DType[]),
+      );
       expect(check('sparse_expand_dims', { sp_input: sp, axis: r.int(-rank - 1, rank) })).toBeUndefined();
     }
-    expect(check('sparse_expand_dims', { sp_input: randomSparse(r, [1000, 1000], 200_000, 'float32'), axis: 1 })).toBeUndefined();
+    expect(
+      check('sparse_expand_dims', { sp_input: randomSparse(r, [1000, 1000], 200_000, 'float32'), axis: 1 }),
+    ).toBeUndefined();
   });
 
   it('sparse_reset_shape', () => {
     const r = rng(9);
     for (let t = 0; t < 300; t++) {
       const shape = randomShape(r, r.int(0, 4), 8);
-      const sp = randomSparse(r, shape, shape.length === 0 ? r.int(0, 1) : r.int(0, 40), r.pick([...NUMERIC, 'bool', 'string'] as DType[]));
+      const sp = randomSparse(
+        r,
+        shape,
+        shape.length === 0 ? r.int(0, 1) : r.int(0, 40),
+        r.pick([...NUMERIC, 'bool', 'string'] as DType[]),
+      );
       const new_shape = r.next() < 0.5 ? null : shape.map((d) => d + r.int(0, 3));
       expect(check('sparse_reset_shape', { sp_input: sp, new_shape })).toBeUndefined();
     }
-    expect(check('sparse_reset_shape', { sp_input: randomSparse(r, [1000, 1000], 200_000, 'float64'), new_shape: null })).toBeUndefined();
+    expect(
+      check('sparse_reset_shape', { sp_input: randomSparse(r, [1000, 1000], 200_000, 'float64'), new_shape: null }),
+    ).toBeUndefined();
   });
 
   it('sparse_merge', () => {
@@ -236,35 +297,86 @@ describe('index-row ops: wasm equals js', () => {
       const ids = vocab.map((v, k) => {
         const data = Array.from({ length: n }, () => r.int(0, v - 1));
         const vals = idDtype === 'int32' ? Int32Array.from(data) : BigInt64Array.from(data, BigInt);
-        return new SparseTensor(k === 0 ? base.indexData : new Float64Array(n), vals, k === 0 ? base.denseShape : [n], idDtype);
+        return new SparseTensor(
+          k === 0 ? base.indexData : new Float64Array(n),
+          vals,
+          k === 0 ? base.denseShape : [n],
+          idDtype,
+        );
       });
       const sp_values = new SparseTensor(new Float64Array(n), randomValues(r, r.pick(NUMERIC), n), [n]);
-      const args = { sp_ids: single ? ids[0] : ids, sp_values, vocab_size: single ? vocab[0] : vocab, already_sorted: r.next() < 0.3 };
+      const args = {
+        sp_ids: single ? ids[0] : ids,
+        sp_values,
+        vocab_size: single ? vocab[0] : vocab,
+        already_sorted: r.next() < 0.3,
+      };
       expect(check('sparse_merge', args)).toBeUndefined();
     }
     const n = 200_000;
     const base = randomSparse(r, [50_000, 1], n, 'float64', 10);
-    const ids = new SparseTensor(base.indexData, Int32Array.from({ length: n }, () => r.int(0, 99)), [50_000, 1], 'int32');
-    const ids2 = new SparseTensor(new Float64Array(n), BigInt64Array.from({ length: n }, () => BigInt(r.int(0, 2 ** 30))), [n], 'int64');
-    const ids2b = new SparseTensor(new Float64Array(n), Int32Array.from(ids2.values as BigInt64Array, Number), [n], 'int32');
+    const ids = new SparseTensor(
+      base.indexData,
+      Int32Array.from({ length: n }, () => r.int(0, 99)),
+      [50_000, 1],
+      'int32',
+    );
+    const ids2 = new SparseTensor(
+      new Float64Array(n),
+      BigInt64Array.from({ length: n }, () => BigInt(r.int(0, 2 ** 30))),
+      [n],
+      'int64',
+    );
+    const ids2b = new SparseTensor(
+      new Float64Array(n),
+      Int32Array.from(ids2.values as BigInt64Array, Number),
+      [n],
+      'int32',
+    );
     const sp_values = new SparseTensor(new Float64Array(n), randomValues(r, 'float32', n), [n]);
     expect(check('sparse_merge', { sp_ids: ids, sp_values, vocab_size: 100 })).toBeUndefined();
     expect(check('sparse_merge', { sp_ids: [ids, ids2b], sp_values, vocab_size: [100, 2 ** 30 + 1] })).toBeUndefined();
     // a dense size past 2^53 (JS compares rows there; wasm sorts exact i64 offsets)
     const wide = new SparseTensor(base.indexData, ids.values, [2 ** 31 - 1, 1], 'int32');
-    const ids3 = new SparseTensor(new Float64Array(n), Int32Array.from({ length: n }, () => r.int(0, 2 ** 20 - 1)), [n], 'int32');
+    const ids3 = new SparseTensor(
+      new Float64Array(n),
+      Int32Array.from({ length: n }, () => r.int(0, 2 ** 20 - 1)),
+      [n],
+      'int32',
+    );
     expect(check('sparse_merge', { sp_ids: [wide, ids3], sp_values, vocab_size: [100, 2 ** 20] })).toBeUndefined();
     // past 2^64 (the sort keys take two chunks of columns), unordered, repeated rows kept in input order: in wasm
     const few = 2000;
-    const rowsOf = new SparseTensor(Float64Array.from({ length: few * 2 }, (_, i) => (i % 2 ? 0 : r.int(0, 2 ** 31 - 2))), Int32Array.from({ length: few }, () => r.int(0, 2)), [2 ** 31 - 1, 1], 'int32');
-    const big = new SparseTensor(new Float64Array(few), Int32Array.from({ length: few }, () => r.int(0, 2 ** 31 - 2)), [few], 'int32');
+    const rowsOf = new SparseTensor(
+      Float64Array.from({ length: few * 2 }, (_, i) => (i % 2 ? 0 : r.int(0, 2 ** 31 - 2))),
+      Int32Array.from({ length: few }, () => r.int(0, 2)),
+      [2 ** 31 - 1, 1],
+      'int32',
+    );
+    const big = new SparseTensor(
+      new Float64Array(few),
+      Int32Array.from({ length: few }, () => r.int(0, 2 ** 31 - 2)),
+      [few],
+      'int32',
+    );
     const vals = new SparseTensor(new Float64Array(few), randomValues(r, 'int64', few), [few], 'int64');
-    expect(check('sparse_merge', { sp_ids: [rowsOf, big, rowsOf], sp_values: vals, vocab_size: [3, 2 ** 31 - 1, 3] })).toBeUndefined();
+    expect(
+      check('sparse_merge', { sp_ids: [rowsOf, big, rowsOf], sp_values: vals, vocab_size: [3, 2 ** 31 - 1, 3] }),
+    ).toBeUndefined();
   });
 });
 
 describe('index-row ops: what runs in wasm and what is delegated', () => {
-  const st = (dtype: DType, values: unknown[]) => new SparseTensor([[1, 0], [0, 1]], values, [2, 2], dtype);
+  const st = (dtype: DType, values: unknown[]) =>
+    new SparseTensor(
+      [
+        [1, 0],
+        [0, 1],
+      ],
+      values,
+      [2, 2],
+      dtype,
+    );
   const num = () => st('float32', [1, 2]);
   const str = () => st('string', ['a', 'b']);
   const bool = () => st('bool', [true, false]);
@@ -276,8 +388,26 @@ describe('index-row ops: what runs in wasm and what is delegated', () => {
       ['sparse_slice', (sp) => ({ sp_input: sp, start: [0, 0], size: [1, 2] })],
       ['sparse_split', (sp) => ({ axis: 0, num_split: 2, sp_input: sp })],
       ['sparse_retain', (sp) => ({ sp_input: sp, to_retain: mask })],
-      ['sparse_fill_empty_rows', (sp) => ({ sp_input: sp, default_value: sp.dtype === 'string' ? 'z' : sp.dtype === 'bool' ? false : 0 })],
-      ['sparse_merge', (sp) => ({ sp_ids: new SparseTensor([[0, 0], [1, 0]], [1, 0], [2, 1], 'int32'), sp_values: sp, vocab_size: 2 })],
+      [
+        'sparse_fill_empty_rows',
+        (sp) => ({ sp_input: sp, default_value: sp.dtype === 'string' ? 'z' : sp.dtype === 'bool' ? false : 0 }),
+      ],
+      [
+        'sparse_merge',
+        (sp) => ({
+          sp_ids: new SparseTensor(
+            [
+              [0, 0],
+              [1, 0],
+            ],
+            [1, 0],
+            [2, 1],
+            'int32',
+          ),
+          sp_values: sp,
+          vocab_size: 2,
+        }),
+      ],
     ];
     for (const [op, args] of cases) {
       expect(report(op, args(num())), op).toBeUndefined();
@@ -313,7 +443,16 @@ describe('index-row ops: what runs in wasm and what is delegated', () => {
   });
 
   it('runs expand_dims, reset_shape and retain in wasm for any dim: their indices stay f64, moved or compared, never converted', () => {
-    const wide = new SparseTensor([[0, 2 ** 40], [1, 2 ** 53 - 2], [1, 3]], [3, 4, 5], [2, 2 ** 53 - 1], 'float64');
+    const wide = new SparseTensor(
+      [
+        [0, 2 ** 40],
+        [1, 2 ** 53 - 2],
+        [1, 3],
+      ],
+      [3, 4, 5],
+      [2, 2 ** 53 - 1],
+      'float64',
+    );
     expect(check('sparse_expand_dims', { sp_input: wide, axis: 1 })).toBeUndefined();
     expect(check('sparse_expand_dims', { sp_input: wide, axis: -1 })).toBeUndefined();
     expect(check('sparse_reset_shape', { sp_input: wide, new_shape: null })).toBeUndefined();
@@ -324,7 +463,11 @@ describe('index-row ops: what runs in wasm and what is delegated', () => {
       const sp = randomSparse(r, randomShape(r, rank, 2 ** 45), 1001, 'int32');
       expect(check('sparse_reset_shape', { sp_input: sp, new_shape: null })).toBeUndefined();
       expect(check('sparse_expand_dims', { sp_input: sp, axis: r.int(-rank - 1, rank) })).toBeUndefined();
-      const mask = tensor(Uint8Array.from({ length: 1001 }, () => r.int(0, 1)), 'bool', [1001]);
+      const mask = tensor(
+        Uint8Array.from({ length: 1001 }, () => r.int(0, 1)),
+        'bool',
+        [1001],
+      );
       expect(check('sparse_retain', { sp_input: sp, to_retain: mask })).toBeUndefined();
     }
   });

@@ -9,7 +9,13 @@ import type { SparseData } from '../src/generated/kernel-types.js';
 const ROWS = 50_000;
 
 /** The plain data the runtime hands the check: only indices and shape matter to it. */
-const sd = (indices: Float64Array, shape: number[]): SparseData => ({ kind: 'sparse', indices, values: new Float32Array(indices.length / shape.length), shape, dtype: 'float32' });
+const sd = (indices: Float64Array, shape: number[]): SparseData => ({
+  kind: 'sparse',
+  indices,
+  values: new Float32Array(indices.length / shape.length),
+  shape,
+  dtype: 'float32',
+});
 
 function matrixIndices(): Float64Array {
   const idx = new Float64Array(2 * ROWS);
@@ -57,15 +63,34 @@ describe('the index check in wasm', async () => {
     const wasm = await createRuntime({ backend: 'wasm' });
     const js = await createRuntime({ backend: 'js' });
     const idx = matrixIndices();
-    const st = new SparseTensor(idx, Float32Array.from({ length: ROWS }, (_, i) => (i % 13) - 6), [300, 200], 'float32');
-    const b = tensor(Float32Array.from({ length: 200 * 3 }, (_, i) => i % 5), 'float32', [200, 3]);
-    const bT = tensor(Float32Array.from({ length: 300 * 3 }, (_, i) => i % 7), 'float32', [300, 3]);
+    const st = new SparseTensor(
+      idx,
+      Float32Array.from({ length: ROWS }, (_, i) => (i % 13) - 6),
+      [300, 200],
+      'float32',
+    );
+    const b = tensor(
+      Float32Array.from({ length: 200 * 3 }, (_, i) => i % 5),
+      'float32',
+      [200, 3],
+    );
+    const bT = tensor(
+      Float32Array.from({ length: 300 * 3 }, (_, i) => i % 7),
+      'float32',
+      [300, 3],
+    );
     const run = (rt: typeof js) => [
       Array.from(rt.run('sparse_tensor_dense_matmul', { sp_a: st, b }).output.data as Float32Array),
-      Array.from(rt.run('sparse_tensor_dense_matmul', { sp_a: st, b: bT, adjoint_a: true }).output.data as Float32Array),
+      Array.from(
+        rt.run('sparse_tensor_dense_matmul', { sp_a: st, b: bT, adjoint_a: true }).output.data as Float32Array,
+      ),
       Array.from(rt.run('sparse_reduce_sum', { sp_input: st, axis: [1] }).output.data as Float32Array),
-      Array.from(rt.run('sparse_dense_cwise_mul', { sp_input: st, dense: tensor([2], 'float32') }).output.values as Float32Array),
-      Array.from(rt.run('sparse_tensor_to_dense', { sp_input: st, validate_indices: false }).output.data as Float32Array),
+      Array.from(
+        rt.run('sparse_dense_cwise_mul', { sp_input: st, dense: tensor([2], 'float32') }).output.values as Float32Array,
+      ),
+      Array.from(
+        rt.run('sparse_tensor_to_dense', { sp_input: st, validate_indices: false }).output.data as Float32Array,
+      ),
     ];
     expect(run(wasm)).toEqual(run(js));
     // The same SparseTensor, its indices changed in place between calls: each call checks and copies afresh.
@@ -73,7 +98,7 @@ describe('the index check in wasm', async () => {
     expect(run(wasm)).toEqual(run(js));
   });
 
-  it('a large input with one bad entry gets the JS backend\'s error, naming it', async () => {
+  it("a large input with one bad entry gets the JS backend's error, naming it", async () => {
     const wasm = await createRuntime({ backend: 'wasm' });
     const js = await createRuntime({ backend: 'js' });
     const idx = matrixIndices();

@@ -1,7 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SparseTensor, Tensor, createRuntime, tensor, type Runtime } from '@sparse/runtime';
-import { kernels as jsKernels } from '@sparse/kernels-js';
-import { createWasmBackend } from '../dist/index.js';
 import { instantiateKernels } from '../dist/wasm-module.js';
 import { WasmContext } from '../dist/wasm-context.js';
 import { rng, type Rng } from '../../../tools/seeded-random.js';
@@ -12,8 +10,12 @@ import { rng, type Rng } from '../../../tools/seeded-random.js';
 type DType = 'float32' | 'float64' | 'int32' | 'int64';
 const DTYPES: DType[] = ['float32', 'float64', 'int32', 'int64'];
 
-
-function randomValues(r: Rng, dtype: DType, n: number, zeros = 0): Float32Array | Float64Array | Int32Array | BigInt64Array {
+function randomValues(
+  r: Rng,
+  dtype: DType,
+  n: number,
+  zeros = 0,
+): Float32Array | Float64Array | Int32Array | BigInt64Array {
   const pick = () => (r.next() < zeros ? 0 : (r.next() - 0.5) * 200);
   switch (dtype) {
     case 'float32':
@@ -86,22 +88,52 @@ describe('sparse_reorder on wasm', () => {
       const rank = t % 6;
       const shape = randomShape(r, rank, t % 3 === 0 ? 3 : 50);
       const n = rank === 0 ? r.int(3) : r.int(300);
-      same('sparse_reorder', { sp_input: randomSparse(r, shape, n, dtype) }, `reorder #${t} ${dtype} ${JSON.stringify(shape)}`);
+      same(
+        'sparse_reorder',
+        { sp_input: randomSparse(r, shape, n, dtype) },
+        `reorder #${t} ${dtype} ${JSON.stringify(shape)}`,
+      );
     }
   });
 
   it('sorts by comparing rows when the dense size does not fit i64, and on the radix path with every pass', () => {
     const r = rng(2);
     for (const dtype of DTYPES) {
-      same('sparse_reorder', { sp_input: randomSparse(r, [4096, 4096, 4096, 4096, 4096, 4096], 5000, dtype) }, `huge ${dtype}`);
-      same('sparse_reorder', { sp_input: randomSparse(r, [3, 3, 4096, 4096, 4096, 4096], 5000, dtype) }, `huge with repeats ${dtype}`);
-      same('sparse_reorder', { sp_input: randomSparse(r, [2 ** 31 - 1, 2 ** 31 - 1], 5000, dtype) }, `62-bit keys ${dtype}`);
-      same('sparse_reorder', { sp_input: randomSparse(r, [2 ** 31 - 1, 2 ** 31 - 1, 2], 3000, dtype) }, `63-bit keys ${dtype}`);
+      same(
+        'sparse_reorder',
+        { sp_input: randomSparse(r, [4096, 4096, 4096, 4096, 4096, 4096], 5000, dtype) },
+        `huge ${dtype}`,
+      );
+      same(
+        'sparse_reorder',
+        { sp_input: randomSparse(r, [3, 3, 4096, 4096, 4096, 4096], 5000, dtype) },
+        `huge with repeats ${dtype}`,
+      );
+      same(
+        'sparse_reorder',
+        { sp_input: randomSparse(r, [2 ** 31 - 1, 2 ** 31 - 1], 5000, dtype) },
+        `62-bit keys ${dtype}`,
+      );
+      same(
+        'sparse_reorder',
+        { sp_input: randomSparse(r, [2 ** 31 - 1, 2 ** 31 - 1, 2], 3000, dtype) },
+        `63-bit keys ${dtype}`,
+      );
     }
   });
 
   it('keeps repeated indices in input order, and an ordered input as it is', () => {
-    const st = new SparseTensor([[1, 1], [0, 0], [1, 1], [0, 0]], [1, 2, 3, 4], [2, 2], 'int32');
+    const st = new SparseTensor(
+      [
+        [1, 1],
+        [0, 0],
+        [1, 1],
+        [0, 0],
+      ],
+      [1, 2, 3, 4],
+      [2, 2],
+      'int32',
+    );
     const out = wasmRt.run('sparse_reorder', { sp_input: st }).output as SparseTensor;
     expect(Array.from(out.values as Int32Array)).toEqual([2, 4, 1, 3]);
     const r = rng(3);
@@ -147,21 +179,39 @@ describe('sparse_transpose on wasm', () => {
       const shape = randomShape(r, rank, t % 3 === 0 ? 3 : 40);
       const n = rank === 0 ? r.int(2) : r.int(300);
       const perm = t % 5 === 0 ? null : shuffle(r, rank);
-      same('sparse_transpose', { sp_input: randomSparse(r, shape, n, dtype), perm }, `transpose #${t} ${dtype} ${JSON.stringify(shape)} ${JSON.stringify(perm)}`);
+      same(
+        'sparse_transpose',
+        { sp_input: randomSparse(r, shape, n, dtype), perm },
+        `transpose #${t} ${dtype} ${JSON.stringify(shape)} ${JSON.stringify(perm)}`,
+      );
     }
   });
 
   it('equals the JS kernel on a huge dense shape and on 200,000 entries', () => {
     const r = rng(6);
-    same('sparse_transpose', { sp_input: randomSparse(r, [4096, 3, 4096, 4096, 4096, 4096], 5000, 'int32'), perm: [5, 1, 0, 3, 2, 4] }, 'huge');
-    same('sparse_transpose', { sp_input: randomSparse(r, [1000, 100_000], 200_000, 'float64'), perm: null }, 'large matrix');
-    same('sparse_transpose', { sp_input: randomSparse(r, [20, 30, 40, 50], 200_000, 'int64'), perm: [2, 0, 3, 1] }, 'large rank 4');
+    same(
+      'sparse_transpose',
+      { sp_input: randomSparse(r, [4096, 3, 4096, 4096, 4096, 4096], 5000, 'int32'), perm: [5, 1, 0, 3, 2, 4] },
+      'huge',
+    );
+    same(
+      'sparse_transpose',
+      { sp_input: randomSparse(r, [1000, 100_000], 200_000, 'float64'), perm: null },
+      'large matrix',
+    );
+    same(
+      'sparse_transpose',
+      { sp_input: randomSparse(r, [20, 30, 40, 50], 200_000, 'int64'), perm: [2, 0, 3, 1] },
+      'large rank 4',
+    );
   });
 
   it('delegates string values and runs numeric ones', () => {
     const numeric = new SparseTensor([[0, 1]], [1], [2, 3], 'int32');
     expect(wasmRt.runWithReport('sparse_transpose', { sp_input: numeric }).delegated).toBeUndefined();
-    expect(wasmRt.runWithReport('sparse_transpose', { sp_input: new SparseTensor([[0, 1]], ['a'], [2, 3]) }).delegated).toMatch(/bool and string/);
+    expect(
+      wasmRt.runWithReport('sparse_transpose', { sp_input: new SparseTensor([[0, 1]], ['a'], [2, 3]) }).delegated,
+    ).toMatch(/bool and string/);
   });
 });
 
@@ -180,7 +230,11 @@ describe('sparse_concat on wasm', () => {
         const shape = base.map((d, j) => (j === ax || expand ? 1 + r.int(20) : d));
         return randomSparse(r, shape, r.int(60), dtype);
       });
-      same('sparse_concat', { axis, sp_inputs: inputs, expand_nonconcat_dim: expand }, `concat #${t} ${dtype} axis ${axis}`);
+      same(
+        'sparse_concat',
+        { axis, sp_inputs: inputs, expand_nonconcat_dim: expand },
+        `concat #${t} ${dtype} axis ${axis}`,
+      );
     }
   });
 
@@ -192,7 +246,11 @@ describe('sparse_concat on wasm', () => {
   it('equals the JS kernel on huge dense shapes and on 300,000 entries in all', () => {
     const r = rng(9);
     const huge = [4096, 4096, 4096, 4096, 4096, 4096];
-    same('sparse_concat', { axis: 2, sp_inputs: [randomSparse(r, huge, 2000, 'int64'), randomSparse(r, huge, 2000, 'int64')] }, 'huge');
+    same(
+      'sparse_concat',
+      { axis: 2, sp_inputs: [randomSparse(r, huge, 2000, 'int64'), randomSparse(r, huge, 2000, 'int64')] },
+      'huge',
+    );
     const big = [0, 1, 2].map(() => randomSparse(r, [1000, 1000], 100_000, 'float64'));
     same('sparse_concat', { axis: 1, sp_inputs: big }, 'large axis 1');
     const sorted = big.map((s) => wasmRt.run('sparse_reorder', { sp_input: s }).output as SparseTensor);
@@ -216,19 +274,42 @@ describe('from_dense on wasm', () => {
       const shape = Array.from({ length: rank }, () => r.int(t % 7 === 0 ? 3 : 12));
       const size = shape.reduce((a, b) => a * b, 1);
       const data = randomValues(r, dtype, size, [0, 0.5, 0.9, 1][t % 4]);
-      if (dtype === 'float32' || dtype === 'float64') for (let i = 0; i < size; i++) if (r.next() < 0.1) data[i] = [NaN, -0, Infinity][r.int(3)];
-      same('from_dense', { tensor: new Tensor(data, shape, dtype) }, `from_dense #${t} ${dtype} ${JSON.stringify(shape)}`);
+      if (dtype === 'float32' || dtype === 'float64')
+        for (let i = 0; i < size; i++) if (r.next() < 0.1) data[i] = [NaN, -0, Infinity][r.int(3)];
+      same(
+        'from_dense',
+        { tensor: new Tensor(data, shape, dtype) },
+        `from_dense #${t} ${dtype} ${JSON.stringify(shape)}`,
+      );
     }
   });
 
   it('equals the JS kernel on 1,000,000 elements, dense and mostly zero', () => {
     const r = rng(11);
-    same('from_dense', { tensor: new Tensor(randomValues(r, 'float32', 1_000_000, 0.5), [1000, 1000], 'float32') }, 'large half zero');
-    same('from_dense', { tensor: new Tensor(randomValues(r, 'int64', 1_000_000, 0.99), [10, 100, 1000], 'int64') }, 'large mostly zero');
+    same(
+      'from_dense',
+      { tensor: new Tensor(randomValues(r, 'float32', 1_000_000, 0.5), [1000, 1000], 'float32') },
+      'large half zero',
+    );
+    same(
+      'from_dense',
+      { tensor: new Tensor(randomValues(r, 'int64', 1_000_000, 0.99), [10, 100, 1000], 'int64') },
+      'large mostly zero',
+    );
   });
 
   it('delegates bool and string tensors and runs numeric ones', () => {
-    expect(wasmRt.runWithReport('from_dense', { tensor: tensor([[1, 0], [0, 2]], 'int32') }).delegated).toBeUndefined();
+    expect(
+      wasmRt.runWithReport('from_dense', {
+        tensor: tensor(
+          [
+            [1, 0],
+            [0, 2],
+          ],
+          'int32',
+        ),
+      }).delegated,
+    ).toBeUndefined();
     expect(wasmRt.runWithReport('from_dense', { tensor: tensor(['', 'a']) }).delegated).toMatch(/bool and string/);
     expect(wasmRt.runWithReport('from_dense', { tensor: tensor([true, false]) }).delegated).toMatch(/bool and string/);
   });
@@ -251,16 +332,42 @@ describe('sparse_softmax on wasm', () => {
     const r = rng(17);
     const bits = new Float64Array(1);
     const raw = new BigUint64Array(bits.buffer);
-    const xs: number[] = [0, -0, 1, -1, Infinity, -Infinity, NaN, 700, -700, 709.78, 709.79, -745.13, -745.14, -708.4, 5e-324, -5e-324];
+    const xs: number[] = [
+      0,
+      -0,
+      1,
+      -1,
+      Infinity,
+      -Infinity,
+      NaN,
+      700,
+      -700,
+      709.78,
+      709.79,
+      -745.13,
+      -745.14,
+      -708.4,
+      5e-324,
+      -5e-324,
+    ];
     for (const hw of [0x3fd62e42n, 0x3fd62e43n, 0x3ff0a2b2n, 0x3ff0a2b1n, 0x3e300000n, 0x3e2fffffn, 0x40862e42n]) {
-      for (const lw of [0n, 1n, 0xffffffffn]) for (const s of [0n, 1n << 63n]) {
-        raw[0] = s | (hw << 32n) | lw;
-        xs.push(bits[0]);
-      }
+      for (const lw of [0n, 1n, 0xffffffffn])
+        for (const s of [0n, 1n << 63n]) {
+          raw[0] = s | (hw << 32n) | lw;
+          xs.push(bits[0]);
+        }
     }
     for (let i = 0; i < 200_000; i++) {
       const k = i % 4;
-      xs.push(k === 0 ? (r.next() - 0.5) * 4 : k === 1 ? (r.next() - 0.5) * 1500 : k === 2 ? (r.next() - 0.5) * 1e-6 : -r.next() * 40);
+      xs.push(
+        k === 0
+          ? (r.next() - 0.5) * 4
+          : k === 1
+            ? (r.next() - 0.5) * 1500
+            : k === 2
+              ? (r.next() - 0.5) * 1e-6
+              : -r.next() * 40,
+      );
     }
     const x = Float64Array.from(xs);
     const { heap } = ctx;
@@ -276,9 +383,21 @@ describe('sparse_softmax on wasm', () => {
     for (let t = 0; t < 150; t++) {
       const dtype = t % 2 === 0 ? 'float32' : 'float64';
       const shape = randomShape(r, 2 + (t % 3), 12);
-      close({ sp_input: canonical(r, shape, dtype, [0, 0.5, 0.9][t % 3]) }, `softmax #${t} ${dtype} ${JSON.stringify(shape)}`);
+      close(
+        { sp_input: canonical(r, shape, dtype, [0, 0.5, 0.9][t % 3]) },
+        `softmax #${t} ${dtype} ${JSON.stringify(shape)}`,
+      );
     }
-    const huge = new SparseTensor([[0, 0, 0, 0, 0, 4095], [4095, 4095, 4095, 4095, 4095, 0], [4095, 4095, 4095, 4095, 4095, 4095]], [5, 1, 1], [4096, 4096, 4096, 4096, 4096, 4096], 'float32');
+    const huge = new SparseTensor(
+      [
+        [0, 0, 0, 0, 0, 4095],
+        [4095, 4095, 4095, 4095, 4095, 0],
+        [4095, 4095, 4095, 4095, 4095, 4095],
+      ],
+      [5, 1, 1],
+      [4096, 4096, 4096, 4096, 4096, 4096],
+      'float32',
+    );
     close({ sp_input: huge }, 'huge');
   });
 
@@ -308,21 +427,41 @@ describe('sparse_segment_sum on wasm', () => {
       const n = r.int(40);
       const [indices, segment_ids] = ids(r, n, (t >> 2) % 2 === 1, shape[0]);
       const [i2] = ids(r, n, (t >> 3) % 2 === 1, shape[0]);
-      same('sparse_segment_sum', { data: new Tensor(randomValues(r, dtype, size), shape, dtype), indices: t % 5 === 0 ? i2 : indices, segment_ids }, `segment_sum #${t} ${dtype}`);
+      same(
+        'sparse_segment_sum',
+        {
+          data: new Tensor(randomValues(r, dtype, size), shape, dtype),
+          indices: t % 5 === 0 ? i2 : indices,
+          segment_ids,
+        },
+        `segment_sum #${t} ${dtype}`,
+      );
     }
   });
 
   it('sums float32 in float32 and wraps integers, as the JS kernel', () => {
     same('sparse_segment_sum', { data: tensor([16777216, 1], 'float32'), indices: [0, 1, 1], segment_ids: [0, 0, 0] });
     same('sparse_segment_sum', { data: tensor([2147483647, 1], 'int32'), indices: [0, 1], segment_ids: [0, 0] });
-    same('sparse_segment_sum', { data: tensor([9223372036854775807n, 1n], 'int64'), indices: [0, 1], segment_ids: [0, 0] });
+    same('sparse_segment_sum', {
+      data: tensor([9223372036854775807n, 1n], 'int64'),
+      indices: [0, 1],
+      segment_ids: [0, 0],
+    });
   });
 
   it('equals the JS kernel on 1,000,000 indices', () => {
     const r = rng(15);
     const [indices, segment_ids] = ids(r, 1_000_000, true, 10_000);
-    same('sparse_segment_sum', { data: new Tensor(randomValues(r, 'float32', 80_000), [10_000, 8], 'float32'), indices, segment_ids }, 'large float32');
-    same('sparse_segment_sum', { data: new Tensor(randomValues(r, 'int32', 30_000), [10_000, 3], 'int32'), indices, segment_ids }, 'large int32');
+    same(
+      'sparse_segment_sum',
+      { data: new Tensor(randomValues(r, 'float32', 80_000), [10_000, 8], 'float32'), indices, segment_ids },
+      'large float32',
+    );
+    same(
+      'sparse_segment_sum',
+      { data: new Tensor(randomValues(r, 'int32', 30_000), [10_000, 3], 'int32'), indices, segment_ids },
+      'large int32',
+    );
   });
 });
 
@@ -343,23 +482,32 @@ describe('sparse_tensor_to_dense and sparse_to_dense on wasm', () => {
       const sp = randomSparse(r, shape, r.int(12), dtype);
       const default_value = DEFAULTS[dtype][r.int(DEFAULTS[dtype].length)];
       // Random indices repeat and come in any order: only validate_indices false takes them (the last one wins).
-      same('sparse_tensor_to_dense', { sp_input: sp, default_value, validate_indices: false }, `to_dense ${dtype} [${shape}]`);
+      same(
+        'sparse_tensor_to_dense',
+        { sp_input: sp, default_value, validate_indices: false },
+        `to_dense ${dtype} [${shape}]`,
+      );
       if (rank === 0) continue;
       const scalar = r.next() < 0.5;
       const n = sp.values.length;
-      same('sparse_to_dense', {
-        sparse_indices: tensor(Int32Array.from(sp.indexData), 'int32', [n, rank]),
-        output_shape: shape,
-        sparse_values: scalar ? tensor(randomValues(r, dtype, 1), dtype, []) : tensor(sp.values, dtype, [n]),
-        default_value,
-        validate_indices: false,
-      }, `sparse_to_dense ${dtype} [${shape}] ${scalar ? 'scalar' : 'vector'}`);
+      same(
+        'sparse_to_dense',
+        {
+          sparse_indices: tensor(Int32Array.from(sp.indexData), 'int32', [n, rank]),
+          output_shape: shape,
+          sparse_values: scalar ? tensor(randomValues(r, dtype, 1), dtype, []) : tensor(sp.values, dtype, [n]),
+          default_value,
+          validate_indices: false,
+        },
+        `sparse_to_dense ${dtype} [${shape}] ${scalar ? 'scalar' : 'vector'}`,
+      );
     }
   });
 
   it('equals the JS kernel on 300,000 entries of a 2000×1500 matrix, default 0 and -1', () => {
     const r = rng(32);
     const sp = randomSparse(r, [2000, 1500], 300_000, 'float32');
-    for (const default_value of [0, -1]) same('sparse_tensor_to_dense', { sp_input: sp, default_value, validate_indices: false });
+    for (const default_value of [0, -1])
+      same('sparse_tensor_to_dense', { sp_input: sp, default_value, validate_indices: false });
   });
 });

@@ -19,7 +19,14 @@ function value(dtype: NumericDType, rnd: () => number): number | bigint {
 }
 
 /** A random [rows × cols] sparse matrix in row-major order, shuffled (and with repeated entries) unless `ordered`. */
-function randomSparse(rows: number, cols: number, density: number, dtype: NumericDType, ordered: boolean, seed: number): SparseTensor {
+function randomSparse(
+  rows: number,
+  cols: number,
+  density: number,
+  dtype: NumericDType,
+  ordered: boolean,
+  seed: number,
+): SparseTensor {
   const rnd = rng(seed).next;
   const entries: [number, number][] = [];
   for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) if (rnd() < density) entries.push([r, c]);
@@ -48,7 +55,12 @@ describe('wasm sparse_tensor_dense_matmul on whole and partial SIMD blocks', asy
       let seed = 1;
       for (const n of [1, 3, 4, 5, 7, 8, 9, 13, 14, 15, 16, 17, 21, 22, 27, 28, 29, 31, 32, 33, 44, 45, 64, 70]) {
         for (const ordered of [true, false]) {
-          for (const [adjA, adjB] of [[false, false], [true, false], [false, true], [true, true]]) {
+          for (const [adjA, adjB] of [
+            [false, false],
+            [true, false],
+            [false, true],
+            [true, true],
+          ]) {
             const [m, k] = [23, 19];
             const sp = randomSparse(adjA ? k : m, adjA ? m : k, 0.2, dtype, ordered, seed++);
             const dn = randomDense(adjB ? n : k, adjB ? k : n, dtype, seed++);
@@ -60,7 +72,9 @@ describe('wasm sparse_tensor_dense_matmul on whole and partial SIMD blocks', asy
             // Dense × sparse: the same kernel on the transposed problem.
             const left = randomDense(n, m, dtype, seed++);
             const args2 = { sp_a: left, b: sp, adjoint_a: false, adjoint_b: adjA };
-            expect(data(wasm.run('sparse_tensor_dense_matmul', args2).output)).toEqual(data(js.run('sparse_tensor_dense_matmul', args2).output));
+            expect(data(wasm.run('sparse_tensor_dense_matmul', args2).output)).toEqual(
+              data(js.run('sparse_tensor_dense_matmul', args2).output),
+            );
           }
         }
       }
@@ -76,7 +90,10 @@ describe('wasm sparse_tensor_dense_matmul on whole and partial SIMD blocks', asy
       const b = randomDense(k, n, dtype, 5);
       const canonical = randomSparse(m, k, 0.02, dtype, true, 6);
       const rnd = rng(7).next;
-      const rows = Array.from({ length: canonical.nnz }, (_, i) => [canonical.indexData[2 * i], canonical.indexData[2 * i + 1]]);
+      const rows = Array.from({ length: canonical.nnz }, (_, i) => [
+        canonical.indexData[2 * i],
+        canonical.indexData[2 * i + 1],
+      ]);
       // Row order kept, columns shuffled within each row.
       const byRow = new Map<number, number[][]>();
       rows.forEach((r) => byRow.set(r[0], [...(byRow.get(r[0]) ?? []), r]));
@@ -84,7 +101,9 @@ describe('wasm sparse_tensor_dense_matmul on whole and partial SIMD blocks', asy
       const shuffledCols = new SparseTensor(within, within.map(() => value(dtype, rnd)) as never, [m, k], dtype);
       for (const sp of [canonical, shuffledCols, randomSparse(m, k, 0.02, dtype, false, 8)]) {
         const args = { sp_a: sp, b };
-        expect(data(wasm.run('sparse_tensor_dense_matmul', args).output), dtype).toEqual(data(js.run('sparse_tensor_dense_matmul', args).output));
+        expect(data(wasm.run('sparse_tensor_dense_matmul', args).output), dtype).toEqual(
+          data(js.run('sparse_tensor_dense_matmul', args).output),
+        );
       }
     }
   });
@@ -96,17 +115,35 @@ describe('wasm sparse_tensor_dense_matmul on whole and partial SIMD blocks', asy
     const [m, k, n] = [12, 3000, 136];
     const rnd = rng(11).next;
     const heavy = [...new Set(Array.from({ length: 300 }, () => Math.floor(rnd() * k)))].sort((a, b) => a - b);
-    const rowsCols: [number, number[]][] = [[1, [0, 749, 750, 1499, 1500, 2249, 2250, 2999]], [2, [1600, 2000, 2500]], [3, [3, 700]], [7, heavy], [8, [1500]], [9, [2999]], [10, [0]]];
+    const rowsCols: [number, number[]][] = [
+      [1, [0, 749, 750, 1499, 1500, 2249, 2250, 2999]],
+      [2, [1600, 2000, 2500]],
+      [3, [3, 700]],
+      [7, heavy],
+      [8, [1500]],
+      [9, [2999]],
+      [10, [0]],
+    ];
     const entries = rowsCols.flatMap(([r, cs]) => cs.map((c) => [r, c]));
     for (const dtype of ['float32', 'float64'] as const) {
       const vals = entries.map(() => value(dtype, rnd)) as never;
       const b = randomDense(k, n, dtype, 12);
       const a = new SparseTensor(entries, vals, [m, k], dtype);
-      const aT = new SparseTensor(entries.map(([r, c]) => [c, r]), vals, [k, m], dtype);
-      for (const args of [{ sp_a: a, b }, { sp_a: aT, b, adjoint_a: true }]) {
+      const aT = new SparseTensor(
+        entries.map(([r, c]) => [c, r]),
+        vals,
+        [k, m],
+        dtype,
+      );
+      for (const args of [
+        { sp_a: a, b },
+        { sp_a: aT, b, adjoint_a: true },
+      ]) {
         const got = wasm.runWithReport('sparse_tensor_dense_matmul', args);
         expect(got.delegated).toBeUndefined();
-        expect(data(got.outputs.output), `${dtype} adjoint_a=${'adjoint_a' in args}`).toEqual(data(js.run('sparse_tensor_dense_matmul', args).output));
+        expect(data(got.outputs.output), `${dtype} adjoint_a=${'adjoint_a' in args}`).toEqual(
+          data(js.run('sparse_tensor_dense_matmul', args).output),
+        );
       }
     }
   });
@@ -115,8 +152,19 @@ describe('wasm sparse_tensor_dense_matmul on whole and partial SIMD blocks', asy
     const full = randomSparse(40, 40, 0.9, 'float32', true, 99);
     const b = randomDense(40, 64, 'float32', 98);
     wasm.run('sparse_tensor_dense_matmul', { sp_a: full, b });
-    const sparseRows = new SparseTensor([[3, 5], [3, 7], [30, 1]], [2, -1, 0.5], [40, 40], 'float32');
+    const sparseRows = new SparseTensor(
+      [
+        [3, 5],
+        [3, 7],
+        [30, 1],
+      ],
+      [2, -1, 0.5],
+      [40, 40],
+      'float32',
+    );
     const args = { sp_a: sparseRows, b };
-    expect(data(wasm.run('sparse_tensor_dense_matmul', args).output)).toEqual(data(js.run('sparse_tensor_dense_matmul', args).output));
+    expect(data(wasm.run('sparse_tensor_dense_matmul', args).output)).toEqual(
+      data(js.run('sparse_tensor_dense_matmul', args).output),
+    );
   });
 });

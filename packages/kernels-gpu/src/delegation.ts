@@ -13,13 +13,19 @@
  */
 
 export const REASONS = {
-  notFloat32: (dtype: string) => `the GPU computes float32 (and int32 where float32 is exact); ${dtype} values ran on the JS kernels (never rounded to float32)`,
-  int32Range: 'int32 values that a step of this call could take past 2^24, the integers float32 holds exactly (a host-side bound on every step): ran on the JS kernels, exact in int32',
+  notFloat32: (dtype: string) =>
+    `the GPU computes float32 (and int32 where float32 is exact); ${dtype} values ran on the JS kernels (never rounded to float32)`,
+  int32Range:
+    'int32 values that a step of this call could take past 2^24, the integers float32 holds exactly (a host-side bound on every step): ran on the JS kernels, exact in int32',
   int32NotArithmetic: (what: string) => `int32 ${what} is not float arithmetic: ran on the JS kernels, exact in int32`,
-  nonFinite: 'float32 inputs holding inf, nan or a subnormal: WebGL does not promise IEEE special values and flushes subnormals to zero, ran on the JS kernels',
-  nonFiniteResult: 'the GPU result held inf or nan, which WebGL does not promise to compute as IEEE does: rerun on the JS kernels',
-  tooBig: 'a buffer or offset of this call passes 2^24, beyond the integers a float texture holds exactly: ran on the JS kernels',
-  repeatedEntries: 'sparse ⊕ dense where entries meet at one dense offset (a repeated index or a broadcast dense operand) and combine in turn: ran on the JS kernels',
+  nonFinite:
+    'float32 inputs holding inf, nan or a subnormal: WebGL does not promise IEEE special values and flushes subnormals to zero, ran on the JS kernels',
+  nonFiniteResult:
+    'the GPU result held inf or nan, which WebGL does not promise to compute as IEEE does: rerun on the JS kernels',
+  tooBig:
+    'a buffer or offset of this call passes 2^24, beyond the integers a float texture holds exactly: ran on the JS kernels',
+  repeatedEntries:
+    'sparse ⊕ dense where entries meet at one dense offset (a repeated index or a broadcast dense operand) and combine in turn: ran on the JS kernels',
   notPorted: 'not ported to the GPU yet: ran on the JS kernels',
 } as const;
 
@@ -48,7 +54,11 @@ export function allFinite(values: ArrayLike<number>): boolean {
  * kernel that says when its int32 values are exact), a buffer past exact integer offsets, then for float32 a value
  * WebGL may not keep and for int32 the kernel's own bound (the declared rules above, in their order).
  */
-export function gpuRefusal(dtype: string, buffers: ArrayLike<number>[], int32Refusal?: () => string | undefined): string | undefined {
+export function gpuRefusal(
+  dtype: string,
+  buffers: ArrayLike<number>[],
+  int32Refusal?: () => string | undefined,
+): string | undefined {
   if (dtype !== 'float32' && !(dtype === 'int32' && int32Refusal)) return REASONS.notFloat32(dtype);
   if (buffers.some((b) => b.length > EXACT_INT)) return REASONS.tooBig;
   if (dtype === 'int32') return int32Refusal!();

@@ -23,14 +23,19 @@ export type Staged = Texture | Float32Array;
 /** A kernel argument: host values (a typed array), a float, or a stage's output. */
 type Arg = unknown;
 
-const isTexture = (a: unknown): a is Texture => typeof a === 'object' && a !== null && typeof (a as Texture).toArray === 'function';
+const isTexture = (a: unknown): a is Texture =>
+  typeof a === 'object' && a !== null && typeof (a as Texture).toArray === 'function';
 
 /**
  * What a compiled kernel is specialised to in its arguments: gpu.js compiles a texture argument differently from
  * an array, and a 1D texture differently from a 2D one (another kind would make it recompile on the call).
  */
 function argKinds(args: Arg[]): string {
-  return args.map((a) => (isTexture(a) ? `t${(a as unknown as { output: number[] }).output.length}` : typeof a === 'number' ? 'f' : 'a')).join('');
+  return args
+    .map((a) =>
+      isTexture(a) ? `t${(a as unknown as { output: number[] }).output.length}` : typeof a === 'number' ? 'f' : 'a',
+    )
+    .join('');
 }
 
 /**
@@ -63,23 +68,34 @@ export class GpuContext {
   }
 
   /** The kernel of `key` for output [n] or [n, rows] (gpu.js order), compiled on first use of its class. */
-  private kernel(key: string, source: string, n: number, rows: number, args: Arg[], settings: KernelSettings, pipelined: boolean): IKernelRunShortcut {
+  private kernel(
+    key: string,
+    source: string,
+    n: number,
+    rows: number,
+    args: Arg[],
+    settings: KernelSettings,
+    pipelined: boolean,
+  ): IKernelRunShortcut {
     const output = rows ? [n, rows] : [n];
     const cls = `${rows ? `${sizeClass(rows)}x` : ''}${sizeClass(n)}`;
     const id = `${key}|${cls}|${settings.loopMaxIterations ?? 0}|${argKinds(args)}${pipelined ? '|pipelined' : ''}`;
     let k = this.cache.get(id);
     if (!k) {
-      k = this.gpu.createKernel(source as never, {
-        output,
-        dynamicOutput: true,
-        dynamicArguments: true,
-        precision: 'single',
-        tactic: 'precision',
-        ...(settings.loopMaxIterations ? { loopMaxIterations: settings.loopMaxIterations } : {}),
-        // immutable: every call returns its own texture (a clone gpu.js detaches before the kernel renders
-        // again), so a later call of the same kernel never overwrites a texture still in use.
-        ...(pipelined ? { pipeline: true, immutable: true } : {}),
-      } as never) as IKernelRunShortcut;
+      k = this.gpu.createKernel(
+        source as never,
+        {
+          output,
+          dynamicOutput: true,
+          dynamicArguments: true,
+          precision: 'single',
+          tactic: 'precision',
+          ...(settings.loopMaxIterations ? { loopMaxIterations: settings.loopMaxIterations } : {}),
+          // immutable: every call returns its own texture (a clone gpu.js detaches before the kernel renders
+          // again), so a later call of the same kernel never overwrites a texture still in use.
+          ...(pipelined ? { pipeline: true, immutable: true } : {}),
+        } as never,
+      ) as IKernelRunShortcut;
       this.cache.set(id, k);
       this.compiled++;
     }
@@ -96,7 +112,14 @@ export class GpuContext {
   }
 
   /** Runs a kernel over rows×n outputs (thread.y the row, thread.x the column), returned row-major. */
-  run2d(key: string, source: string, rows: number, n: number, args: Arg[], settings: KernelSettings = {}): Float32Array {
+  run2d(
+    key: string,
+    source: string,
+    rows: number,
+    n: number,
+    args: Arg[],
+    settings: KernelSettings = {},
+  ): Float32Array {
     const k = this.kernel(key, source, n, rows, args, settings, false);
     const out = (k as unknown as (...a: Arg[]) => Float32Array[])(...args);
     this.readBacks++;
@@ -108,7 +131,9 @@ export class GpuContext {
   /** Like run, for an output that feeds another kernel: see stage2d. */
   stage(key: string, source: string, n: number, args: Arg[], settings: KernelSettings = {}): Staged {
     if (!this.pipeline) return this.run(key, source, n, args, settings);
-    return this.own((this.kernel(key, source, n, 0, args, settings, true) as unknown as (...a: Arg[]) => Texture)(...args));
+    return this.own(
+      (this.kernel(key, source, n, 0, args, settings, true) as unknown as (...a: Arg[]) => Texture)(...args),
+    );
   }
 
   /**
@@ -117,7 +142,9 @@ export class GpuContext {
    */
   stage2d(key: string, source: string, rows: number, n: number, args: Arg[], settings: KernelSettings = {}): Staged {
     if (!this.pipeline) return this.run2d(key, source, rows, n, args, settings);
-    return this.own((this.kernel(key, source, n, rows, args, settings, true) as unknown as (...a: Arg[]) => Texture)(...args));
+    return this.own(
+      (this.kernel(key, source, n, rows, args, settings, true) as unknown as (...a: Arg[]) => Texture)(...args),
+    );
   }
 
   /** Frees the textures of stage outputs no longer needed; anything else (host values, undefined) is ignored. */

@@ -32,7 +32,12 @@ export const HAND_WRITTEN: Record<string, (ctx: GpuContext, js: JsKernel) => Ker
 };
 
 /** The family drivers ported to the GPU; a family op of another family is delegated whole (DELEGATED_OPS). */
-const FAMILY_DRIVERS: Partial<Record<FamilyOp['family'], Driver>> = { map: mapKernel, cwise: cwiseKernel, merge: mergeKernel, reduce: reduceKernel };
+const FAMILY_DRIVERS: Partial<Record<FamilyOp['family'], Driver>> = {
+  map: mapKernel,
+  cwise: cwiseKernel,
+  merge: mergeKernel,
+  reduce: reduceKernel,
+};
 
 /** Every op that runs on the JS kernels whole, with its reason: everything neither generated nor hand-written. */
 export const DELEGATED_OPS: Readonly<Record<string, string>> = Object.fromEntries(
@@ -116,9 +121,11 @@ async function openGpu(options: GpuBackendOptions): Promise<GPU> {
     try {
       gpu = new GPUClass({ mode: mode as never });
       if (gpu.mode !== mode) throw new Error(`gpu.js chose '${gpu.mode}'`);
-      const k = gpu.createKernel(function (this: { thread: { x: number } }, a: number[]) {
-        return a[this.thread.x] * 2;
-      }).setOutput([2]);
+      const k = gpu
+        .createKernel(function (this: { thread: { x: number } }, a: number[]) {
+          return a[this.thread.x] * 2;
+        })
+        .setOutput([2]);
       const r = k([1.5, 2]) as Float32Array;
       if (r[0] !== 3 || r[1] !== 4) throw new Error(`a test kernel computed [${Array.from(r)}]`);
       return gpu;

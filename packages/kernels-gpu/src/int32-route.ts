@@ -28,13 +28,19 @@ export function rangeOf(values: ArrayLike<number>): R.Range {
  * the kernel's value operands in order (map, reduce: x; cwise, merge: a, b); `groups` is a reduce's longest group and
  * group size.
  */
-export function int32FamilyRefusal(src: GpuFamilySource, operands: R.Range[], scalars: number[], groups?: { longest: number; groupSize: number }): string | undefined {
+export function int32FamilyRefusal(
+  src: GpuFamilySource,
+  operands: R.Range[],
+  scalars: number[],
+  groups?: { longest: number; groupSize: number },
+): string | undefined {
   const r = src.int32;
   if (!r) return REASONS.notFloat32('int32');
   if ('not' in r) return REASONS.int32NotArithmetic(r.not);
   const s = scalars.map(R.lit);
   let out: R.Maybe;
-  if (src.family === 'reduce') out = reduceRange(r.init!, r.combine!, r.finalize!, operands[0], s, groups!, !!src.includeZeros);
+  if (src.family === 'reduce')
+    out = reduceRange(r.init!, r.combine!, r.finalize!, operands[0], s, groups!, !!src.includeZeros);
   else {
     out = r.value!(...operands, ...s);
     // merge: whether an entry is kept must be exact too.
@@ -56,7 +62,15 @@ export function longestGroup(counts: ArrayLike<number>): number {
  * range holding every acc after k entries, combined once more, holds every acc after k + 1. At most one step per
  * entry of the longest group (linear), usually a few (max, min: one; sum: until it passes 2^24).
  */
-function reduceRange(init: RangeFn, combine: RangeFn, finalize: RangeFn, x: R.Range, s: R.Maybe[], groups: { longest: number; groupSize: number }, includeZeros: boolean): R.Maybe {
+function reduceRange(
+  init: RangeFn,
+  combine: RangeFn,
+  finalize: RangeFn,
+  x: R.Range,
+  s: R.Maybe[],
+  groups: { longest: number; groupSize: number },
+  includeZeros: boolean,
+): R.Maybe {
   if (groups.longest === 0) return R.lit(0);
   // An implicit zero takes part once, after a group's entries (the kernel's template).
   const xs = includeZeros ? R.join(x, R.lit(0)) : x;
@@ -77,7 +91,13 @@ function reduceRange(init: RangeFn, combine: RangeFn, finalize: RangeFn, x: R.Ra
  * so is every product; that bound within 2^24 (and every operand within it) makes each step exact. Linear: one pass
  * over the entries (`rowOf`: which index column is the row) and one over the dense operand.
  */
-export function int32MatmulRefusal(indices: ArrayLike<number>, values: ArrayLike<number>, rowOf: 0 | 1, rows: number, dense: ArrayLike<number>): string | undefined {
+export function int32MatmulRefusal(
+  indices: ArrayLike<number>,
+  values: ArrayLike<number>,
+  rowOf: 0 | 1,
+  rows: number,
+  dense: ArrayLike<number>,
+): string | undefined {
   const a = rangeOf(values);
   const b = rangeOf(dense);
   if (!R.exact(a) || !R.exact(b)) return REASONS.int32Range;

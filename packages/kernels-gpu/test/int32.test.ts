@@ -8,12 +8,20 @@ type Args = Record<string, unknown>;
 
 /** An output as plain data, with its storage class: the GPU's int32 results must come back as an Int32Array. */
 function plain(t: unknown) {
-  if (t instanceof SparseTensor) return { indices: Array.from(t.indexData), values: Array.from(t.values as Int32Array), shape: t.denseShape, dtype: t.dtype, storage: t.values.constructor.name };
+  if (t instanceof SparseTensor)
+    return {
+      indices: Array.from(t.indexData),
+      values: Array.from(t.values as Int32Array),
+      shape: t.denseShape,
+      dtype: t.dtype,
+      storage: t.values.constructor.name,
+    };
   const d = t as Tensor;
   return { data: Array.from(d.data as Int32Array), shape: d.shape, dtype: d.dtype, storage: d.data.constructor.name };
 }
 
-const sp = (indices: number[][], values: number[], shape: number[]) => new SparseTensor(indices, values, shape, 'int32');
+const sp = (indices: number[][], values: number[], shape: number[]) =>
+  new SparseTensor(indices, values, shape, 'int32');
 const dense = (values: number[], shape: number[]) => tensor(Int32Array.from(values), 'int32', shape);
 
 describe('int32 on the gpu backend: exact where float32 is, delegated (and declared) where not', async () => {
@@ -30,8 +38,25 @@ describe('int32 on the gpu backend: exact where float32 is, delegated (and decla
     return got.delegated;
   };
 
-  const st = sp([[0, 0], [0, 2], [1, 1], [2, 0]], [3, -2, 7, 4096], [3, 3]);
-  const other = sp([[0, 0], [1, 2], [2, 0]], [5, -1, -4096], [3, 3]);
+  const st = sp(
+    [
+      [0, 0],
+      [0, 2],
+      [1, 1],
+      [2, 0],
+    ],
+    [3, -2, 7, 4096],
+    [3, 3],
+  );
+  const other = sp(
+    [
+      [0, 0],
+      [1, 2],
+      [2, 0],
+    ],
+    [5, -1, -4096],
+    [3, 3],
+  );
 
   it('runs the int32 family ops and the matmul on the GPU, equal to the JS kernels exactly', () => {
     const cases: [string, Args][] = [
@@ -53,8 +78,28 @@ describe('int32 on the gpu backend: exact where float32 is, delegated (and decla
       ['sparse_reduce_max', { sp_input: st, axis: [0], keepdims: true }],
       ['sparse_reduce_min_sparse', { sp_input: st, axis: [1] }],
       ['sparse_reduce_prod', { sp_input: st, axis: [1] }],
-      ['sparse_tensor_dense_matmul', { sp_a: st, b: dense(Array.from({ length: 12 }, (_, i) => i - 5), [3, 4]) }],
-      ['sparse_tensor_dense_matmul', { sp_a: st, b: dense(Array.from({ length: 12 }, (_, i) => 7 - i), [4, 3]), adjoint_a: true, adjoint_b: true }],
+      [
+        'sparse_tensor_dense_matmul',
+        {
+          sp_a: st,
+          b: dense(
+            Array.from({ length: 12 }, (_, i) => i - 5),
+            [3, 4],
+          ),
+        },
+      ],
+      [
+        'sparse_tensor_dense_matmul',
+        {
+          sp_a: st,
+          b: dense(
+            Array.from({ length: 12 }, (_, i) => 7 - i),
+            [4, 3],
+          ),
+          adjoint_a: true,
+          adjoint_b: true,
+        },
+      ],
       ['sparse_tensor_dense_matmul', { sp_a: dense([1, -2, 3, 0, 5, 6], [2, 3]), b: st }],
     ];
     for (const [op, args] of cases) expect(run(op, args), op).toBeUndefined();
@@ -68,13 +113,58 @@ describe('int32 on the gpu backend: exact where float32 is, delegated (and decla
       ['sparse_reduce_max', (v) => ({ sp_input: sp([[0], [1]], [-v, 3], [2]) }), E, E + 1, 2 ** 31],
       // x·x ≤ 2^24 ⇔ |x| ≤ 4096
       ['sparse_square', (v) => ({ sp_input: sp([[0], [2]], [v, -3], [3]) }), 4096, 4097, 50_000],
-      ['sparse_dense_cwise_mul', (v) => ({ sp_input: sp([[0], [1]], [v, 2], [2]), dense: dense([4096, 5], [2]) }), 4096, 4097, 2 ** 20],
-      ['sparse_add', (v) => ({ a: sp([[0]], [v], [2]), b: sp([[0], [1]], [2 ** 23, 1], [2]), thresh: 0 }), 2 ** 23, 2 ** 23 + 1, 2 ** 31 - 1],
+      [
+        'sparse_dense_cwise_mul',
+        (v) => ({ sp_input: sp([[0], [1]], [v, 2], [2]), dense: dense([4096, 5], [2]) }),
+        4096,
+        4097,
+        2 ** 20,
+      ],
+      [
+        'sparse_add',
+        (v) => ({ a: sp([[0]], [v], [2]), b: sp([[0], [1]], [2 ** 23, 1], [2]), thresh: 0 }),
+        2 ** 23,
+        2 ** 23 + 1,
+        2 ** 31 - 1,
+      ],
       // a sum over the longest group: 2^23 + v
-      ['sparse_reduce_sum', (v) => ({ sp_input: sp([[0, 0], [0, 1], [1, 0]], [2 ** 23, v, 1], [2, 2]), axis: [1] }), 2 ** 23, 2 ** 23 + 1, 2 ** 31 - 1],
+      [
+        'sparse_reduce_sum',
+        (v) => ({
+          sp_input: sp(
+            [
+              [0, 0],
+              [0, 1],
+              [1, 0],
+            ],
+            [2 ** 23, v, 1],
+            [2, 2],
+          ),
+          axis: [1],
+        }),
+        2 ** 23,
+        2 ** 23 + 1,
+        2 ** 31 - 1,
+      ],
       ['sparse_reduce_prod', (v) => ({ sp_input: sp([[0], [1]], [4096, v], [2]) }), 4096, 4097, 2 ** 20],
       // Σ|a| over a row (2048 + 2048) · max|b|
-      ['sparse_tensor_dense_matmul', (v) => ({ sp_a: sp([[0, 0], [0, 1]], [2048, -2048], [1, 2]), b: dense([v, 1, -3, 2], [2, 2]) }), 4096, 4097, 2 ** 20],
+      [
+        'sparse_tensor_dense_matmul',
+        (v) => ({
+          sp_a: sp(
+            [
+              [0, 0],
+              [0, 1],
+            ],
+            [2048, -2048],
+            [1, 2],
+          ),
+          b: dense([v, 1, -3, 2], [2, 2]),
+        }),
+        4096,
+        4097,
+        2 ** 20,
+      ],
     ];
     for (const [op, args, within, past, far] of pairs) {
       expect(run(op, args(within)), `${op} at ${within}`).toBeUndefined();
@@ -87,20 +177,57 @@ describe('int32 on the gpu backend: exact where float32 is, delegated (and decla
   });
 
   it('runs the int32 to-dense scatters on the GPU within 2^24, and delegates past it', () => {
-    const repeated = sp([[2, 1], [0, 0], [2, 1], [1, 2]], [-E, 9, E, 1], [3, 3]);
-    expect(run('sparse_tensor_to_dense', { sp_input: repeated, default_value: -7, validate_indices: false })).toBeUndefined();
+    const repeated = sp(
+      [
+        [2, 1],
+        [0, 0],
+        [2, 1],
+        [1, 2],
+      ],
+      [-E, 9, E, 1],
+      [3, 3],
+    );
+    expect(
+      run('sparse_tensor_to_dense', { sp_input: repeated, default_value: -7, validate_indices: false }),
+    ).toBeUndefined();
     expect(run('sparse_tensor_to_dense', { sp_input: st, default_value: E + 1 })).toBe(REASONS.int32Range);
     expect(run('sparse_tensor_to_dense', { sp_input: sp([[1, 1]], [-E - 1], [3, 3]) })).toBe(REASONS.int32Range);
     const indices = dense([0, 0, 0, 2, 1, 1], [3, 2]);
-    expect(run('sparse_to_dense', { sparse_indices: indices, output_shape: [2, 3], sparse_values: dense([4, -5, 6], [3]), default_value: 1 })).toBeUndefined();
-    expect(run('sparse_to_dense', { sparse_indices: indices, output_shape: [2, 3], sparse_values: dense([E], []), default_value: 0, validate_indices: false })).toBeUndefined();
-    expect(run('sparse_to_dense', { sparse_indices: indices, output_shape: [2, 3], sparse_values: dense([2 ** 30, 1, 2], [3]), default_value: 0 })).toBe(REASONS.int32Range);
+    expect(
+      run('sparse_to_dense', {
+        sparse_indices: indices,
+        output_shape: [2, 3],
+        sparse_values: dense([4, -5, 6], [3]),
+        default_value: 1,
+      }),
+    ).toBeUndefined();
+    expect(
+      run('sparse_to_dense', {
+        sparse_indices: indices,
+        output_shape: [2, 3],
+        sparse_values: dense([E], []),
+        default_value: 0,
+        validate_indices: false,
+      }),
+    ).toBeUndefined();
+    expect(
+      run('sparse_to_dense', {
+        sparse_indices: indices,
+        output_shape: [2, 3],
+        sparse_values: dense([2 ** 30, 1, 2], [3]),
+        default_value: 0,
+      }),
+    ).toBe(REASONS.int32Range);
   });
 
   it('delegates int32 division and pow, which are not float arithmetic, saying which', () => {
     const d = dense([2, -3, 5], [3, 1]);
-    expect(run('sparse_dense_cwise_div', { sp_input: st, dense: d })).toBe(REASONS.int32NotArithmetic('division (it truncates toward zero)'));
-    expect(run('sparse_dense_cwise_pow', { sp_input: st, dense: dense([2, 3, 1], [3, 1]) })).toMatch(/^int32 pow .* not float arithmetic/);
+    expect(run('sparse_dense_cwise_div', { sp_input: st, dense: d })).toBe(
+      REASONS.int32NotArithmetic('division (it truncates toward zero)'),
+    );
+    expect(run('sparse_dense_cwise_pow', { sp_input: st, dense: dense([2, 3, 1], [3, 1]) })).toMatch(
+      /^int32 pow .* not float arithmetic/,
+    );
   });
 
   it('a scalar float32 cannot hold as given keeps the call off the GPU', () => {
@@ -118,26 +245,58 @@ describe('int32 on the gpu backend: exact where float32 is, delegated (and decla
     );
     // A 2-D int32 SparseTensor: each position stored or not, in canonical order.
     const sparseOf = (rows: number, cols: number) =>
-      fc.array(fc.option(value, { nil: undefined, freq: 2 }), { minLength: rows * cols, maxLength: rows * cols }).map((cells) => {
-        const idx: number[][] = [];
-        const vals: number[] = [];
-        cells.forEach((v, p) => v !== undefined && (idx.push([Math.floor(p / cols), p % cols]), vals.push(v)));
-        return sp(idx, vals, [rows, cols]);
-      });
-    const denseOf = (rows: number, cols: number) => fc.array(value, { minLength: rows * cols, maxLength: rows * cols }).map((v) => dense(v, [rows, cols]));
+      fc
+        .array(fc.option(value, { nil: undefined, freq: 2 }), { minLength: rows * cols, maxLength: rows * cols })
+        .map((cells) => {
+          const idx: number[][] = [];
+          const vals: number[] = [];
+          cells.forEach((v, p) => v !== undefined && (idx.push([Math.floor(p / cols), p % cols]), vals.push(v)));
+          return sp(idx, vals, [rows, cols]);
+        });
+    const denseOf = (rows: number, cols: number) =>
+      fc.array(value, { minLength: rows * cols, maxLength: rows * cols }).map((v) => dense(v, [rows, cols]));
     const call = fc
-      .record({ rows: fc.integer({ min: 1, max: 5 }), cols: fc.integer({ min: 1, max: 5 }), k: fc.integer({ min: 1, max: 4 }) })
+      .record({
+        rows: fc.integer({ min: 1, max: 5 }),
+        cols: fc.integer({ min: 1, max: 5 }),
+        k: fc.integer({ min: 1, max: 4 }),
+      })
       .chain(({ rows, cols, k }) =>
         fc.oneof(
-          fc.tuple(fc.constantFrom('sparse_abs', 'sparse_neg', 'sparse_sign', 'sparse_square'), sparseOf(rows, cols)).map(([op, s]): [string, Args] => [op, { sp_input: s }]),
           fc
-            .tuple(fc.constantFrom('sparse_reduce_sum', 'sparse_reduce_max', 'sparse_reduce_min_sparse', 'sparse_reduce_prod'), sparseOf(rows, cols), fc.constantFrom(null, [0], [1], [0, 1]))
+            .tuple(fc.constantFrom('sparse_abs', 'sparse_neg', 'sparse_sign', 'sparse_square'), sparseOf(rows, cols))
+            .map(([op, s]): [string, Args] => [op, { sp_input: s }]),
+          fc
+            .tuple(
+              fc.constantFrom(
+                'sparse_reduce_sum',
+                'sparse_reduce_max',
+                'sparse_reduce_min_sparse',
+                'sparse_reduce_prod',
+              ),
+              sparseOf(rows, cols),
+              fc.constantFrom(null, [0], [1], [0, 1]),
+            )
             .map(([op, s, axis]): [string, Args] => [op, { sp_input: s, axis }]),
-          fc.tuple(fc.constantFrom('sparse_maximum', 'sparse_minimum'), sparseOf(rows, cols), sparseOf(rows, cols)).map(([op, a, b]): [string, Args] => [op, { sp_a: a, sp_b: b }]),
-          fc.tuple(sparseOf(rows, cols), sparseOf(rows, cols), fc.integer({ min: 0, max: 100 })).map(([a, b, thresh]): [string, Args] => ['sparse_add', { a, b, thresh }]),
-          fc.tuple(sparseOf(rows, cols), denseOf(rows, cols)).map(([a, b]): [string, Args] => ['sparse_add', { a, b, thresh: 0 }]),
-          fc.tuple(fc.constantFrom('sparse_dense_cwise_mul', 'sparse_dense_cwise_add'), sparseOf(rows, cols), denseOf(rows, cols)).map(([op, s, d]): [string, Args] => [op, { sp_input: s, dense: d }]),
-          fc.tuple(sparseOf(rows, cols), denseOf(cols, k)).map(([a, b]): [string, Args] => ['sparse_tensor_dense_matmul', { sp_a: a, b }]),
+          fc
+            .tuple(fc.constantFrom('sparse_maximum', 'sparse_minimum'), sparseOf(rows, cols), sparseOf(rows, cols))
+            .map(([op, a, b]): [string, Args] => [op, { sp_a: a, sp_b: b }]),
+          fc
+            .tuple(sparseOf(rows, cols), sparseOf(rows, cols), fc.integer({ min: 0, max: 100 }))
+            .map(([a, b, thresh]): [string, Args] => ['sparse_add', { a, b, thresh }]),
+          fc
+            .tuple(sparseOf(rows, cols), denseOf(rows, cols))
+            .map(([a, b]): [string, Args] => ['sparse_add', { a, b, thresh: 0 }]),
+          fc
+            .tuple(
+              fc.constantFrom('sparse_dense_cwise_mul', 'sparse_dense_cwise_add'),
+              sparseOf(rows, cols),
+              denseOf(rows, cols),
+            )
+            .map(([op, s, d]): [string, Args] => [op, { sp_input: s, dense: d }]),
+          fc
+            .tuple(sparseOf(rows, cols), denseOf(cols, k))
+            .map(([a, b]): [string, Args] => ['sparse_tensor_dense_matmul', { sp_a: a, b }]),
         ),
       );
     const seen = { gpu: 0, delegated: 0 };

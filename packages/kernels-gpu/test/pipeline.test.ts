@@ -5,10 +5,14 @@ import { createGpuBackend, GpuContext } from '../src/index.js';
 import { quarter, rng, rowsTensor, type Rng } from './random.js';
 
 type Outputs = { outputs: Record<string, unknown>; delegated?: string };
-const valuesOf = (t: unknown) => Array.from(((t as SparseTensor).values ?? (t as { data: Float32Array }).data) as Float32Array);
+const valuesOf = (t: unknown) =>
+  Array.from(((t as SparseTensor).values ?? (t as { data: Float32Array }).data) as Float32Array);
 const close = (got: ArrayLike<number>, want: ArrayLike<number>) => {
   expect(got.length).toBe(want.length);
-  for (let i = 0; i < want.length; i++) expect(Math.abs(got[i] - want[i]), `[${i}] ${got[i]} vs ${want[i]}`).toBeLessThanOrEqual(1e-6 + 1e-5 * Math.abs(want[i]));
+  for (let i = 0; i < want.length; i++)
+    expect(Math.abs(got[i] - want[i]), `[${i}] ${got[i]} vs ${want[i]}`).toBeLessThanOrEqual(
+      1e-6 + 1e-5 * Math.abs(want[i]),
+    );
 };
 
 /** A [p × q] float32 SparseTensor in random order with repeated indices (they add up in a matmul); row 5 is longer than 256. */
@@ -23,7 +27,8 @@ function matmulSparse(r: Rng, p: number, q: number): SparseTensor {
   }
   return new SparseTensor(idx, Float32Array.from(idx, quarter(r)), [p, q], 'float32');
 }
-const denseOf = (r: Rng, rows: number, cols: number) => tensor(Float32Array.from({ length: rows * cols }, quarter(r)), 'float32', [rows, cols]);
+const denseOf = (r: Rng, rows: number, cols: number) =>
+  tensor(Float32Array.from({ length: rows * cols }, quarter(r)), 'float32', [rows, cols]);
 
 /** Every matmul flavour: sparse × dense and dense × sparse, each with the four adjoint combinations. */
 function matmulCases(seed: number): Record<string, unknown>[] {
@@ -116,10 +121,26 @@ describe('pipelined GPU stages', async () => {
     const s1 = m1.b as SparseTensor;
     const d1 = m1.sp_a as { data: Float32Array; shape: number[] };
     // The same structure (so the same loop class), other values.
-    const m2 = { ...m1, sp_a: tensor(d1.data.map((v) => 1 - v), 'float32', d1.shape), b: new SparseTensor(s1.indexData, (s1.values as Float32Array).map((v) => v / 2 + 1), s1.denseShape, 'float32') };
+    const m2 = {
+      ...m1,
+      sp_a: tensor(
+        d1.data.map((v) => 1 - v),
+        'float32',
+        d1.shape,
+      ),
+      b: new SparseTensor(
+        s1.indexData,
+        (s1.values as Float32Array).map((v) => v / 2 + 1),
+        s1.denseShape,
+        'float32',
+      ),
+    };
     onGpu(gpu, 'sparse_tensor_dense_matmul', m1);
     const before = backend.kernelsCompiled();
-    close(valuesOf(onGpu(gpu, 'sparse_tensor_dense_matmul', m2)), valuesOf(js.run('sparse_tensor_dense_matmul', m2).output));
+    close(
+      valuesOf(onGpu(gpu, 'sparse_tensor_dense_matmul', m2)),
+      valuesOf(js.run('sparse_tensor_dense_matmul', m2).output),
+    );
     expect(backend.kernelsCompiled()).toBe(before);
     expect(backend.liveTextures()).toBe(0);
   });
@@ -129,10 +150,16 @@ describe('pipelined GPU stages', async () => {
     try {
       const TWICE = 'function (a) { return a[this.thread.x] * 2; }';
       const COPY = 'function (t) { return t[this.thread.x]; }';
-      const xs = [Float32Array.from([1, 2, 3, 4, 5]), Float32Array.from([10, 20, 30, 40, 50]), Float32Array.from([7, 6, 5, 4, 3, 2, 1])];
+      const xs = [
+        Float32Array.from([1, 2, 3, 4, 5]),
+        Float32Array.from([10, 20, 30, 40, 50]),
+        Float32Array.from([7, 6, 5, 4, 3, 2, 1]),
+      ];
       const staged = xs.map((x) => ctx.stage('twice', TWICE, x.length, [x]));
       expect(ctx.liveTextures).toBe(3);
-      staged.forEach((t, i) => expect(Array.from(ctx.run('copy', COPY, xs[i].length, [t]))).toEqual(Array.from(xs[i], (v) => v * 2)));
+      staged.forEach((t, i) =>
+        expect(Array.from(ctx.run('copy', COPY, xs[i].length, [t]))).toEqual(Array.from(xs[i], (v) => v * 2)),
+      );
       ctx.release(...staged, ...staged);
       expect(ctx.liveTextures).toBe(0);
       expect(ctx.compiled).toBe(2);

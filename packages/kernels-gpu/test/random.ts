@@ -17,7 +17,13 @@ export function pickColumns(r: Rng, width: number, count: number): number[] {
  * A float32 SparseTensor of shape [batches, rowLengths.length, width] in canonical order whose innermost rows (in
  * every batch) store rowLengths[i] values (0 for an empty row) drawn by `value`.
  */
-export function rowsTensor(r: Rng, batches: number, rowLengths: number[], width: number, value: () => number): SparseTensor {
+export function rowsTensor(
+  r: Rng,
+  batches: number,
+  rowLengths: number[],
+  width: number,
+  value: () => number,
+): SparseTensor {
   const indices: number[][] = [];
   const values: number[] = [];
   for (let b = 0; b < batches; b++) {

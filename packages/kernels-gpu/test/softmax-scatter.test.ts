@@ -4,10 +4,14 @@ import { createGpuBackend, DELEGATED_OPS, HAND_WRITTEN } from '../src/index.js';
 import { quarter, rng, rowsTensor } from './random.js';
 
 type Outputs = { outputs: Record<string, unknown>; delegated?: string };
-const valuesOf = (t: unknown) => Array.from(((t as SparseTensor).values ?? (t as { data: Float32Array }).data) as Float32Array);
+const valuesOf = (t: unknown) =>
+  Array.from(((t as SparseTensor).values ?? (t as { data: Float32Array }).data) as Float32Array);
 const close = (got: ArrayLike<number>, want: ArrayLike<number>) => {
   expect(got.length).toBe(want.length);
-  for (let i = 0; i < want.length; i++) expect(Math.abs(got[i] - want[i]), `[${i}] ${got[i]} vs ${want[i]}`).toBeLessThanOrEqual(1e-6 + 1e-5 * Math.abs(want[i]));
+  for (let i = 0; i < want.length; i++)
+    expect(Math.abs(got[i] - want[i]), `[${i}] ${got[i]} vs ${want[i]}`).toBeLessThanOrEqual(
+      1e-6 + 1e-5 * Math.abs(want[i]),
+    );
 };
 
 describe('softmax and the to-dense scatters on the GPU', async () => {
@@ -42,7 +46,16 @@ describe('softmax and the to-dense scatters on the GPU', async () => {
       close(valuesOf(got), valuesOf(want));
     }
     // Rank 2, one entry per row.
-    const single = new SparseTensor([[0, 4], [1, 0], [5, 2]], [3, -7, 0.5], [6, 5], 'float32');
+    const single = new SparseTensor(
+      [
+        [0, 4],
+        [1, 0],
+        [5, 2],
+      ],
+      [3, -7, 0.5],
+      [6, 5],
+      'float32',
+    );
     const { got, want } = both('sparse_softmax', { sp_input: single });
     close(valuesOf(got), valuesOf(want));
     expect(valuesOf(want)).toEqual([1, 1, 1]);
@@ -51,9 +64,27 @@ describe('softmax and the to-dense scatters on the GPU', async () => {
   it('softmax: nothing stored gives nothing; float64 and inf delegate by the declared rules', () => {
     const empty = new SparseTensor(new Float64Array(0), new Float32Array(0), [2, 3], 'float32');
     expect(valuesOf(both('sparse_softmax', { sp_input: empty }).got)).toEqual([]);
-    const f64 = new SparseTensor([[0, 0], [0, 1]], [1, 2], [1, 2], 'float64');
-    expect(gpu.runWithReport('sparse_softmax', { sp_input: f64 }).delegated).toMatch(/float32 \(and int32 where float32 is exact\); float64/);
-    const inf = new SparseTensor([[0, 0], [0, 1]], [1, Infinity], [1, 2], 'float32');
+    const f64 = new SparseTensor(
+      [
+        [0, 0],
+        [0, 1],
+      ],
+      [1, 2],
+      [1, 2],
+      'float64',
+    );
+    expect(gpu.runWithReport('sparse_softmax', { sp_input: f64 }).delegated).toMatch(
+      /float32 \(and int32 where float32 is exact\); float64/,
+    );
+    const inf = new SparseTensor(
+      [
+        [0, 0],
+        [0, 1],
+      ],
+      [1, Infinity],
+      [1, 2],
+      'float32',
+    );
     const r = gpu.runWithReport('sparse_softmax', { sp_input: inf });
     expect(r.delegated).toMatch(/inf, nan/);
     expect(valuesOf(r.outputs.output)).toEqual(valuesOf(js.run('sparse_softmax', { sp_input: inf }).output));
@@ -82,11 +113,43 @@ describe('softmax and the to-dense scatters on the GPU', async () => {
     const matrix = Int32Array.from({ length: 2 * n }, (_, i) => (i % 2 ? r.int(40) : r.int(9)));
     const vals = Float32Array.from({ length: n }, () => (r.next() - 0.5) * 100);
     const cases: Record<string, unknown>[] = [
-      { sparse_indices: tensor(matrix, 'int32', [n, 2]), output_shape: [9, 40], sparse_values: tensor(vals, 'float32', [n]), default_value: 0.5, validate_indices: false },
-      { sparse_indices: tensor(matrix, 'int32', [n, 2]), output_shape: [9, 40], sparse_values: tensor(Float32Array.of(-3.25), 'float32', []), default_value: 4, validate_indices: false },
-      { sparse_indices: tensor(BigInt64Array.from({ length: n }, () => BigInt(r.int(1000))), 'int64', [n]), output_shape: [1000], sparse_values: tensor(vals, 'float32', [n]), default_value: -2, validate_indices: false },
-      { sparse_indices: tensor(Int32Array.of(3), 'int32', []), output_shape: [5], sparse_values: tensor(Float32Array.of(7.5), 'float32', []), default_value: 1 },
-      { sparse_indices: tensor(Int32Array.of(0, 2, 4), 'int32', [3, 1]), output_shape: [6], sparse_values: tensor(Float32Array.of(1, 2, 3), 'float32', [3]), default_value: 9 },
+      {
+        sparse_indices: tensor(matrix, 'int32', [n, 2]),
+        output_shape: [9, 40],
+        sparse_values: tensor(vals, 'float32', [n]),
+        default_value: 0.5,
+        validate_indices: false,
+      },
+      {
+        sparse_indices: tensor(matrix, 'int32', [n, 2]),
+        output_shape: [9, 40],
+        sparse_values: tensor(Float32Array.of(-3.25), 'float32', []),
+        default_value: 4,
+        validate_indices: false,
+      },
+      {
+        sparse_indices: tensor(
+          BigInt64Array.from({ length: n }, () => BigInt(r.int(1000))),
+          'int64',
+          [n],
+        ),
+        output_shape: [1000],
+        sparse_values: tensor(vals, 'float32', [n]),
+        default_value: -2,
+        validate_indices: false,
+      },
+      {
+        sparse_indices: tensor(Int32Array.of(3), 'int32', []),
+        output_shape: [5],
+        sparse_values: tensor(Float32Array.of(7.5), 'float32', []),
+        default_value: 1,
+      },
+      {
+        sparse_indices: tensor(Int32Array.of(0, 2, 4), 'int32', [3, 1]),
+        output_shape: [6],
+        sparse_values: tensor(Float32Array.of(1, 2, 3), 'float32', [3]),
+        default_value: 9,
+      },
     ];
     for (const args of cases) {
       const { got, want } = both('sparse_to_dense', args);
@@ -96,9 +159,19 @@ describe('softmax and the to-dense scatters on the GPU', async () => {
 
   it('the scatters delegate what a float texture cannot hold, by the declared rules', () => {
     const st = new SparseTensor([[0, 1]], [2], [2, 2], 'float32');
-    expect(gpu.runWithReport('sparse_tensor_to_dense', { sp_input: st, default_value: 1e39 }).delegated).toMatch(/inf, nan/);
-    expect(gpu.runWithReport('sparse_tensor_to_dense', { sp_input: new SparseTensor([[0, 1]], [2], [2, 2], 'int64'), default_value: 1 }).delegated).toMatch(/int64/);
-    const big = gpu.runWithReport('sparse_tensor_to_dense', { sp_input: new SparseTensor([[0, 2 ** 24]], [2], [1, 2 ** 24 + 1], 'float32'), default_value: 0 });
+    expect(gpu.runWithReport('sparse_tensor_to_dense', { sp_input: st, default_value: 1e39 }).delegated).toMatch(
+      /inf, nan/,
+    );
+    expect(
+      gpu.runWithReport('sparse_tensor_to_dense', {
+        sp_input: new SparseTensor([[0, 1]], [2], [2, 2], 'int64'),
+        default_value: 1,
+      }).delegated,
+    ).toMatch(/int64/);
+    const big = gpu.runWithReport('sparse_tensor_to_dense', {
+      sp_input: new SparseTensor([[0, 2 ** 24]], [2], [1, 2 ** 24 + 1], 'float32'),
+      default_value: 0,
+    });
     expect(big.delegated).toMatch(/2\^24/);
     expect((big.outputs.output as { data: Float32Array }).data[2 ** 24]).toBe(2);
   });

@@ -1,5 +1,11 @@
 /** -1, 0 or 1: how index row `i` of `a` compares with row `j` of `b` in row-major (lexicographic) order. */
-export function compareIndexRows(a: ArrayLike<number>, i: number, b: ArrayLike<number>, j: number, rank: number): number {
+export function compareIndexRows(
+  a: ArrayLike<number>,
+  i: number,
+  b: ArrayLike<number>,
+  j: number,
+  rank: number,
+): number {
   for (let d = 0, p = i * rank, q = j * rank; d < rank; d++, p++, q++) {
     const x = a[p];
     const y = b[q];

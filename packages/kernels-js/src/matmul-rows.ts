@@ -36,16 +36,30 @@ export function transposeMatrix(data: Values, rows: number, cols: number, dtype:
  * do (a dense tensor holds at most 2^31 - 1 elements), which lets the engine keep them as integers; larger stores
  * and int64 take a plain loop with float offsets.
  */
-export function accumulateRows(out: Values, indices: Float64Array, values: Values, rowDim: 0 | 1, dense: Values, n: number, dtype: DType): void {
+export function accumulateRows(
+  out: Values,
+  indices: Float64Array,
+  values: Values,
+  rowDim: 0 | 1,
+  dense: Values,
+  n: number,
+  dtype: DType,
+): void {
   const int = out.length <= INT32_MAX && dense.length <= INT32_MAX;
   const cols = () => columnOffsets(indices, values.length, 1 - rowDim, n);
   switch (dtype) {
     case 'float64':
-      return int ? rowsFloat64(out as Float64Array, indices, values as Float64Array, rowDim, cols(), dense as Float64Array, n) : rowsGeneric(out, indices, values, rowDim, dense, n, dtype);
+      return int
+        ? rowsFloat64(out as Float64Array, indices, values as Float64Array, rowDim, cols(), dense as Float64Array, n)
+        : rowsGeneric(out, indices, values, rowDim, dense, n, dtype);
     case 'float32':
-      return int ? rowsFloat32(out as Float32Array, indices, values as Float32Array, rowDim, dense as Float32Array, n) : rowsGeneric(out, indices, values, rowDim, dense, n, dtype);
+      return int
+        ? rowsFloat32(out as Float32Array, indices, values as Float32Array, rowDim, dense as Float32Array, n)
+        : rowsGeneric(out, indices, values, rowDim, dense, n, dtype);
     case 'int32':
-      return int ? rowsInt32(out as Int32Array, indices, values as Int32Array, rowDim, cols(), dense as Int32Array, n) : rowsGeneric(out, indices, values, rowDim, dense, n, dtype);
+      return int
+        ? rowsInt32(out as Int32Array, indices, values as Int32Array, rowDim, cols(), dense as Int32Array, n)
+        : rowsGeneric(out, indices, values, rowDim, dense, n, dtype);
     case 'int64':
       return rowsGeneric(out, indices, values, rowDim, dense, n, dtype);
     default:
@@ -83,9 +97,17 @@ const MIN_BLOCKED_RUN = 4;
 // Each dtype has its own copy of the loops (rows → a long run in register blocks, else entry by entry), so that
 // each stays monomorphic: one function fed Float64Array and Int32Array would be compiled for both, and slower.
 
-function rowsFloat64(o: Float64Array, indices: Float64Array, v: Float64Array, rd: number, cols: Int32Array, d: Float64Array, n: number): void {
+function rowsFloat64(
+  o: Float64Array,
+  indices: Float64Array,
+  v: Float64Array,
+  rd: number,
+  cols: Int32Array,
+  d: Float64Array,
+  n: number,
+): void {
   const nnz = v.length;
-  for (let e0 = 0; e0 < nnz; ) {
+  for (let e0 = 0; e0 < nnz;) {
     const e1 = runEnd(indices, e0, nnz, rd);
     const ro = (indices[2 * e0 + rd] * n) | 0;
     if (e1 - e0 >= MIN_BLOCKED_RUN) runFloat64(o, ro, v, cols, e0, e1, d, n);
@@ -95,12 +117,28 @@ function rowsFloat64(o: Float64Array, indices: Float64Array, v: Float64Array, rd
 }
 
 /** out[ro…ro+n) += the entries e0…e1 of one output row, 8 columns at a time in locals. */
-function runFloat64(o: Float64Array, ro: number, v: Float64Array, cols: Int32Array, e0: number, e1: number, d: Float64Array, n: number): void {
+function runFloat64(
+  o: Float64Array,
+  ro: number,
+  v: Float64Array,
+  cols: Int32Array,
+  e0: number,
+  e1: number,
+  d: Float64Array,
+  n: number,
+): void {
   const n8 = n & ~7;
   let j = 0;
   for (; j < n8; j += 8) {
     const p = ro + j;
-    let a0 = o[p], a1 = o[p + 1], a2 = o[p + 2], a3 = o[p + 3], a4 = o[p + 4], a5 = o[p + 5], a6 = o[p + 6], a7 = o[p + 7];
+    let a0 = o[p],
+      a1 = o[p + 1],
+      a2 = o[p + 2],
+      a3 = o[p + 3],
+      a4 = o[p + 4],
+      a5 = o[p + 5],
+      a6 = o[p + 6],
+      a7 = o[p + 7];
     for (let e = e0; e < e1; e++) {
       const x = v[e];
       const q = cols[e] + j;
@@ -144,7 +182,14 @@ function axpyFloat64(o: Float64Array, ro: number, x: number, d: Float64Array, q:
   for (; j < n; j++) o[ro + j] += x * d[q + j];
 }
 
-function rowsFloat32(o: Float32Array, indices: Float64Array, v: Float32Array, rd: number, d: Float32Array, n: number): void {
+function rowsFloat32(
+  o: Float32Array,
+  indices: Float64Array,
+  v: Float32Array,
+  rd: number,
+  d: Float32Array,
+  n: number,
+): void {
   const nnz = v.length;
   const cd = 1 - rd;
   const n4 = n & ~3;
@@ -167,9 +212,17 @@ function rowsFloat32(o: Float32Array, indices: Float64Array, v: Float32Array, rd
   }
 }
 
-function rowsInt32(o: Int32Array, indices: Float64Array, v: Int32Array, rd: number, cols: Int32Array, d: Int32Array, n: number): void {
+function rowsInt32(
+  o: Int32Array,
+  indices: Float64Array,
+  v: Int32Array,
+  rd: number,
+  cols: Int32Array,
+  d: Int32Array,
+  n: number,
+): void {
   const nnz = v.length;
-  for (let e0 = 0; e0 < nnz; ) {
+  for (let e0 = 0; e0 < nnz;) {
     const e1 = runEnd(indices, e0, nnz, rd);
     const ro = (indices[2 * e0 + rd] * n) | 0;
     if (e1 - e0 >= MIN_BLOCKED_RUN) runInt32(o, ro, v, cols, e0, e1, d, n);
@@ -179,13 +232,29 @@ function rowsInt32(o: Int32Array, indices: Float64Array, v: Int32Array, rd: numb
 }
 
 /** out[ro…ro+n) += the entries e0…e1 of one output row, 8 columns at a time in locals. */
-function runInt32(o: Int32Array, ro: number, v: Int32Array, cols: Int32Array, e0: number, e1: number, d: Int32Array, n: number): void {
+function runInt32(
+  o: Int32Array,
+  ro: number,
+  v: Int32Array,
+  cols: Int32Array,
+  e0: number,
+  e1: number,
+  d: Int32Array,
+  n: number,
+): void {
   const imul = Math.imul;
   const n8 = n & ~7;
   let j = 0;
   for (; j < n8; j += 8) {
     const p = ro + j;
-    let a0 = o[p], a1 = o[p + 1], a2 = o[p + 2], a3 = o[p + 3], a4 = o[p + 4], a5 = o[p + 5], a6 = o[p + 6], a7 = o[p + 7];
+    let a0 = o[p],
+      a1 = o[p + 1],
+      a2 = o[p + 2],
+      a3 = o[p + 3],
+      a4 = o[p + 4],
+      a5 = o[p + 5],
+      a6 = o[p + 6],
+      a7 = o[p + 7];
     for (let e = e0; e < e1; e++) {
       const x = v[e];
       const q = cols[e] + j;
@@ -231,7 +300,15 @@ function axpyInt32(o: Int32Array, ro: number, x: number, d: Int32Array, q: numbe
 }
 
 /** Any dtype and any store size: int64 (BigInt, exact, wrapped by the BigInt64Array store), or offsets past 2^31. */
-export function rowsGeneric(out: Values, indices: Float64Array, values: Values, rd: number, dense: Values, n: number, dtype: DType): void {
+export function rowsGeneric(
+  out: Values,
+  indices: Float64Array,
+  values: Values,
+  rd: number,
+  dense: Values,
+  n: number,
+  dtype: DType,
+): void {
   const nnz = values.length;
   const cd = 1 - rd;
   if (dtype === 'int64') {
@@ -255,6 +332,7 @@ export function rowsGeneric(out: Values, indices: Float64Array, values: Values, 
     const x = v[e];
     const ro = indices[2 * e + rd] * n;
     const co = indices[2 * e + cd] * n;
-    for (let j = 0; j < n; j++) o[ro + j] += f32 ? Math.fround(x * d[co + j]) : i32 ? Math.imul(x, d[co + j]) : x * d[co + j];
+    for (let j = 0; j < n; j++)
+      o[ro + j] += f32 ? Math.fround(x * d[co + j]) : i32 ? Math.imul(x, d[co + j]) : x * d[co + j];
   }
 }

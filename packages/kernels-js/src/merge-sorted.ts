@@ -11,7 +11,13 @@ export interface MergePlan {
  * Merges two index lists, each in canonical row-major order without repeats, into their union in canonical
  * order; an index both hold becomes one entry that names both rows. Linear in na + nb.
  */
-export function mergeSortedUnion(a: ArrayLike<number>, na: number, b: ArrayLike<number>, nb: number, rank: number): MergePlan {
+export function mergeSortedUnion(
+  a: ArrayLike<number>,
+  na: number,
+  b: ArrayLike<number>,
+  nb: number,
+  rank: number,
+): MergePlan {
   const fromA = new Int32Array(na + nb);
   const fromB = new Int32Array(na + nb);
   let i = 0;

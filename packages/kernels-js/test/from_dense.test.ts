@@ -5,7 +5,12 @@ import { dense, list, rows } from './helpers.js';
 describe('from_dense kernel', () => {
   it('keeps the nonzero elements in row-major order (seed 001)', () => {
     const { output } = fromDense({ tensor: dense([1, 0, 2, 0, 3, 0, 0, 4], [2, 4], 'int32') });
-    expect(rows(output)).toEqual([[0, 0], [0, 2], [1, 0], [1, 3]]);
+    expect(rows(output)).toEqual([
+      [0, 0],
+      [0, 2],
+      [1, 0],
+      [1, 3],
+    ]);
     expect(output.values).toBeInstanceOf(Int32Array);
     expect(list(output.values)).toEqual([1, 2, 3, 4]);
     expect(output.shape).toEqual([2, 4]);
@@ -23,7 +28,10 @@ describe('from_dense kernel', () => {
 
   it('treats false and the empty string as zero', () => {
     const b = fromDense({ tensor: dense([false, true, true, false], [2, 2], 'bool') }).output;
-    expect(rows(b)).toEqual([[0, 1], [1, 0]]);
+    expect(rows(b)).toEqual([
+      [0, 1],
+      [1, 0],
+    ]);
     expect(b.values).toBeInstanceOf(Uint8Array);
     expect(list(b.values)).toEqual([1, 1]);
     const s = fromDense({ tensor: dense(['', 'a', '', 'b'], [4], 'string') }).output;
@@ -41,7 +49,13 @@ describe('from_dense kernel', () => {
   it('walks rank-3 tensors in row-major order', () => {
     const data = [0, 1, 2, 0, 0, 0, 3, 4, 0, 0, 0, 5];
     const { output } = fromDense({ tensor: dense(data, [2, 3, 2], 'int32') });
-    expect(rows(output)).toEqual([[0, 0, 1], [0, 1, 0], [1, 0, 0], [1, 0, 1], [1, 2, 1]]);
+    expect(rows(output)).toEqual([
+      [0, 0, 1],
+      [0, 1, 0],
+      [1, 0, 0],
+      [1, 0, 1],
+      [1, 2, 1],
+    ]);
     expect(list(output.values)).toEqual([1, 2, 3, 4, 5]);
   });
 

@@ -13,7 +13,12 @@ export function store(dtype: DType, items: readonly Plain[]): Values {
 }
 
 /** SparseData from index tuples. */
-export function sparse(indices: readonly (readonly number[])[], values: readonly Plain[], shape: number[], dtype: DType): SparseData {
+export function sparse(
+  indices: readonly (readonly number[])[],
+  values: readonly Plain[],
+  shape: number[],
+  dtype: DType,
+): SparseData {
   return { kind: 'sparse', indices: Float64Array.from(indices.flat()), values: store(dtype, values), shape, dtype };
 }
 

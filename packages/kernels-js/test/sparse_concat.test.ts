@@ -7,7 +7,10 @@ const concat = (axis: number, sp_inputs: SparseData[], expand_nonconcat_dim = fa
   sparseConcat({ axis, sp_inputs, expand_nonconcat_dim }).output;
 
 /** The reference: every entry shifted along the axis, then a stable sort of the tuples. */
-function reference(axis: number, inputs: { tuples: number[][]; shape: number[] }[]): { tuples: number[][]; from: [number, number][] } {
+function reference(
+  axis: number,
+  inputs: { tuples: number[][]; shape: number[] }[],
+): { tuples: number[][]; from: [number, number][] } {
   const all: { t: number[]; from: [number, number] }[] = [];
   let offset = 0;
   inputs.forEach((inp, k) => {
@@ -103,13 +106,17 @@ describe('sparse_concat kernel', () => {
         const tuples: number[][] = [];
         for (let i = 0; i < n; i++) {
           const t = shape.map((d) => Math.floor(r() * d));
-          if (!seen.has(t.join())) tuples.push(t), seen.add(t.join());
+          if (!seen.has(t.join())) {
+            tuples.push(t);
+            seen.add(t.join());
+          }
         }
         return { tuples, shape };
       });
       const want = reference(axis, inputs);
       const dtype = dtypes[trial % dtypes.length];
-      const value = (k: number, i: number) => (dtype === 'bool' ? (k + i) % 2 === 0 : dtype === 'string' ? `${k}:${i}` : k * 100 + i);
+      const value = (k: number, i: number) =>
+        dtype === 'bool' ? (k + i) % 2 === 0 : dtype === 'string' ? `${k}:${i}` : k * 100 + i;
       const data = inputs.map((inp, k) =>
         sparse(
           inp.tuples,
@@ -126,7 +133,9 @@ describe('sparse_concat kernel', () => {
       expect(rows(out)).toEqual(want.tuples);
       const stored = (v: unknown) => (dtype === 'bool' ? (v ? 1 : 0) : dtype === 'int64' ? BigInt(v as number) : v);
       expect(list(out.values)).toEqual(want.from.map(([k, i]) => stored(value(k, i))));
-      expect(out.shape).toEqual(base.map((d, j) => (j === axis ? inputs.reduce((s, inp) => s + inp.shape[axis], 0) : d)));
+      expect(out.shape).toEqual(
+        base.map((d, j) => (j === axis ? inputs.reduce((s, inp) => s + inp.shape[axis], 0) : d)),
+      );
     }
   });
 
@@ -166,7 +175,11 @@ describe('sparse_concat kernel', () => {
   });
 
   it('handles empty inputs, an empty result and a single input without aliasing it', () => {
-    const out = concat(1, [sparse([], [], [2, 0], 'float32'), sparse([[1, 2]], [7], [2, 3], 'float32'), sparse([], [], [2, 5], 'float32')]);
+    const out = concat(1, [
+      sparse([], [], [2, 0], 'float32'),
+      sparse([[1, 2]], [7], [2, 3], 'float32'),
+      sparse([], [], [2, 5], 'float32'),
+    ]);
     expect(out.shape).toEqual([2, 8]);
     expect(rows(out)).toEqual([[1, 2]]);
     const none = concat(0, [sparse([], [], [0, 3], 'string'), sparse([], [], [2, 3], 'string')]);
@@ -212,7 +225,10 @@ describe('sparse_concat kernel', () => {
     for (let i = 1; i < out.values.length; i++) {
       const p = (i - 1) * 3;
       const q = i * 3;
-      const c = out.indices[p] - out.indices[q] || out.indices[p + 1] - out.indices[q + 1] || out.indices[p + 2] - out.indices[q + 2];
+      const c =
+        out.indices[p] - out.indices[q] ||
+        out.indices[p + 1] - out.indices[q + 1] ||
+        out.indices[p + 2] - out.indices[q + 2];
       if (c > 0) throw new Error(`out of order at ${i}`);
     }
     expect(ms).toBeLessThan(5000);

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { sparseDenseCwiseDiv } from '../src/generated/kernels/sparse_dense_cwise_div.js';
 import { dense, list, sparse } from './helpers.js';
 
-const div = (sp_input: ReturnType<typeof sparse>, d: ReturnType<typeof dense>) => sparseDenseCwiseDiv({ sp_input, dense: d }).output;
+const div = (sp_input: ReturnType<typeof sparse>, d: ReturnType<typeof dense>) =>
+  sparseDenseCwiseDiv({ sp_input, dense: d }).output;
 
 describe('sparse_dense_cwise_div kernel', () => {
   it('divides floats with IEEE results for zero divisors', () => {
@@ -11,7 +12,20 @@ describe('sparse_dense_cwise_div kernel', () => {
   });
 
   it('truncates integer quotients toward zero', () => {
-    const out = div(sparse([[0, 0], [0, 1], [1, 0], [1, 1]], [7, -7, 7, -7], [2, 2], 'int32'), dense([2, -2], [2, 1], 'int32'));
+    const out = div(
+      sparse(
+        [
+          [0, 0],
+          [0, 1],
+          [1, 0],
+          [1, 1],
+        ],
+        [7, -7, 7, -7],
+        [2, 2],
+        'int32',
+      ),
+      dense([2, -2], [2, 1], 'int32'),
+    );
     expect(list(out.values)).toEqual([3, -3, -3, 3]);
     const i64 = div(
       sparse([[0], [1], [2]], [-(2n ** 53n) - 3n, 2n ** 63n - 1n, -7n], [3], 'int64'),
@@ -21,8 +35,12 @@ describe('sparse_dense_cwise_div kernel', () => {
   });
 
   it('wraps MIN / -1 to MIN', () => {
-    expect(list(div(sparse([[0]], [-(2 ** 31)], [1], 'int32'), dense([-1], [1], 'int32')).values)).toEqual([-(2 ** 31)]);
-    expect(list(div(sparse([[0]], [-(2n ** 63n)], [1], 'int64'), dense([-1n], [1], 'int64')).values)).toEqual([-(2n ** 63n)]);
+    expect(list(div(sparse([[0]], [-(2 ** 31)], [1], 'int32'), dense([-1], [1], 'int32')).values)).toEqual([
+      -(2 ** 31),
+    ]);
+    expect(list(div(sparse([[0]], [-(2n ** 63n)], [1], 'int64'), dense([-1n], [1], 'int64')).values)).toEqual([
+      -(2n ** 63n),
+    ]);
   });
 
   it('throws a KernelError naming the index for an integer division by zero', () => {
@@ -34,7 +52,20 @@ describe('sparse_dense_cwise_div kernel', () => {
       }
       throw new Error('no error thrown');
     };
-    const e32 = thrown(() => div(sparse([[0, 0], [1, 2]], [4, 5], [2, 3], 'int32'), dense([1, 1, 1, 1, 1, 0], [2, 3], 'int32')));
+    const e32 = thrown(() =>
+      div(
+        sparse(
+          [
+            [0, 0],
+            [1, 2],
+          ],
+          [4, 5],
+          [2, 3],
+          'int32',
+        ),
+        dense([1, 1, 1, 1, 1, 0], [2, 3], 'int32'),
+      ),
+    );
     expect(e32.name).toBe('KernelError');
     expect(e32.message).toMatch(/integer division by zero.*\[1,2\]/);
     const e64 = thrown(() => div(sparse([[1]], [4n], [2], 'int64'), dense([0n], [], 'int64')));

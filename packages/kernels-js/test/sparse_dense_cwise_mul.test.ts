@@ -2,27 +2,65 @@ import { describe, expect, it } from 'vitest';
 import { sparseDenseCwiseMul } from '../src/generated/kernels/sparse_dense_cwise_mul.js';
 import { dense, list, rows, sparse } from './helpers.js';
 
-const mul = (sp_input: ReturnType<typeof sparse>, d: ReturnType<typeof dense>) => sparseDenseCwiseMul({ sp_input, dense: d }).output;
+const mul = (sp_input: ReturnType<typeof sparse>, d: ReturnType<typeof dense>) =>
+  sparseDenseCwiseMul({ sp_input, dense: d }).output;
 
 describe('sparse_dense_cwise_mul kernel', () => {
   it('multiplies stored entries only; implicit zeros ignore inf and nan', () => {
-    const out = mul(sparse([[0, 1], [1, 0]], [2, 3], [2, 2], 'float64'), dense([Infinity, 0.5, -1, NaN], [2, 2], 'float64'));
-    expect(rows(out)).toEqual([[0, 1], [1, 0]]);
+    const out = mul(
+      sparse(
+        [
+          [0, 1],
+          [1, 0],
+        ],
+        [2, 3],
+        [2, 2],
+        'float64',
+      ),
+      dense([Infinity, 0.5, -1, NaN], [2, 2], 'float64'),
+    );
+    expect(rows(out)).toEqual([
+      [0, 1],
+      [1, 0],
+    ]);
     expect(list(out.values)).toEqual([1, -3]);
     const stored = mul(sparse([[0]], [0], [2], 'float32'), dense([Infinity, 1], [2], 'float32'));
     expect(list(stored.values)).toEqual([NaN]);
   });
 
   it('keeps the input order of unordered indices and copies them', () => {
-    const sp = sparse([[1, 1], [0, 0], [1, 0]], [1, 2, 3], [2, 2], 'int32');
+    const sp = sparse(
+      [
+        [1, 1],
+        [0, 0],
+        [1, 0],
+      ],
+      [1, 2, 3],
+      [2, 2],
+      'int32',
+    );
     const out = mul(sp, dense([10, 20, 30, 40], [2, 2], 'int32'));
-    expect(rows(out)).toEqual([[1, 1], [0, 0], [1, 0]]);
+    expect(rows(out)).toEqual([
+      [1, 1],
+      [0, 0],
+      [1, 0],
+    ]);
     expect(list(out.values)).toEqual([40, 20, 90]);
     expect(out.indices).not.toBe(sp.indices);
   });
 
   it('broadcasts a scalar, a row, a column and a lower-rank dense tensor', () => {
-    const sp = sparse([[0, 0, 1], [0, 2, 0], [1, 1, 1], [1, 2, 0]], [1, 2, 3, 4], [2, 3, 2], 'float64');
+    const sp = sparse(
+      [
+        [0, 0, 1],
+        [0, 2, 0],
+        [1, 1, 1],
+        [1, 2, 0],
+      ],
+      [1, 2, 3, 4],
+      [2, 3, 2],
+      'float64',
+    );
     expect(list(mul(sp, dense([10], [], 'float64')).values)).toEqual([10, 20, 30, 40]);
     // [2]: the last dim.
     expect(list(mul(sp, dense([10, 100], [2], 'float64')).values)).toEqual([100, 20, 300, 40]);

@@ -60,7 +60,10 @@ describe('sparse_expand_dims kernel', () => {
     const empty = expand(sparse([], [], [0, 3], 'int32'), -1);
     expect(empty.shape).toEqual([0, 3, 1]);
     expect(empty.indices.length).toBe(0);
-    const huge = expand(sparse([[4095, 4095, 4095, 4095, 4095, 4095]], [1], [4096, 4096, 4096, 4096, 4096, 4096], 'int32'), 3);
+    const huge = expand(
+      sparse([[4095, 4095, 4095, 4095, 4095, 4095]], [1], [4096, 4096, 4096, 4096, 4096, 4096], 'int32'),
+      3,
+    );
     expect(rows(huge)).toEqual([[4095, 4095, 4095, 0, 4095, 4095, 4095]]);
     const sp = sparse([[1]], [2], [3], 'int32');
     const out = expand(sp, 0);

@@ -24,8 +24,28 @@ function reference(tuples: number[][], vals: number[], shape: number[], def: num
 
 describe('sparse_fill_empty_rows kernel', () => {
   it('fills rows 1 and 4 of the seed 003 example', () => {
-    const out = sparseFillEmptyRows({ sp_input: sparse([[0, 1], [0, 3], [2, 0], [3, 1]], ['a', 'b', 'c', 'd'], [5, 6], 'string'), default_value: 'x' });
-    expect(rows(out.output)).toEqual([[0, 1], [0, 3], [1, 0], [2, 0], [3, 1], [4, 0]]);
+    const out = sparseFillEmptyRows({
+      sp_input: sparse(
+        [
+          [0, 1],
+          [0, 3],
+          [2, 0],
+          [3, 1],
+        ],
+        ['a', 'b', 'c', 'd'],
+        [5, 6],
+        'string',
+      ),
+      default_value: 'x',
+    });
+    expect(rows(out.output)).toEqual([
+      [0, 1],
+      [0, 3],
+      [1, 0],
+      [2, 0],
+      [3, 1],
+      [4, 0],
+    ]);
     expect(out.output.values).toEqual(['a', 'b', 'x', 'c', 'd', 'x']);
     expect(out.output.shape).toEqual([5, 6]);
     expect(list(out.empty_row_indicator.data)).toEqual([0, 1, 0, 0, 1]);
@@ -34,14 +54,38 @@ describe('sparse_fill_empty_rows kernel', () => {
   });
 
   it('groups unordered input by row, keeping the input order within a row', () => {
-    const out = sparseFillEmptyRows({ sp_input: sparse([[2, 1], [0, 3], [2, 0], [0, 1]], [1, 2, 3, 4], [4, 4], 'int32'), default_value: -1 });
-    expect(rows(out.output)).toEqual([[0, 3], [0, 1], [1, 0], [2, 1], [2, 0], [3, 0]]);
+    const out = sparseFillEmptyRows({
+      sp_input: sparse(
+        [
+          [2, 1],
+          [0, 3],
+          [2, 0],
+          [0, 1],
+        ],
+        [1, 2, 3, 4],
+        [4, 4],
+        'int32',
+      ),
+      default_value: -1,
+    });
+    expect(rows(out.output)).toEqual([
+      [0, 3],
+      [0, 1],
+      [1, 0],
+      [2, 1],
+      [2, 0],
+      [3, 0],
+    ]);
     expect(list(out.output.values)).toEqual([2, 4, -1, 1, 3, -1]);
   });
 
   it('fills [row, 0, 0] in rank 3 and [row] in rank 1, for every dtype', () => {
     const r3 = sparseFillEmptyRows({ sp_input: sparse([[1, 1, 0]], [true], [3, 2, 2], 'bool'), default_value: false });
-    expect(rows(r3.output)).toEqual([[0, 0, 0], [1, 1, 0], [2, 0, 0]]);
+    expect(rows(r3.output)).toEqual([
+      [0, 0, 0],
+      [1, 1, 0],
+      [2, 0, 0],
+    ]);
     expect(list(r3.output.values)).toEqual([0, 1, 0]);
     const r1 = sparseFillEmptyRows({ sp_input: sparse([[2]], [5n], [4], 'int64'), default_value: 2n ** 63n - 1n });
     expect(rows(r1.output)).toEqual([[0], [1], [2], [3]]);
@@ -57,9 +101,19 @@ describe('sparse_fill_empty_rows kernel', () => {
     expect(none.output.values.length).toBe(0);
     expect(none.empty_row_indicator.data.length).toBe(0);
     const all = sparseFillEmptyRows({ sp_input: sparse([], [], [2, 3], 'float32'), default_value: 7 });
-    expect(rows(all.output)).toEqual([[0, 0], [1, 0]]);
-    const huge = sparseFillEmptyRows({ sp_input: sparse([[2, 2 ** 32 - 1, 2 ** 32 - 1]], ['a'], [3, 2 ** 32, 2 ** 32], 'string'), default_value: '' });
-    expect(rows(huge.output)).toEqual([[0, 0, 0], [1, 0, 0], [2, 2 ** 32 - 1, 2 ** 32 - 1]]);
+    expect(rows(all.output)).toEqual([
+      [0, 0],
+      [1, 0],
+    ]);
+    const huge = sparseFillEmptyRows({
+      sp_input: sparse([[2, 2 ** 32 - 1, 2 ** 32 - 1]], ['a'], [3, 2 ** 32, 2 ** 32], 'string'),
+      default_value: '',
+    });
+    expect(rows(huge.output)).toEqual([
+      [0, 0, 0],
+      [1, 0, 0],
+      [2, 2 ** 32 - 1, 2 ** 32 - 1],
+    ]);
   });
 
   it('matches the reference on random unordered rank-3 input with repeats', () => {
@@ -78,12 +132,18 @@ describe('sparse_fill_empty_rows kernel', () => {
     const r = rng(9);
     const n = 300_000;
     const tuples = Array.from({ length: n }, () => [Math.floor(r() * 1e6), Math.floor(r() * 1e9)]);
-    const sp = sparse(tuples, tuples.map((_, i) => i), [1e6, 1e9], 'int32');
+    const sp = sparse(
+      tuples,
+      tuples.map((_, i) => i),
+      [1e6, 1e9],
+      'int32',
+    );
     const t0 = performance.now();
     const out = sparseFillEmptyRows({ sp_input: sp, default_value: -1 });
     expect(performance.now() - t0).toBeLessThan(2000);
     let ok = true;
-    for (let i = 1; i < out.output.values.length && ok; i++) ok = out.output.indices[(i - 1) * 2] <= out.output.indices[i * 2];
+    for (let i = 1; i < out.output.values.length && ok; i++)
+      ok = out.output.indices[(i - 1) * 2] <= out.output.indices[i * 2];
     expect(ok).toBe(true);
   });
 });

@@ -18,15 +18,51 @@ function referenceOrder(tuples: number[][]): number[] {
 
 describe('sparse_reorder kernel', () => {
   it('sorts the seed 003 example', () => {
-    const out = reorder(sparse([[0, 3], [0, 1], [3, 1], [2, 0]], ['b', 'a', 'd', 'c'], [4, 5], 'string'));
-    expect(rows(out)).toEqual([[0, 1], [0, 3], [2, 0], [3, 1]]);
+    const out = reorder(
+      sparse(
+        [
+          [0, 3],
+          [0, 1],
+          [3, 1],
+          [2, 0],
+        ],
+        ['b', 'a', 'd', 'c'],
+        [4, 5],
+        'string',
+      ),
+    );
+    expect(rows(out)).toEqual([
+      [0, 1],
+      [0, 3],
+      [2, 0],
+      [3, 1],
+    ]);
     expect(out.values).toEqual(['a', 'b', 'c', 'd']);
     expect(out.shape).toEqual([4, 5]);
   });
 
   it('keeps repeated indices in their input order (stable)', () => {
-    const out = reorder(sparse([[1, 1], [0, 0], [1, 1], [0, 0], [1, 1]], [1, 2, 3, 4, 5], [2, 2], 'int32'));
-    expect(rows(out)).toEqual([[0, 0], [0, 0], [1, 1], [1, 1], [1, 1]]);
+    const out = reorder(
+      sparse(
+        [
+          [1, 1],
+          [0, 0],
+          [1, 1],
+          [0, 0],
+          [1, 1],
+        ],
+        [1, 2, 3, 4, 5],
+        [2, 2],
+        'int32',
+      ),
+    );
+    expect(rows(out)).toEqual([
+      [0, 0],
+      [0, 0],
+      [1, 1],
+      [1, 1],
+      [1, 1],
+    ]);
     expect(list(out.values)).toEqual([2, 4, 1, 3, 5]);
   });
 
@@ -34,16 +70,40 @@ describe('sparse_reorder kernel', () => {
     const shape = [4096, 4096, 4096, 4096, 4096, 4096];
     const top = [4095, 4095, 4095, 4095, 4095];
     // Offsets of these rows differ by 1 near 2^72: a float key would make them equal.
-    const tuples = [[...top, 3], [...top, 1], [0, 0, 0, 0, 0, 1], [...top, 2], [0, 0, 0, 0, 0, 0], [...top, 0]];
+    const tuples = [
+      [...top, 3],
+      [...top, 1],
+      [0, 0, 0, 0, 0, 1],
+      [...top, 2],
+      [0, 0, 0, 0, 0, 0],
+      [...top, 0],
+    ];
     const out = reorder(sparse(tuples, [0, 1, 2, 3, 4, 5], shape, 'int64'));
-    expect(rows(out)).toEqual([[0, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 1], [...top, 0], [...top, 1], [...top, 2], [...top, 3]]);
+    expect(rows(out)).toEqual([
+      [0, 0, 0, 0, 0, 0],
+      [0, 0, 0, 0, 0, 1],
+      [...top, 0],
+      [...top, 1],
+      [...top, 2],
+      [...top, 3],
+    ]);
     expect(list(out.values)).toEqual([4n, 2n, 5n, 1n, 3n, 0n]);
   });
 
   it('is exact on both sides of the 2^53 boundary', () => {
-    for (const shape of [[2 ** 26, 2 ** 27 - 1], [2 ** 26, 2 ** 27], [2 ** 27, 2 ** 27]]) {
+    for (const shape of [
+      [2 ** 26, 2 ** 27 - 1],
+      [2 ** 26, 2 ** 27],
+      [2 ** 27, 2 ** 27],
+    ]) {
       const last = shape[1] - 1;
-      const tuples = [[shape[0] - 1, last], [shape[0] - 1, last - 1], [shape[0] - 2, last], [0, 1], [0, 0]];
+      const tuples = [
+        [shape[0] - 1, last],
+        [shape[0] - 1, last - 1],
+        [shape[0] - 2, last],
+        [0, 1],
+        [0, 0],
+      ];
       const out = reorder(sparse(tuples, [0, 1, 2, 3, 4], shape, 'float64'));
       expect(list(out.values)).toEqual([4, 3, 2, 1, 0]);
     }
@@ -63,15 +123,36 @@ describe('sparse_reorder kernel', () => {
     expect(list(reorder(sparse(tuples, ids, shape, 'float32')).values)).toEqual(want);
     expect(list(reorder(sparse(tuples, ids.map(BigInt), shape, 'int64')).values)).toEqual(want.map(BigInt));
     expect(reorder(sparse(tuples, ids.map(String), shape, 'string')).values).toEqual(want.map(String));
-    expect(list(reorder(sparse(tuples, ids.map((i) => i % 2 === 0), shape, 'bool')).values)).toEqual(want.map((i) => (i % 2 === 0 ? 1 : 0)));
+    expect(
+      list(
+        reorder(
+          sparse(
+            tuples,
+            ids.map((i) => i % 2 === 0),
+            shape,
+            'bool',
+          ),
+        ).values,
+      ),
+    ).toEqual(want.map((i) => (i % 2 === 0 ? 1 : 0)));
   });
 
   it('sorts 200k entries of a huge shape quickly (n log n, tuple compare)', () => {
     const r = rng(11);
     const shape = [1e6, 1e6, 1e6, 1e6];
     const n = 200_000;
-    const tuples = Array.from({ length: n }, () => [Math.floor(r() * 3), Math.floor(r() * 1e6), 7, Math.floor(r() * 1e6)]);
-    const sp = sparse(tuples, tuples.map((_, i) => i), shape, 'int32');
+    const tuples = Array.from({ length: n }, () => [
+      Math.floor(r() * 3),
+      Math.floor(r() * 1e6),
+      7,
+      Math.floor(r() * 1e6),
+    ]);
+    const sp = sparse(
+      tuples,
+      tuples.map((_, i) => i),
+      shape,
+      'int32',
+    );
     const t0 = performance.now();
     const out = reorder(sp);
     const ms = performance.now() - t0;

@@ -2,7 +2,18 @@ import { describe, expect, it } from 'vitest';
 import { sparseResetShape } from '../src/kernels/sparse_reset_shape.js';
 import { list, rows, sparse } from './helpers.js';
 
-const seed = () => sparse([[0, 0, 1], [0, 1, 0], [0, 2, 2], [1, 0, 3]], ['a', 'b', 'c', 'd'], [2, 3, 5], 'string');
+const seed = () =>
+  sparse(
+    [
+      [0, 0, 1],
+      [0, 1, 0],
+      [0, 2, 2],
+      [1, 0, 3],
+    ],
+    ['a', 'b', 'c', 'd'],
+    [2, 3, 5],
+    'string',
+  );
 
 describe('sparse_reset_shape kernel', () => {
   it('gives the seed 003 example its tight bounding box [2,3,4] for null', () => {
@@ -23,14 +34,28 @@ describe('sparse_reset_shape kernel', () => {
   });
 
   it('gives zeros for an input with no entries, and [] for rank 0', () => {
-    expect(sparseResetShape({ sp_input: sparse([], [], [3, 4, 5], 'float64'), new_shape: null }).output.shape).toEqual([0, 0, 0]);
+    expect(sparseResetShape({ sp_input: sparse([], [], [3, 4, 5], 'float64'), new_shape: null }).output.shape).toEqual([
+      0, 0, 0,
+    ]);
     const r0 = sparseResetShape({ sp_input: sparse([[]], [7], [], 'int32'), new_shape: null }).output;
     expect(r0.shape).toEqual([]);
     expect(list(r0.values)).toEqual([7]);
   });
 
   it('takes the maximum over unordered entries and huge dims exactly', () => {
-    const out = sparseResetShape({ sp_input: sparse([[1, 2 ** 52], [3, 0], [0, 2 ** 52 + 1]], [1n, 2n, 3n], [4, 2 ** 53 - 1], 'int64'), new_shape: null }).output;
+    const out = sparseResetShape({
+      sp_input: sparse(
+        [
+          [1, 2 ** 52],
+          [3, 0],
+          [0, 2 ** 52 + 1],
+        ],
+        [1n, 2n, 3n],
+        [4, 2 ** 53 - 1],
+        'int64',
+      ),
+      new_shape: null,
+    }).output;
     expect(out.shape).toEqual([4, 2 ** 52 + 2]);
     expect(list(out.values)).toEqual([1n, 2n, 3n]);
   });

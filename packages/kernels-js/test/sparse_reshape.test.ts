@@ -126,6 +126,8 @@ describe('sparse_reshape kernel', () => {
     const t0 = performance.now();
     const out = reshape(sp, [2 ** 24, 2 ** 24, 2 ** 24]);
     expect(performance.now() - t0).toBeLessThan(5000);
-    expect(rows(out).slice(0, 100)).toEqual(tuples.slice(0, 100).map((t) => moved(t, shape, [2 ** 24, 2 ** 24, 2 ** 24])));
+    expect(rows(out).slice(0, 100)).toEqual(
+      tuples.slice(0, 100).map((t) => moved(t, shape, [2 ** 24, 2 ** 24, 2 ** 24])),
+    );
   });
 });

@@ -3,7 +3,8 @@ import type { DenseData, DType } from '../src/generated/kernel-types.js';
 import { sparseSegmentSum } from '../src/kernels/sparse_segment_sum.js';
 import { dense, list, rng } from './helpers.js';
 
-const segSum = (data: DenseData, indices: DenseData, segment_ids: DenseData) => sparseSegmentSum({ data, indices, segment_ids }).output;
+const segSum = (data: DenseData, indices: DenseData, segment_ids: DenseData) =>
+  sparseSegmentSum({ data, indices, segment_ids }).output;
 const ints = (xs: number[], dtype: DType = 'int32') => dense(xs, [xs.length], dtype);
 const C = () => dense([1, 2, 3, 4, -1, -2, -3, -4, 5, 6, 7, 8], [3, 4], 'int32');
 
@@ -31,7 +32,11 @@ describe('sparse_segment_sum kernel', () => {
     expect(list(f64.data)).toEqual([0.75]);
     const i32 = segSum(dense([2147483647, 1], [2], 'int32'), ints([0, 1]), ints([0, 0]));
     expect(list(i32.data)).toEqual([-2147483648]);
-    const i64 = segSum(dense([2n ** 63n - 1n, 1n, 9007199254740993n], [3], 'int64'), ints([0, 1, 2, 2]), ints([0, 0, 1, 1]));
+    const i64 = segSum(
+      dense([2n ** 63n - 1n, 1n, 9007199254740993n], [3], 'int64'),
+      ints([0, 1, 2, 2]),
+      ints([0, 0, 1, 1]),
+    );
     expect(list(i64.data)).toEqual([-(2n ** 63n), 18014398509481986n]);
     const r3 = segSum(dense([1, 2, 3, 4, 5, 6, 7, 8], [2, 2, 2], 'float64'), ints([1, 0]), ints([0, 0]));
     expect(r3.shape).toEqual([1, 2, 2]);
@@ -55,11 +60,16 @@ describe('sparse_segment_sum kernel', () => {
     const ids = new BigInt64Array(n);
     for (let i = 1, s = 0; i < n; i++) ids[i] = BigInt((s += r() < 0.1 ? 1 + Math.floor(r() * 3) : 0));
     const t0 = performance.now();
-    const out = segSum({ kind: 'dense', data, shape: [rows, inner], dtype: 'float64' }, { kind: 'dense', data: idx, shape: [n], dtype: 'int32' }, { kind: 'dense', data: ids, shape: [n], dtype: 'int64' });
+    const out = segSum(
+      { kind: 'dense', data, shape: [rows, inner], dtype: 'float64' },
+      { kind: 'dense', data: idx, shape: [n], dtype: 'int32' },
+      { kind: 'dense', data: ids, shape: [n], dtype: 'int64' },
+    );
     expect(performance.now() - t0).toBeLessThan(1000);
     const last = Number(ids[n - 1]);
     const want = new Float64Array((last + 1) * inner);
-    for (let i = 0; i < n; i++) for (let j = 0; j < inner; j++) want[Number(ids[i]) * inner + j] += data[idx[i] * inner + j];
+    for (let i = 0; i < n; i++)
+      for (let j = 0; j < inner; j++) want[Number(ids[i]) * inner + j] += data[idx[i] * inner + j];
     expect(out.shape).toEqual([last + 1, inner]);
     expect(Array.from(out.data as Float64Array)).toEqual(Array.from(want));
   });

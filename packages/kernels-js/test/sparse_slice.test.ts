@@ -51,13 +51,17 @@ describe('sparse_slice kernel', () => {
     for (let trial = 0; trial < 100; trial++) {
       const rank = 1 + (trial % 3);
       const shape = Array.from({ length: rank }, () => Math.floor(r() * 5));
-      const tuples = shape.includes(0) ? [] : Array.from({ length: Math.floor(r() * 10) }, () => shape.map((d) => Math.floor(r() * d)));
+      const tuples = shape.includes(0)
+        ? []
+        : Array.from({ length: Math.floor(r() * 10) }, () => shape.map((d) => Math.floor(r() * d)));
       const start = shape.map((d) => Math.floor(r() * (d + 3)));
       const size = shape.map(() => Math.floor(r() * 5));
       const dtype = dtypes[trial % dtypes.length];
       const ids = tuples.map((_, i) => (dtype === 'bool' ? i % 2 === 0 : dtype === 'string' ? `s${i}` : i));
       const out = slice(sparse(tuples, ids, shape, dtype), start, size);
-      const keep = tuples.map((t, i) => ({ t, i })).filter(({ t }) => t.every((x, d) => x >= start[d] && x < start[d] + size[d]));
+      const keep = tuples
+        .map((t, i) => ({ t, i }))
+        .filter(({ t }) => t.every((x, d) => x >= start[d] && x < start[d] + size[d]));
       expect(rows(out)).toEqual(keep.map(({ t }) => t.map((x, d) => x - start[d])));
       const stored = (i: number) => (dtype === 'bool' ? (ids[i] ? 1 : 0) : dtype === 'int64' ? BigInt(i) : ids[i]);
       expect(list(out.values)).toEqual(keep.map(({ i }) => stored(i)));

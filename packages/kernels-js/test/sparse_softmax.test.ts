@@ -23,7 +23,13 @@ function reference(tuples: number[][], values: number[]): number[] {
 describe('sparse_softmax kernel', () => {
   it('reproduces the seed 003 example', () => {
     const e = Math.E;
-    const tuples = [[0, 0, 1], [0, 1, 0], [1, 0, 0], [1, 1, 0], [1, 1, 1]];
+    const tuples = [
+      [0, 0, 1],
+      [0, 1, 0],
+      [1, 0, 0],
+      [1, 1, 0],
+      [1, 1, 1],
+    ];
     const out = softmax(sparse(tuples, [e, 1, e, e, e], [2, 2, 2], 'float64'));
     expect(rows(out)).toEqual(tuples);
     expect(out.shape).toEqual([2, 2, 2]);
@@ -32,19 +38,63 @@ describe('sparse_softmax kernel', () => {
 
   it('starts a new row whenever any leading dim changes, even with the same last index', () => {
     // [0,1,2] and [1,1,2] share dims 1 and 2 but not dim 0: separate rows.
-    const out = softmax(sparse([[0, 1, 2], [1, 1, 2], [1, 2, 0], [1, 2, 1]], [3, 4, 0, 0], [2, 3, 3], 'float64'));
+    const out = softmax(
+      sparse(
+        [
+          [0, 1, 2],
+          [1, 1, 2],
+          [1, 2, 0],
+          [1, 2, 1],
+        ],
+        [3, 4, 0, 0],
+        [2, 3, 3],
+        'float64',
+      ),
+    );
     expect(list(out.values)).toEqual([1, 1, 0.5, 0.5]);
   });
 
   it('stays finite for large values (the row max is subtracted)', () => {
-    const out = softmax(sparse([[0, 0], [0, 1], [1, 0]], [1000, 1000, 1e308], [2, 2], 'float64'));
+    const out = softmax(
+      sparse(
+        [
+          [0, 0],
+          [0, 1],
+          [1, 0],
+        ],
+        [1000, 1000, 1e308],
+        [2, 2],
+        'float64',
+      ),
+    );
     expect(list(out.values)).toEqual([0.5, 0.5, 1]);
-    const f = softmax(sparse([[0, 0], [0, 1]], [1000, -1000], [1, 2], 'float32'));
+    const f = softmax(
+      sparse(
+        [
+          [0, 0],
+          [0, 1],
+        ],
+        [1000, -1000],
+        [1, 2],
+        'float32',
+      ),
+    );
     expect(list(f.values)).toEqual([1, 0]);
   });
 
   it('computes float32 in float32 and returns a Float32Array', () => {
-    const out = softmax(sparse([[0, 0], [0, 1], [0, 2]], [1, 2, 3], [1, 3], 'float32'));
+    const out = softmax(
+      sparse(
+        [
+          [0, 0],
+          [0, 1],
+          [0, 2],
+        ],
+        [1, 2, 3],
+        [1, 3],
+        'float32',
+      ),
+    );
     expect(out.values).toBeInstanceOf(Float32Array);
     const e = [Math.fround(Math.exp(-2)), Math.fround(Math.exp(-1)), 1];
     const inv = Math.fround(1 / Math.fround(Math.fround(e[0] + e[1]) + e[2]));
@@ -52,7 +102,20 @@ describe('sparse_softmax kernel', () => {
   });
 
   it('propagates nan and gives nan for an inf maximum, row by row', () => {
-    const out = softmax(sparse([[0, 0], [0, 1], [1, 0], [1, 1], [2, 0]], [NaN, 1, Infinity, 1, -Infinity], [3, 2], 'float64'));
+    const out = softmax(
+      sparse(
+        [
+          [0, 0],
+          [0, 1],
+          [1, 0],
+          [1, 1],
+          [2, 0],
+        ],
+        [NaN, 1, Infinity, 1, -Infinity],
+        [3, 2],
+        'float64',
+      ),
+    );
     const v = list(out.values) as number[];
     expect(v.slice(0, 4).every(Number.isNaN)).toBe(true);
     expect(Number.isNaN(v[4])).toBe(true); // -inf - -inf is nan, as in TensorFlow
@@ -62,7 +125,11 @@ describe('sparse_softmax kernel', () => {
     const shape = [4096, 4096, 4096, 4096, 4096, 4096];
     const top = [4095, 4095, 4095, 4095, 4095];
     // The linear offsets of the last two rows' entries would collide in a float; the tuples do not.
-    const tuples = [[...top.slice(0, 4), 4094, 4095], [...top, 0], [...top, 4095]];
+    const tuples = [
+      [...top.slice(0, 4), 4094, 4095],
+      [...top, 0],
+      [...top, 4095],
+    ];
     const out = softmax(sparse(tuples, [3, 7, 7], shape, 'float64'));
     expect(list(out.values)).toEqual([1, 0.5, 0.5]);
     expect(rows(out)).toEqual(tuples);
@@ -72,7 +139,15 @@ describe('sparse_softmax kernel', () => {
     const empty = softmax(sparse([], [], [0, 3], 'float32'));
     expect(empty.values.length).toBe(0);
     expect(empty.shape).toEqual([0, 3]);
-    const input = sparse([[0, 0], [0, 1]], [1, 1], [1, 2], 'float64');
+    const input = sparse(
+      [
+        [0, 0],
+        [0, 1],
+      ],
+      [1, 1],
+      [1, 2],
+      'float64',
+    );
     const out = softmax(input);
     expect(list(input.values)).toEqual([1, 1]);
     expect(out.indices).not.toBe(input.indices);
@@ -83,7 +158,8 @@ describe('sparse_softmax kernel', () => {
     const r = rng(3);
     const shape = [40, 50, 30];
     const tuples: number[][] = [];
-    for (let a = 0; a < shape[0]; a++) for (let b = 0; b < shape[1]; b++) for (let c = 0; c < shape[2]; c++) if (r() < 0.3) tuples.push([a, b, c]);
+    for (let a = 0; a < shape[0]; a++)
+      for (let b = 0; b < shape[1]; b++) for (let c = 0; c < shape[2]; c++) if (r() < 0.3) tuples.push([a, b, c]);
     const values = tuples.map(() => (r() - 0.5) * 40);
     const out = softmax(sparse(tuples, values, shape, 'float64'));
     const want = reference(tuples, values);
@@ -100,8 +176,13 @@ describe('sparse_softmax kernel', () => {
       values[i] = i % 7;
     }
     const t0 = performance.now();
-    const out = sparseSoftmax({ sp_input: { kind: 'sparse', indices, values, shape: [n / 10, 10], dtype: 'float32' } }).output;
+    const out = sparseSoftmax({
+      sp_input: { kind: 'sparse', indices, values, shape: [n / 10, 10], dtype: 'float32' },
+    }).output;
     expect(performance.now() - t0).toBeLessThan(1000);
-    expect(out.values[0]).toBeCloseTo(Math.exp(-6) / [0, 1, 2, 3, 4, 5, 6, 0, 1, 2].reduce((s, x) => s + Math.exp(x - 6), 0), 6);
+    expect(out.values[0]).toBeCloseTo(
+      Math.exp(-6) / [0, 1, 2, 3, 4, 5, 6, 0, 1, 2].reduce((s, x) => s + Math.exp(x - 6), 0),
+      6,
+    );
   });
 });

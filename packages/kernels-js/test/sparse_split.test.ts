@@ -3,7 +3,8 @@ import { sparseSplit } from '../src/kernels/sparse_split.js';
 import type { DType, SparseData } from '../src/generated/kernel-types.js';
 import { list, rng, rows, sparse } from './helpers.js';
 
-const split = (axis: number, num_split: number, sp_input: SparseData) => sparseSplit({ axis, num_split, sp_input }).output;
+const split = (axis: number, num_split: number, sp_input: SparseData) =>
+  sparseSplit({ axis, num_split, sp_input }).output;
 
 /** The reference: piece boundaries listed one by one, each entry placed by a linear scan. */
 function boundaries(size: number, k: number): number[] {
@@ -63,7 +64,9 @@ describe('sparse_split kernel', () => {
       for (let p = 0; p < k; p++) {
         expect(out[p].shape).toEqual(shape.map((d, j) => (j === axis ? starts[p + 1] - starts[p] : d)));
         expect(out[p].dtype).toBe(dtype);
-        const mine = tuples.map((t, i) => ({ t, i })).filter(({ t }) => t[axis] >= starts[p] && t[axis] < starts[p + 1]);
+        const mine = tuples
+          .map((t, i) => ({ t, i }))
+          .filter(({ t }) => t[axis] >= starts[p] && t[axis] < starts[p + 1]);
         expect(rows(out[p])).toEqual(mine.map(({ t }) => t.map((x, j) => (j === axis ? x - starts[p] : x))));
         const stored = (i: number) => (dtype === 'bool' ? (ids[i] ? 1 : 0) : dtype === 'int64' ? BigInt(i) : ids[i]);
         expect(list(out[p].values)).toEqual(mine.map(({ i }) => stored(i)));
@@ -73,7 +76,11 @@ describe('sparse_split kernel', () => {
 
   it('is exact for a split dim near 2^53 and for shapes of more than 2^53 elements', () => {
     const size = 2 ** 53 - 1; // = 3 * 3002399751580330 + 1
-    const out = split(0, 3, sparse([[size - 1], [3002399751580331], [3002399751580330], [0]], [1, 2, 3, 4], [size], 'int32'));
+    const out = split(
+      0,
+      3,
+      sparse([[size - 1], [3002399751580331], [3002399751580330], [0]], [1, 2, 3, 4], [size], 'int32'),
+    );
     expect(out.map((s) => s.shape[0])).toEqual([3002399751580331, 3002399751580330, 3002399751580330]);
     expect(rows(out[0])).toEqual([[3002399751580330], [0]]);
     expect(rows(out[1])).toEqual([[0]]);

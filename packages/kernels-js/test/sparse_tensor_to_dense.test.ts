@@ -2,12 +2,27 @@ import { describe, expect, it } from 'vitest';
 import { sparseTensorToDense } from '../src/kernels/sparse_tensor_to_dense.js';
 import { list, sparse } from './helpers.js';
 
-const run = (sp: ReturnType<typeof sparse>, default_value: number | bigint | boolean | string, validate_indices = true) =>
-  sparseTensorToDense({ sp_input: sp, default_value, validate_indices }).output;
+const run = (
+  sp: ReturnType<typeof sparse>,
+  default_value: number | bigint | boolean | string,
+  validate_indices = true,
+) => sparseTensorToDense({ sp_input: sp, default_value, validate_indices }).output;
 
 describe('sparse_tensor_to_dense kernel', () => {
   it('places values and fills the default (seed 003 strings)', () => {
-    const out = run(sparse([[0, 1], [0, 3], [2, 0]], ['a', 'b', 'c'], [3, 5], 'string'), 'x');
+    const out = run(
+      sparse(
+        [
+          [0, 1],
+          [0, 3],
+          [2, 0],
+        ],
+        ['a', 'b', 'c'],
+        [3, 5],
+        'string',
+      ),
+      'x',
+    );
     expect(out.shape).toEqual([3, 5]);
     expect(out.data).toEqual(['x', 'a', 'x', 'b', 'x', 'x', 'x', 'x', 'x', 'x', 'c', 'x', 'x', 'x', 'x']);
   });
@@ -28,12 +43,38 @@ describe('sparse_tensor_to_dense kernel', () => {
   });
 
   it('writes rank-3 indices at their row-major offsets', () => {
-    const out = run(sparse([[0, 0, 1], [0, 2, 0], [1, 1, 1]], [1, 2, 3], [2, 3, 2], 'int32'), 0);
+    const out = run(
+      sparse(
+        [
+          [0, 0, 1],
+          [0, 2, 0],
+          [1, 1, 1],
+        ],
+        [1, 2, 3],
+        [2, 3, 2],
+        'int32',
+      ),
+      0,
+    );
     expect(list(out.data)).toEqual([0, 1, 0, 0, 2, 0, 0, 0, 0, 3, 0, 0]);
   });
 
   it('takes unordered indices and lets the last of repeated indices win without validation', () => {
-    const out = run(sparse([[0, 1], [1, 0], [0, 1], [1, 1]], [5, 6, 7, 8], [2, 2], 'float64'), 0, false);
+    const out = run(
+      sparse(
+        [
+          [0, 1],
+          [1, 0],
+          [0, 1],
+          [1, 1],
+        ],
+        [5, 6, 7, 8],
+        [2, 2],
+        'float64',
+      ),
+      0,
+      false,
+    );
     expect(list(out.data)).toEqual([0, 7, 6, 8]);
   });
 

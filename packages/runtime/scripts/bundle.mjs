@@ -12,4 +12,6 @@ const OUT = join(PKG, 'dist/browser');
 
 const kib = await buildBrowserModule(join(PKG, 'dist/index.js'), join(OUT, 'sparse.js'));
 copyFileSync(fileURLToPath(import.meta.resolve('@sparse/kernels-as/kernels.wasm')), join(OUT, 'kernels.wasm'));
-console.log(`browser bundle: dist/browser/sparse.js (${kib} KiB), dist/browser/kernels.wasm (${Math.round(statSync(join(OUT, 'kernels.wasm')).size / 1024)} KiB)`);
+console.log(
+  `browser bundle: dist/browser/sparse.js (${kib} KiB), dist/browser/kernels.wasm (${Math.round(statSync(join(OUT, 'kernels.wasm')).size / 1024)} KiB)`,
+);

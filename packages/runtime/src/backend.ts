@@ -23,7 +23,8 @@ export interface Backend {
  * Makes a backend; it gets the options of the `createRuntime` or `setBackend` call that asked for it, and may
  * ignore them (`createGpuBackend` of `@sparse/kernels-gpu` fits as it is).
  */
-export type BackendLoader = ((options: RuntimeOptions) => Backend | Promise<Backend>) | (() => Backend | Promise<Backend>);
+export type BackendLoader =
+  ((options: RuntimeOptions) => Backend | Promise<Backend>) | (() => Backend | Promise<Backend>);
 
 const loaders = new Map<string, BackendLoader>();
 

@@ -21,14 +21,20 @@ type Tensorish =
   | { kind: 'pending'; value: unknown };
 
 const isPlainSparse = (v: unknown): v is Parameters<typeof SparseTensor.fromJSON>[0] =>
-  typeof v === 'object' && v !== null && 'indices' in v && 'values' in v && 'dense_shape' in v && !(v instanceof Tensor);
+  typeof v === 'object' &&
+  v !== null &&
+  'indices' in v &&
+  'values' in v &&
+  'dense_shape' in v &&
+  !(v instanceof Tensor);
 
 /**
  * Binds raw arguments (keyed by spec names or their deprecated aliases) to an op: converts them as TensorFlow
  * converts Python values, unifies dtype variables, fills defaults. Wrong kinds and dtypes are TypeErrors naming the argument.
  */
 export function bindArgs(op: OpMeta, raw: Record<string, unknown>): BoundArgs {
-  if (typeof raw !== 'object' || raw === null) throw new TypeError(`${op.name}: arguments must be an object keyed by argument name`);
+  if (typeof raw !== 'object' || raw === null)
+    throw new TypeError(`${op.name}: arguments must be an object keyed by argument name`);
   const given = resolveNames(op, raw);
   const bindings = new Map<string, { dtype: DType; from: string }>();
   const bind = (a: ArgMeta, dtype: DType) => {
@@ -40,7 +46,9 @@ export function bindArgs(op: OpMeta, raw: Record<string, unknown>): BoundArgs {
     const prev = bindings.get(v);
     if (!prev) bindings.set(v, { dtype, from: a.name });
     else if (prev.dtype !== dtype) {
-      throw new TypeError(`${op.name}: ${a.name} has dtype ${dtype} but ${prev.from} has dtype ${prev.dtype}; both must be the same ${v}`);
+      throw new TypeError(
+        `${op.name}: ${a.name} has dtype ${dtype} but ${prev.from} has dtype ${prev.dtype}; both must be the same ${v}`,
+      );
     }
   };
 
@@ -66,11 +74,14 @@ export function bindArgs(op: OpMeta, raw: Record<string, unknown>): BoundArgs {
     const b = bindings.get(v);
     if (!b) continue;
     if (!allowed.includes(b.dtype)) {
-      throw new TypeError(`${op.name}: ${b.from} has dtype ${b.dtype}; ${op.name} takes ${v} in {${allowed.join(', ')}}`);
+      throw new TypeError(
+        `${op.name}: ${b.from} has dtype ${b.dtype}; ${op.name} takes ${v} in {${allowed.join(', ')}}`,
+      );
     }
     dtypes[v] = b.dtype;
   }
-  const dtypeOf = (a: ArgMeta): DType => (isDType(a.dtype!) ? (a.dtype as DType) : dtypes[a.dtype!] ?? op.dtypes[a.dtype!][0]);
+  const dtypeOf = (a: ArgMeta): DType =>
+    isDType(a.dtype!) ? (a.dtype as DType) : (dtypes[a.dtype!] ?? op.dtypes[a.dtype!][0]);
 
   const values: Record<string, unknown> = {};
   for (const a of op.args) {
@@ -78,7 +89,9 @@ export function bindArgs(op: OpMeta, raw: Record<string, unknown>): BoundArgs {
     if (t) values[a.name] = toKernelForm(op, a, t);
     else if (given.has(a.name)) values[a.name] = readPlainArg(op, a, given.get(a.name));
     else if (a.default === undefined) throw new TypeError(`${op.name}: the required argument '${a.name}' is missing`);
-    else if (a.type === 'scalar') values[a.name] = a.default === 'zero' ? zeroOf(dtypeOf(a)) : toScalar(a.default, dtypeOf(a), `${op.name}: ${a.name}`);
+    else if (a.type === 'scalar')
+      values[a.name] =
+        a.default === 'zero' ? zeroOf(dtypeOf(a)) : toScalar(a.default, dtypeOf(a), `${op.name}: ${a.name}`);
     else values[a.name] = readPlainArg(op, a, a.default);
   }
   return { values, dtypes };
@@ -91,8 +104,12 @@ function resolveNames(op: OpMeta, raw: Record<string, unknown>): Map<string, unk
   for (const [key, value] of Object.entries(raw)) {
     if (value === undefined) continue;
     const a = op.args.find((x) => x.name === key || x.aliases.includes(key));
-    if (!a) throw new TypeError(`${op.name}: unknown argument '${key}' (arguments: ${op.args.map((x) => x.name).join(', ')})`);
-    if (given.has(a.name)) throw new TypeError(`${op.name}: '${a.name}' is given twice (as '${via.get(a.name)}' and '${key}')`);
+    if (!a)
+      throw new TypeError(
+        `${op.name}: unknown argument '${key}' (arguments: ${op.args.map((x) => x.name).join(', ')})`,
+      );
+    if (given.has(a.name))
+      throw new TypeError(`${op.name}: '${a.name}' is given twice (as '${via.get(a.name)}' and '${key}')`);
     given.set(a.name, value);
     via.set(a.name, key);
   }
@@ -119,7 +136,8 @@ function classify(op: OpMeta, a: ArgMeta, v: unknown): Tensorish {
       if (v instanceof SparseTensor || isPlainSparse(v)) return { kind: 'sparse', value: asSparse(v, where) };
       return v instanceof Tensor ? { kind: 'dense', value: v } : { kind: 'pending', value: v };
     default:
-      if (v instanceof SparseTensor || isPlainSparse(v)) throw new TypeError(`${where} must be a dense tensor, got a SparseTensor`);
+      if (v instanceof SparseTensor || isPlainSparse(v))
+        throw new TypeError(`${where} must be a dense tensor, got a SparseTensor`);
       return v instanceof Tensor ? { kind: 'dense', value: v } : { kind: 'pending', value: v };
   }
 }
@@ -144,7 +162,10 @@ function toKernelForm(op: OpMeta, a: ArgMeta, t: Tensorish): SparseData | Sparse
       return t.value.map((s) => s.toData());
     case 'dense':
       if (a.type === 'scalar') {
-        if (t.value.rank !== 0) throw new InvalidArgumentError(`${op.name}: ${a.name} must be a scalar, got shape ${shapeText(t.value.shape)}`);
+        if (t.value.rank !== 0)
+          throw new InvalidArgumentError(
+            `${op.name}: ${a.name} must be a scalar, got shape ${shapeText(t.value.shape)}`,
+          );
         return getValue(t.value.data, 0);
       }
       return t.value.toData();
@@ -161,7 +182,8 @@ function readPlainArg(op: OpMeta, a: ArgMeta, v: unknown): unknown {
   switch (a.type) {
     case 'int': {
       const n = typeof v === 'bigint' ? Number(v) : v;
-      if (typeof n !== 'number' || !Number.isInteger(n)) throw new TypeError(`${where} must be a whole number, got ${describe(v)}`);
+      if (typeof n !== 'number' || !Number.isInteger(n))
+        throw new TypeError(`${where} must be a whole number, got ${describe(v)}`);
       return n;
     }
     case 'bool':
@@ -170,7 +192,9 @@ function readPlainArg(op: OpMeta, a: ArgMeta, v: unknown): unknown {
     case 'int_list':
       return intList(where, v);
     case 'int_or_int_list':
-      return typeof v === 'number' || typeof v === 'bigint' ? readPlainArg(op, { ...a, type: 'int' }, v) : intList(where, v);
+      return typeof v === 'number' || typeof v === 'bigint'
+        ? readPlainArg(op, { ...a, type: 'int' }, v)
+        : intList(where, v);
     case 'shape':
       return toShape(intList(where, v), where);
     case 'axes':
@@ -184,7 +208,8 @@ function readPlainArg(op: OpMeta, a: ArgMeta, v: unknown): unknown {
 function intList(where: string, v: unknown): number[] {
   let items: ArrayLike<unknown>;
   if (v instanceof Tensor) {
-    if (!isIntegerDType(v.dtype) || v.rank !== 1) throw new TypeError(`${where} must be a 1-D integer tensor, got ${v.dtype} of shape ${shapeText(v.shape)}`);
+    if (!isIntegerDType(v.dtype) || v.rank !== 1)
+      throw new TypeError(`${where} must be a 1-D integer tensor, got ${v.dtype} of shape ${shapeText(v.shape)}`);
     items = v.data as ArrayLike<unknown>;
   } else if (Array.isArray(v) || ArrayBuffer.isView(v)) {
     items = v as unknown as ArrayLike<unknown>;
@@ -194,7 +219,8 @@ function intList(where: string, v: unknown): number[] {
   return Array.from(items, (x, i) => {
     const n = typeof x === 'bigint' ? Number(x) : x;
     if (typeof n !== 'number') throw new TypeError(`${where}[${i}] must be a whole number, got ${describe(x)}`);
-    if (!Number.isSafeInteger(n)) throw new InvalidArgumentError(`${where}[${i}] = ${describe(x)} is not a whole number`);
+    if (!Number.isSafeInteger(n))
+      throw new InvalidArgumentError(`${where}[${i}] = ${describe(x)} is not a whole number`);
     return n;
   });
 }

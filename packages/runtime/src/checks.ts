@@ -24,7 +24,12 @@ const CHECKS: { [R in CheckMeta['rule']]: (op: string, c: Extract<CheckMeta, { r
     const list = Array.isArray(v) ? (v as SparseData[]) : [v];
     list.forEach((st, k) => {
       if (!isSparse(st)) return;
-      validateOrdered(st.indices, st.values.length, st.shape.length, `${op}: ${c.arg}${Array.isArray(v) ? `[${k}]` : ''}.indices`);
+      validateOrdered(
+        st.indices,
+        st.values.length,
+        st.shape.length,
+        `${op}: ${c.arg}${Array.isArray(v) ? `[${k}]` : ''}.indices`,
+      );
     });
   },
 
@@ -50,7 +55,9 @@ const CHECKS: { [R in CheckMeta['rule']]: (op: string, c: Extract<CheckMeta, { r
 
   not_both_dense(op, c, args) {
     if (isDense(args[c.args[0]]) && isDense(args[c.args[1]])) {
-      throw new TypeError(`${op}: at least one of ${c.args[0]} and ${c.args[1]} must be a SparseTensor; both are dense (add dense tensors directly)`);
+      throw new TypeError(
+        `${op}: at least one of ${c.args[0]} and ${c.args[1]} must be a SparseTensor; both are dense (add dense tensors directly)`,
+      );
     }
   },
 
@@ -78,7 +85,9 @@ const CHECKS: { [R in CheckMeta['rule']]: (op: string, c: Extract<CheckMeta, { r
     const rank = shapeOf(args[c.of]).length;
     axes?.forEach((a, i) => {
       if (a < -rank || a >= rank) {
-        throw new InvalidArgumentError(`${op}: ${c.axes}[${i}] = ${a} is out of range for ${c.of} of rank ${rank}: need ${-rank} <= axis < ${rank}`);
+        throw new InvalidArgumentError(
+          `${op}: ${c.axes}[${i}] = ${a} is out of range for ${c.of} of rank ${rank}: need ${-rank} <= axis < ${rank}`,
+        );
       }
     });
   },
@@ -90,23 +99,33 @@ const CHECKS: { [R in CheckMeta['rule']]: (op: string, c: Extract<CheckMeta, { r
     // A scalar index arrives in scalar form; treat it as one index of one dim.
     const data: ArrayLike<number | bigint> = isDense(ind) ? (ind.data as ArrayLike<number | bigint>) : [ind as number];
     const ishape = isDense(ind) ? ind.shape : [];
-    if (ishape.length > 2) throw new InvalidArgumentError(`${op}: ${c.indices} must be a scalar, vector or matrix, got shape ${shapeText(ishape)}`);
+    if (ishape.length > 2)
+      throw new InvalidArgumentError(
+        `${op}: ${c.indices} must be a scalar, vector or matrix, got shape ${shapeText(ishape)}`,
+      );
     const n = ishape.length === 0 ? 1 : ishape[0];
     const rank = ishape.length === 2 ? ishape[1] : 1;
     if (out.length !== rank) {
-      throw new InvalidArgumentError(`${op}: ${c.shape} has ${out.length} dims but each index of ${c.indices} has ${rank}`);
+      throw new InvalidArgumentError(
+        `${op}: ${c.shape} has ${out.length} dims but each index of ${c.indices} has ${rank}`,
+      );
     }
     if (isDense(vals) && !(vals.shape.length === 0 || (vals.shape.length === 1 && vals.shape[0] === n))) {
-      throw new InvalidArgumentError(`${op}: ${c.values} has shape ${shapeText(vals.shape)}; it must be a scalar or have shape [${n}]`);
+      throw new InvalidArgumentError(
+        `${op}: ${c.values} has shape ${shapeText(vals.shape)}; it must be a scalar or have shape [${n}]`,
+      );
     }
     for (let k = 0; k < n * rank; k++) {
       const x = Number(data[k]);
       const dim = out[k % rank];
       if (!(x >= 0 && x < dim)) {
         const i = Math.floor(k / rank);
-        throw new InvalidArgumentError(`${op}: ${c.indices}[${i}] = ${rowText(data, i, rank)} is out of bounds: need 0 <= index < ${shapeText(out)}`);
+        throw new InvalidArgumentError(
+          `${op}: ${c.indices}[${i}] = ${rowText(data, i, rank)} is out of bounds: need 0 <= index < ${shapeText(out)}`,
+        );
       }
     }
-    if (c.ordered_when === undefined || args[c.ordered_when] === true) validateOrdered(data, n, rank, `${op}: ${c.indices}`);
+    if (c.ordered_when === undefined || args[c.ordered_when] === true)
+      validateOrdered(data, n, rank, `${op}: ${c.indices}`);
   },
 };

@@ -29,7 +29,8 @@ function defaultRuntime(): Runtime {
  */
 export async function setBackend(name: string, options?: Omit<RuntimeOptions, 'backend'>): Promise<void> {
   const checked = checkRuntimeOptions(options, 'setBackend');
-  if (checked.backend !== undefined) throw new TypeError("setBackend: the backend is the first argument, not an option");
+  if (checked.backend !== undefined)
+    throw new TypeError('setBackend: the backend is the first argument, not an option');
   current = await createRuntime({ ...checked, backend: name });
 }
 

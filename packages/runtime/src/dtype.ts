@@ -15,22 +15,32 @@ export function isIntegerDType(dtype: DType): boolean {
 /** A zero-filled value store of `n` elements. */
 export function allocValues(dtype: DType, n: number): Values {
   switch (dtype) {
-    case 'float32': return new Float32Array(n);
-    case 'float64': return new Float64Array(n);
-    case 'int32': return new Int32Array(n);
-    case 'int64': return new BigInt64Array(n);
-    case 'bool': return new Uint8Array(n);
-    case 'string': return new Array<string>(n).fill('');
+    case 'float32':
+      return new Float32Array(n);
+    case 'float64':
+      return new Float64Array(n);
+    case 'int32':
+      return new Int32Array(n);
+    case 'int64':
+      return new BigInt64Array(n);
+    case 'bool':
+      return new Uint8Array(n);
+    case 'string':
+      return new Array<string>(n).fill('');
   }
 }
 
 /** The dtype's zero, as TensorFlow's `zeros([], dtype)`: 0, 0n, false or ''. */
 export function zeroOf(dtype: DType): Scalar {
   switch (dtype) {
-    case 'int64': return 0n;
-    case 'bool': return false;
-    case 'string': return '';
-    default: return 0;
+    case 'int64':
+      return 0n;
+    case 'bool':
+      return false;
+    case 'string':
+      return '';
+    default:
+      return 0;
   }
 }
 

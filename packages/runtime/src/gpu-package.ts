@@ -21,6 +21,7 @@ export async function loadGpuPackage(_options: RuntimeOptions): Promise<Backend>
       `the 'gpu' backend is the separate package ${GPU_PACKAGE}, which could not be loaded (${(e as Error).message}). ` +
         `Install it (npm install ${GPU_PACKAGE}); in a bundled app, also register it: ` +
         `import { createGpuBackend } from '${GPU_PACKAGE}'; registerBackend('gpu', createGpuBackend);`,
+      { cause: e },
     );
   }
   return mod.createGpuBackend();

@@ -26,7 +26,11 @@ export function expectedShape(o: OutputMeta, bound: BoundArgs): number[] | undef
   }
   if ('reduce' in r) {
     const { input, axes, keepdims } = r.reduce;
-    return reducedShape((bound.values[input] as Data).shape, bound.values[axes] as number[] | null, bound.values[keepdims] as boolean);
+    return reducedShape(
+      (bound.values[input] as Data).shape,
+      bound.values[axes] as number[] | null,
+      bound.values[keepdims] as boolean,
+    );
   }
   return undefined;
 }
@@ -43,7 +47,8 @@ export function guardOutputSizes(op: OpMeta, bound: BoundArgs): void {
   for (const o of op.outputs) {
     if (o.type !== 'dense' && o.type !== 'sparse_or_dense') continue;
     const shape = expectedShape(o, bound);
-    if (shape && !(o.type === 'sparse_or_dense' && !isDenseResult(op, bound))) assertAllocatable(shape, `${op.name}: ${o.name}`);
+    if (shape && !(o.type === 'sparse_or_dense' && !isDenseResult(op, bound)))
+      assertAllocatable(shape, `${op.name}: ${o.name}`);
   }
 }
 
@@ -53,7 +58,12 @@ function isDenseResult(op: OpMeta, bound: BoundArgs): boolean {
 }
 
 /** Turns kernel outputs into SparseTensors and Tensors, checking each against its spec (a backend bug otherwise). */
-export function wrapOutputs(op: OpMeta, bound: BoundArgs, out: Record<string, unknown>, backend: string): Record<string, unknown> {
+export function wrapOutputs(
+  op: OpMeta,
+  bound: BoundArgs,
+  out: Record<string, unknown>,
+  backend: string,
+): Record<string, unknown> {
   const result: Record<string, unknown> = {};
   const fail = (o: OutputMeta, why: string): never => {
     throw new Error(`the ${backend} kernel of ${op.name} returned a wrong ${o.name}: ${why}`);
@@ -72,7 +82,8 @@ export function wrapOutputs(op: OpMeta, bound: BoundArgs, out: Record<string, un
     } else {
       const d = v as Data;
       if (d?.kind !== 'sparse' && d?.kind !== 'dense') fail(o, 'not a tensor');
-      if ((o.type === 'sparse' && d.kind !== 'sparse') || (o.type === 'dense' && d.kind !== 'dense')) fail(o, `a ${d.kind} tensor`);
+      if ((o.type === 'sparse' && d.kind !== 'sparse') || (o.type === 'dense' && d.kind !== 'dense'))
+        fail(o, `a ${d.kind} tensor`);
       result[o.name] = check(d, expectedShape(o, bound));
     }
   }

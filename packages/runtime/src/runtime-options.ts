@@ -29,7 +29,8 @@ export function checkRuntimeOptions(options: unknown, caller: string): RuntimeOp
     }
   }
   const { backend, wasmPath } = options as Record<string, unknown>;
-  if (backend !== undefined && typeof backend !== 'string') throw new TypeError(`${caller}: backend must be a string, got ${describe(backend)}`);
+  if (backend !== undefined && typeof backend !== 'string')
+    throw new TypeError(`${caller}: backend must be a string, got ${describe(backend)}`);
   if (wasmPath !== undefined && typeof wasmPath !== 'string' && !(wasmPath instanceof URL)) {
     throw new TypeError(`${caller}: wasmPath must be a string or a URL, got ${describe(wasmPath)}`);
   }

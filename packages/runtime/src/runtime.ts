@@ -57,8 +57,12 @@ export class Runtime {
     for (const a of op.args) {
       const v = bound.values[a.name];
       const checkLast = a.bounds !== 'except_last';
-      if (Array.isArray(v) && a.type.startsWith('sparse')) (v as SparseData[]).forEach((s, i) => validateSparse(s, `${opId}: ${a.name}[${i}]`, checkLast, this.indicesValid));
-      else if ((v as SparseData | undefined)?.kind === 'sparse') validateSparse(v as SparseData, `${opId}: ${a.name}`, checkLast, this.indicesValid);
+      if (Array.isArray(v) && a.type.startsWith('sparse'))
+        (v as SparseData[]).forEach((s, i) =>
+          validateSparse(s, `${opId}: ${a.name}[${i}]`, checkLast, this.indicesValid),
+        );
+      else if ((v as SparseData | undefined)?.kind === 'sparse')
+        validateSparse(v as SparseData, `${opId}: ${a.name}`, checkLast, this.indicesValid);
     }
     runChecks(op, bound.values);
     guardOutputSizes(op, bound);
@@ -67,7 +71,8 @@ export class Runtime {
       out = kernel(bound.values);
     } catch (e) {
       if (e instanceof Error && e.name === 'KernelError') throw new InvalidArgumentError(`${opId}: ${e.message}`);
-      if (e instanceof RangeError) throw new InvalidArgumentError(`${opId}: the result does not fit in memory (${e.message})`);
+      if (e instanceof RangeError)
+        throw new InvalidArgumentError(`${opId}: the result does not fit in memory (${e.message})`);
       throw e;
     }
     const { [DELEGATED]: delegated, ...outputs } = out;

@@ -52,8 +52,14 @@ export class SparseTensor {
   }
 
   /** Builds a SparseTensor from its plain-data form (`toJSON()`'s output, or a SparseTensorValue). */
-  static fromJSON(v: { indices: ArrayLike<unknown>; values: ArrayLike<unknown>; dense_shape: ArrayLike<number | bigint>; dtype?: DType }): SparseTensor {
-    if (typeof v !== 'object' || v === null) throw new TypeError(`SparseTensor.fromJSON: expected {indices, values, dense_shape}, got ${describe(v)}`);
+  static fromJSON(v: {
+    indices: ArrayLike<unknown>;
+    values: ArrayLike<unknown>;
+    dense_shape: ArrayLike<number | bigint>;
+    dtype?: DType;
+  }): SparseTensor {
+    if (typeof v !== 'object' || v === null)
+      throw new TypeError(`SparseTensor.fromJSON: expected {indices, values, dense_shape}, got ${describe(v)}`);
     return new SparseTensor(v.indices as never, v.values, v.dense_shape, v.dtype);
   }
 
@@ -85,7 +91,13 @@ export class SparseTensor {
     if (values.length !== this.nnz) {
       throw new InvalidArgumentError(`withValues: new_values has ${values.length} entries, the tensor has ${this.nnz}`);
     }
-    return SparseTensor.fromData({ kind: 'sparse', indices: this.indexData, values, shape: this.denseShape, dtype: dt });
+    return SparseTensor.fromData({
+      kind: 'sparse',
+      indices: this.indexData,
+      values,
+      shape: this.denseShape,
+      dtype: dt,
+    });
   }
 
   /** The dense tensor this stands for (sparse.toDense on the default runtime). */
@@ -105,7 +117,13 @@ export class SparseTensor {
 
   /** The plain data for kernels. */
   toData(): SparseData {
-    return { kind: 'sparse', indices: this.indexData, values: this.values, shape: this.denseShape.slice(), dtype: this.dtype };
+    return {
+      kind: 'sparse',
+      indices: this.indexData,
+      values: this.values,
+      shape: this.denseShape.slice(),
+      dtype: this.dtype,
+    };
   }
 
   toJSON(): SparseTensorValue {
@@ -137,7 +155,8 @@ function readIndices(indices: unknown, rank: number, nnz: number): Float64Array 
   const out = new Float64Array(nnz * rank);
   const nested = Array.isArray(list) && list.length > 0 && Array.isArray(list[0]);
   if (nested || (Array.isArray(list) && list.length === nnz && rank !== 1 && nnz > 0)) {
-    if (list.length !== nnz) throw new InvalidArgumentError(`${what} has ${list.length} rows but values has ${nnz} entries`);
+    if (list.length !== nnz)
+      throw new InvalidArgumentError(`${what} has ${list.length} rows but values has ${nnz} entries`);
     for (let i = 0; i < nnz; i++) {
       const row = list[i];
       if (!Array.isArray(row)) throw new TypeError(`${what}[${i}] must be an index tuple, got ${describe(row)}`);
@@ -149,7 +168,9 @@ function readIndices(indices: unknown, rank: number, nnz: number): Float64Array 
     return out;
   }
   if (list.length !== nnz * rank) {
-    throw new InvalidArgumentError(`${what} holds ${list.length} numbers; ${nnz} values of rank ${rank} need ${nnz * rank} (shape [N, rank])`);
+    throw new InvalidArgumentError(
+      `${what} holds ${list.length} numbers; ${nnz} values of rank ${rank} need ${nnz * rank} (shape [N, rank])`,
+    );
   }
   for (let k = 0; k < list.length; k++) out[k] = indexEntry(list[k], `${what}[${Math.floor(k / rank)}][${k % rank}]`);
   return out;

@@ -17,7 +17,9 @@ export class Tensor {
     }
     this.shape = toShape(shape, 'Tensor: shape');
     if (sizeOf(this.shape) !== data.length) {
-      throw new InvalidArgumentError(`Tensor: shape ${shapeText(this.shape)} needs ${sizeOf(this.shape)} values, got ${data.length}`);
+      throw new InvalidArgumentError(
+        `Tensor: shape ${shapeText(this.shape)} needs ${sizeOf(this.shape)} values, got ${data.length}`,
+      );
     }
     this.data = data;
     this.dtype = dtype;
@@ -61,7 +63,8 @@ export class Tensor {
  */
 export function tensor(value: unknown, dtype?: DType, shape?: readonly number[]): Tensor {
   if (value instanceof Tensor) {
-    if (dtype !== undefined && dtype !== value.dtype) throw new TypeError(`tensor: a ${value.dtype} Tensor is not ${dtype}`);
+    if (dtype !== undefined && dtype !== value.dtype)
+      throw new TypeError(`tensor: a ${value.dtype} Tensor is not ${dtype}`);
     return value;
   }
   const storage = dtypeOfStorage(value);
@@ -75,7 +78,9 @@ export function tensor(value: unknown, dtype?: DType, shape?: readonly number[])
   }
   const finalShape = shape === undefined ? nestedShape : toShape(shape, 'tensor: shape');
   if (sizeOf(finalShape) !== flat.length) {
-    throw new InvalidArgumentError(`tensor: shape ${shapeText(finalShape)} needs ${sizeOf(finalShape)} values, got ${flat.length}`);
+    throw new InvalidArgumentError(
+      `tensor: shape ${shapeText(finalShape)} needs ${sizeOf(finalShape)} values, got ${flat.length}`,
+    );
   }
   assertAllocatable(finalShape, 'tensor');
   const dt = dtype ?? storage ?? inferDType(Array.from(flat));
@@ -98,7 +103,9 @@ function flatten(value: unknown): [unknown[], number[]] {
       return;
     }
     if (!Array.isArray(v) || v.length !== shape[d]) {
-      throw new TypeError(`tensor: the nesting is not rectangular at ${path || 'the top'}: expected ${shape[d]} entries`);
+      throw new TypeError(
+        `tensor: the nesting is not rectangular at ${path || 'the top'}: expected ${shape[d]} entries`,
+      );
     }
     for (let i = 0; i < v.length; i++) walk(v[i], d + 1, `${path}[${i}]`);
   };

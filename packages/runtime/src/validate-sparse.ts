@@ -12,10 +12,19 @@ export function validateSparse(st: SparseData, where: string, checkLast = true, 
   const { indices, shape, values } = st;
   const rank = shape.length;
   if (indices.length !== values.length * rank) {
-    throw new InvalidArgumentError(`${where}: indices hold ${indices.length} numbers but ${values.length} values of rank ${rank} need ${values.length * rank}`);
+    throw new InvalidArgumentError(
+      `${where}: indices hold ${indices.length} numbers but ${values.length} values of rank ${rank} need ${values.length * rank}`,
+    );
   }
   if (checkLast && fast?.(st)) return;
-  if (rank === 2 && checkLast && shape[0] <= 2 ** 32 && shape[1] <= 2 ** 32 && matrixIndicesValid(indices, shape[0], shape[1])) return;
+  if (
+    rank === 2 &&
+    checkLast &&
+    shape[0] <= 2 ** 32 &&
+    shape[1] <= 2 ** 32 &&
+    matrixIndicesValid(indices, shape[0], shape[1])
+  )
+    return;
   // One pass with the dims in a typed array; a whole number below 2^31 survives `| 0` unchanged.
   const dims = Float64Array.from(shape);
   if (!checkLast && rank > 0) dims[rank - 1] = Infinity;
@@ -24,7 +33,9 @@ export function validateSparse(st: SparseData, where: string, checkLast = true, 
     for (let d = 0; d < rank; d++, k++) {
       const x = indices[k];
       if (x >= 0 && x < dims[d] && (small ? (x | 0) === x : Math.floor(x) === x)) continue;
-      const why = Number.isInteger(x) ? `is out of bounds: need 0 <= index < ${shapeText(shape)}` : 'is not a whole number';
+      const why = Number.isInteger(x)
+        ? `is out of bounds: need 0 <= index < ${shapeText(shape)}`
+        : 'is not a whole number';
       throw new InvalidArgumentError(`${where}.indices[${i}] = ${rowText(indices, i, rank)} ${why}`);
     }
   }
@@ -39,7 +50,7 @@ function matrixIndicesValid(indices: Float64Array, rows: number, cols: number): 
   for (let k = 0; k < indices.length; k += 2) {
     const r = indices[k];
     const c = indices[k + 1];
-    if (!((r >>> 0) === r && r < rows && (c >>> 0) === c && c < cols)) return false;
+    if (!(r >>> 0 === r && r < rows && c >>> 0 === c && c < cols)) return false;
   }
   return true;
 }
@@ -51,7 +62,13 @@ export function rowText(indices: ArrayLike<number | bigint>, i: number, rank: nu
 }
 
 /** -1, 0 or 1: how index row i of `a` compares with row j of `b` in row-major order. */
-export function compareRows(a: ArrayLike<number | bigint>, i: number, b: ArrayLike<number | bigint>, j: number, rank: number): number {
+export function compareRows(
+  a: ArrayLike<number | bigint>,
+  i: number,
+  b: ArrayLike<number | bigint>,
+  j: number,
+  rank: number,
+): number {
   for (let d = 0; d < rank; d++) {
     const x = a[i * rank + d];
     const y = b[j * rank + d];
@@ -66,7 +83,10 @@ export function validateOrdered(indices: ArrayLike<number | bigint>, n: number, 
   for (let i = 1; i < n; i++) {
     const c = compareRows(indices, i - 1, indices, i, rank);
     if (c < 0) continue;
-    const why = c === 0 ? 'is repeated' : 'is out of order. Many sparse ops need canonical row-major order: sparse.reorder gives an ordered copy';
+    const why =
+      c === 0
+        ? 'is repeated'
+        : 'is out of order. Many sparse ops need canonical row-major order: sparse.reorder gives an ordered copy';
     throw new InvalidArgumentError(`${label}[${i}] = ${rowText(indices, i, rank)} ${why}`);
   }
 }

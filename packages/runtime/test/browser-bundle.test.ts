@@ -15,13 +15,24 @@ const moved = mkdtempSync(join(tmpdir(), 'sparse-bundle-'));
 afterAll(() => rmSync(moved, { recursive: true, force: true }));
 
 it('exports what the main entry exports, runs on js, and looks for its wasm beside itself wherever it is copied', async () => {
-  for (const f of ['sparse.js', 'kernels.wasm']) expect(existsSync(join(BUNDLE_DIR, f)), `${f} in ${BUNDLE_DIR} (npm run build)`).toBe(true);
+  for (const f of ['sparse.js', 'kernels.wasm'])
+    expect(existsSync(join(BUNDLE_DIR, f)), `${f} in ${BUNDLE_DIR} (npm run build)`).toBe(true);
   cpSync(BUNDLE_DIR, join(moved, 'vendor'), { recursive: true });
   const bundle = (await import(pathToFileURL(join(moved, 'vendor/sparse.js')).href)) as typeof main;
   expect(Object.keys(bundle).sort()).toEqual(Object.keys(main).sort());
   const rt = await bundle.createRuntime({ backend: 'js' });
-  const st = new bundle.SparseTensor([[0, 0], [1, 2]], [1, 2], [2, 3], 'float32');
+  const st = new bundle.SparseTensor(
+    [
+      [0, 0],
+      [1, 2],
+    ],
+    [1, 2],
+    [2, 3],
+    'float32',
+  );
   expect(rt.sparse.tensorDenseMatmul(st, bundle.tensor([[1], [2], [3]], 'float32')).toArray()).toEqual([[1], [6]]);
   const beside = pathToFileURL(join(moved, 'vendor/kernels.wasm')).href;
-  await expect(bundle.createRuntime({ backend: 'wasm' })).rejects.toThrow(`cannot load the wasm kernels from ${beside}`);
+  await expect(bundle.createRuntime({ backend: 'wasm' })).rejects.toThrow(
+    `cannot load the wasm kernels from ${beside}`,
+  );
 });

@@ -30,7 +30,9 @@ function squash(s: string): string {
 it('the demo runs on the default backend and prints its results', () => {
   const out = execFileSync(process.execPath, [join(ROOT, 'tools/demo.mjs')], { cwd: ROOT, encoding: 'utf8' });
   expect(out).toMatch(/^backend: js$/m);
-  expect(out).toMatch(/reorder: +SparseTensor\(indices=\[\[0, 1\], \[0, 3\], \[2, 0\], \[3, 1\]\], values=\["a", "b", "c", "d"\]/);
+  expect(out).toMatch(
+    /reorder: +SparseTensor\(indices=\[\[0, 1\], \[0, 3\], \[2, 0\], \[3, 1\]\], values=\["a", "b", "c", "d"\]/,
+  );
   expect(out).toMatch(/to dense: +\[\["\.","a","\.","b","\."\]/);
   expect(out).toMatch(/x \+ dense: +\[\[2,1,1,1\],\[1,1,3,1\],\[1,1,1,1\]\]/);
 });

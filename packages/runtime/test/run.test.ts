@@ -12,7 +12,16 @@ import {
   tensor,
 } from '@sparse/runtime';
 
-const st = () => new SparseTensor([[0, 0], [1, 2]], [1, 2], [3, 4], 'float32');
+const st = () =>
+  new SparseTensor(
+    [
+      [0, 0],
+      [1, 2],
+    ],
+    [1, 2],
+    [3, 4],
+    'float32',
+  );
 
 describe('rt.run: the generic entry keyed by spec names', () => {
   it('returns outputs keyed by the spec output names', async () => {
@@ -20,7 +29,11 @@ describe('rt.run: the generic entry keyed by spec names', () => {
     expect(rt.backend).toBe('js');
     const out = rt.run('sparse_tensor_to_dense', { sp_input: st(), default_value: -1 });
     expect(Object.keys(out)).toEqual(['output']);
-    expect((out.output as { toArray(): unknown }).toArray()).toEqual([[1, -1, -1, -1], [-1, -1, 2, -1], [-1, -1, -1, -1]]);
+    expect((out.output as { toArray(): unknown }).toArray()).toEqual([
+      [1, -1, -1, -1],
+      [-1, -1, 2, -1],
+      [-1, -1, -1, -1],
+    ]);
   });
 
   it('knows every op of the specs', async () => {
@@ -32,10 +45,16 @@ describe('rt.run: the generic entry keyed by spec names', () => {
 
   it('refuses unknown, missing and doubly given arguments with TypeErrors naming them', async () => {
     const rt = await createRuntime();
-    expect(() => rt.run('sparse_tensor_to_dense', { sp_input: st(), default_val: 1 })).toThrow(/sparse_tensor_to_dense: unknown argument 'default_val'/);
+    expect(() => rt.run('sparse_tensor_to_dense', { sp_input: st(), default_val: 1 })).toThrow(
+      /sparse_tensor_to_dense: unknown argument 'default_val'/,
+    );
     expect(() => rt.run('sparse_tensor_to_dense', {})).toThrow(/the required argument 'sp_input' is missing/);
-    expect(() => rt.run('sparse_tensor_to_dense', { sp_input: tensor([1]) })).toThrow(/sp_input must be a SparseTensor, got a Tensor/);
-    expect(() => rt.run('sparse_tensor_to_dense', { sp_input: st(), validate_indices: 'yes' })).toThrow(/validate_indices must be true or false/);
+    expect(() => rt.run('sparse_tensor_to_dense', { sp_input: tensor([1]) })).toThrow(
+      /sp_input must be a SparseTensor, got a Tensor/,
+    );
+    expect(() => rt.run('sparse_tensor_to_dense', { sp_input: st(), validate_indices: 'yes' })).toThrow(
+      /validate_indices must be true or false/,
+    );
   });
 
   it('unifies dtype variables and refuses a mismatch', () => {
@@ -48,13 +67,24 @@ describe('rt.run: the generic entry keyed by spec names', () => {
   });
 
   it('refuses a non-scalar where a scalar is due', () => {
-    expect(() => sparse.toDense(st(), { defaultValue: [1, 2] })).toThrow(/default_value must be a scalar, got shape \[2\]/);
+    expect(() => sparse.toDense(st(), { defaultValue: [1, 2] })).toThrow(
+      /default_value must be a scalar, got shape \[2\]/,
+    );
   });
 
   it('checks every index against the dense shape before the kernel runs', () => {
-    const bad = new SparseTensor([[0, 0], [3, 1]], [1, 2], [3, 4]);
+    const bad = new SparseTensor(
+      [
+        [0, 0],
+        [3, 1],
+      ],
+      [1, 2],
+      [3, 4],
+    );
     expect(() => sparse.toDense(bad)).toThrow(InvalidArgumentError);
-    expect(() => sparse.toDense(bad)).toThrow(/sp_input\.indices\[1\] = \[3,1\] is out of bounds: need 0 <= index < \[3,4\]/);
+    expect(() => sparse.toDense(bad)).toThrow(
+      /sp_input\.indices\[1\] = \[3,1\] is out of bounds: need 0 <= index < \[3,4\]/,
+    );
   });
 
   it('refuses a dense output too large to allocate before allocating it', () => {
@@ -76,7 +106,9 @@ describe('backends', () => {
   });
 
   it('an unknown backend is a clear error that lists the known ones', async () => {
-    await expect(createRuntime({ backend: 'tpu' })).rejects.toThrow(/unknown backend 'tpu': the registered backends are js/);
+    await expect(createRuntime({ backend: 'tpu' })).rejects.toThrow(
+      /unknown backend 'tpu': the registered backends are js/,
+    );
     await expect(setBackend('tpu')).rejects.toThrow(/unknown backend/);
     expect(getBackend()).toBe('js');
   });

@@ -14,7 +14,20 @@ copyFileSync(KERNELS, moved);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const product = (rt: Awaited<ReturnType<typeof createRuntime>>) =>
-  rt.sparse.tensorDenseMatmul(new SparseTensor([[0, 0], [1, 2]], [1, 2], [2, 3], 'float32'), tensor([[1], [2], [3]], 'float32')).toArray();
+  rt.sparse
+    .tensorDenseMatmul(
+      new SparseTensor(
+        [
+          [0, 0],
+          [1, 2],
+        ],
+        [1, 2],
+        [2, 3],
+        'float32',
+      ),
+      tensor([[1], [2], [3]], 'float32'),
+    )
+    .toArray();
 
 describe('createRuntime and setBackend options', () => {
   it('wasmPath loads the kernels from a file path, a relative path or a file: URL', async () => {
@@ -25,7 +38,9 @@ describe('createRuntime and setBackend options', () => {
   });
 
   it('a wasmPath with nothing there fails, naming where it looked', async () => {
-    await expect(createRuntime({ backend: 'wasm', wasmPath: join(dir, 'absent.wasm') })).rejects.toThrow(/absent\.wasm/);
+    await expect(createRuntime({ backend: 'wasm', wasmPath: join(dir, 'absent.wasm') })).rejects.toThrow(
+      /absent\.wasm/,
+    );
     await expect(setBackend('wasm', { wasmPath: join(dir, 'absent.wasm') })).rejects.toThrow(/absent\.wasm/);
   });
 
@@ -38,10 +53,18 @@ describe('createRuntime and setBackend options', () => {
 
   it('refuses unknown (misspelled) options and values of the wrong kind, naming them', async () => {
     await expect(createRuntime({ backnd: 'wasm' } as never)).rejects.toThrow(TypeError);
-    await expect(createRuntime({ backnd: 'wasm' } as never)).rejects.toThrow(/createRuntime: unknown option 'backnd'; the options are backend, wasmPath/);
-    await expect(setBackend('wasm', { wasmpath: moved } as never)).rejects.toThrow(/setBackend: unknown option 'wasmpath'/);
-    await expect(setBackend('wasm', { backend: 'js' } as never)).rejects.toThrow(/setBackend: the backend is the first argument/);
-    await expect(createRuntime({ backend: 'wasm', wasmPath: 42 } as never)).rejects.toThrow(/wasmPath must be a string or a URL, got 42/);
+    await expect(createRuntime({ backnd: 'wasm' } as never)).rejects.toThrow(
+      /createRuntime: unknown option 'backnd'; the options are backend, wasmPath/,
+    );
+    await expect(setBackend('wasm', { wasmpath: moved } as never)).rejects.toThrow(
+      /setBackend: unknown option 'wasmpath'/,
+    );
+    await expect(setBackend('wasm', { backend: 'js' } as never)).rejects.toThrow(
+      /setBackend: the backend is the first argument/,
+    );
+    await expect(createRuntime({ backend: 'wasm', wasmPath: 42 } as never)).rejects.toThrow(
+      /wasmPath must be a string or a URL, got 42/,
+    );
     await expect(createRuntime({ backend: 7 } as never)).rejects.toThrow(/backend must be a string/);
     await expect(createRuntime('wasm' as never)).rejects.toThrow(/options must be an object/);
     expect(getBackend()).toBe('js');

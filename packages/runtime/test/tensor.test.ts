@@ -3,13 +3,22 @@ import { InvalidArgumentError, Tensor, tensor } from '@sparse/runtime';
 
 describe('Tensor', () => {
   it('converts nested arrays, scalars and typed arrays', () => {
-    const t = tensor([[1, 2, 3], [4, 5, 6]]);
+    const t = tensor([
+      [1, 2, 3],
+      [4, 5, 6],
+    ]);
     expect(t.dtype).toBe('int32');
     expect(t.shape).toEqual([2, 3]);
-    expect(t.toArray()).toEqual([[1, 2, 3], [4, 5, 6]]);
+    expect(t.toArray()).toEqual([
+      [1, 2, 3],
+      [4, 5, 6],
+    ]);
     expect(tensor(2.5).shape).toEqual([]);
     expect(tensor(2.5).toArray()).toBe(2.5);
-    expect(tensor(new Float64Array([1, 2, 3, 4]), undefined, [2, 2]).toArray()).toEqual([[1, 2], [3, 4]]);
+    expect(tensor(new Float64Array([1, 2, 3, 4]), undefined, [2, 2]).toArray()).toEqual([
+      [1, 2],
+      [3, 4],
+    ]);
     expect(tensor([true, false]).toArray()).toEqual([true, false]);
     expect(tensor(['1', '2'], 'int64').toArray()).toEqual([1n, 2n]);
   });

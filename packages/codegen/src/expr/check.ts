@@ -15,9 +15,14 @@ const INT_RANGE: Partial<Record<DTypeName, [bigint, bigint]>> = {
  * is due is an ExprError at the position.
  */
 export function checkExpr(e: Expr, dtype: DTypeName, vars: readonly string[], want: ExprType): void {
-  if (!FLOATS.includes(dtype) && !INT_RANGE[dtype]) throw new ExprError(`expressions need a numeric dtype, not ${dtype}`, e.pos);
+  if (!FLOATS.includes(dtype) && !INT_RANGE[dtype])
+    throw new ExprError(`expressions need a numeric dtype, not ${dtype}`, e.pos);
   const got = typeOf(e, dtype, vars);
-  if (got !== want) throw new ExprError(`expected ${want === 'bool' ? 'a condition' : 'a value'}, got ${got === 'bool' ? 'a condition' : 'a value'}`, e.pos);
+  if (got !== want)
+    throw new ExprError(
+      `expected ${want === 'bool' ? 'a condition' : 'a value'}, got ${got === 'bool' ? 'a condition' : 'a value'}`,
+      e.pos,
+    );
 }
 
 function typeOf(e: Expr, dtype: DTypeName, vars: readonly string[]): ExprType {
@@ -30,17 +35,20 @@ function typeOf(e: Expr, dtype: DTypeName, vars: readonly string[]): ExprType {
     case 'number': {
       if (!isFloat) {
         const b = wholeLiteral(e.text);
-        if (b === undefined) throw new ExprError(`the literal ${e.text} is not a whole number, as ${dtype} needs`, e.pos);
+        if (b === undefined)
+          throw new ExprError(`the literal ${e.text} is not a whole number, as ${dtype} needs`, e.pos);
         const [lo, hi] = INT_RANGE[dtype]!;
         if (b < lo || b > hi) throw new ExprError(`the literal ${e.text} does not fit in ${dtype}`, e.pos);
       }
       return 'value';
     }
     case 'var':
-      if (!vars.includes(e.name)) throw new ExprError(`unknown variable '${e.name}' (variables here: ${vars.join(', ')})`, e.pos);
+      if (!vars.includes(e.name))
+        throw new ExprError(`unknown variable '${e.name}' (variables here: ${vars.join(', ')})`, e.pos);
       return 'value';
     case 'const':
-      if (e.name === 'inf' && !isFloat) throw new ExprError(`inf is not a ${dtype} value (use max_value / min_value)`, e.pos);
+      if (e.name === 'inf' && !isFloat)
+        throw new ExprError(`inf is not a ${dtype} value (use max_value / min_value)`, e.pos);
       return 'value';
     case 'unary':
       need(e.arg, e.op === '!' ? 'bool' : 'value', `'${e.op}'`);

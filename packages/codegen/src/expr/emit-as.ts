@@ -2,7 +2,12 @@ import { wholeLiteral, type Expr } from './ast.js';
 import type { DTypeName } from '../spec-types.js';
 
 /** The AssemblyScript type of each numeric dtype. */
-export const AS_TYPE: Partial<Record<DTypeName, string>> = { float32: 'f32', float64: 'f64', int32: 'i32', int64: 'i64' };
+export const AS_TYPE: Partial<Record<DTypeName, string>> = {
+  float32: 'f32',
+  float64: 'f64',
+  int32: 'i32',
+  int64: 'i64',
+};
 
 /**
  * Emits an expression as AssemblyScript for one dtype. Wasm arithmetic is already the dtype's own (f32 rounds,

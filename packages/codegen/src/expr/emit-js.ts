@@ -25,7 +25,8 @@ export function emitJs(e: Expr, dtype: DTypeName, vars: Record<string, string>):
       return `(-${go(e.arg)})`;
     case 'binary': {
       const [l, r] = [go(e.left), go(e.right)];
-      if (!['+', '-', '*', '/'].includes(e.op)) return `(${l} ${e.op === '==' ? '===' : e.op === '!=' ? '!==' : e.op} ${r})`;
+      if (!['+', '-', '*', '/'].includes(e.op))
+        return `(${l} ${e.op === '==' ? '===' : e.op === '!=' ? '!==' : e.op} ${r})`;
       if (dtype === 'int32') {
         if (e.op === '*') return `Math.imul(${l}, ${r})`;
         if (e.op === '/') return `h.div32(${l}, ${r})`;
@@ -48,7 +49,11 @@ export function emitJs(e: Expr, dtype: DTypeName, vars: Record<string, string>):
         case 'sign':
           return int64 ? `h.sign64(${a[0]})` : dtype === 'int32' ? `Math.sign(${a[0]})` : `h.signF(${a[0]})`;
         case 'pow':
-          return int64 ? `h.pow64(${a[0]}, ${a[1]})` : dtype === 'int32' ? `h.pow32(${a[0]}, ${a[1]})` : round(`Math.pow(${a[0]}, ${a[1]})`);
+          return int64
+            ? `h.pow64(${a[0]}, ${a[1]})`
+            : dtype === 'int32'
+              ? `h.pow32(${a[0]}, ${a[1]})`
+              : round(`Math.pow(${a[0]}, ${a[1]})`);
         default:
           return round(`Math.${e.fn}(${a[0]})`);
       }

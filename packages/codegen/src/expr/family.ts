@@ -50,7 +50,17 @@ const FIELDS: Record<Family, Partial<Record<ExprField, { vars: string[]; type: E
   map: { expr: { vars: ['x'], type: 'value', required: true } },
 };
 
-const ALL_FIELDS: readonly (keyof KernelSpec)[] = ['expr', 'join', 'only_a', 'only_b', 'keep', 'init', 'combine', 'finalize', 'implicit_zeros'];
+const ALL_FIELDS: readonly (keyof KernelSpec)[] = [
+  'expr',
+  'join',
+  'only_a',
+  'only_b',
+  'keep',
+  'init',
+  'combine',
+  'finalize',
+  'implicit_zeros',
+];
 
 export const isExpressionFamily = (f: string): f is Family => f in FIELDS;
 
@@ -61,10 +71,15 @@ type Report = (path: (string | number)[], message: string) => void;
  * parses and type-checks for every dtype the op allows, and a map keeps zeros (f(0) = 0).
  * Problems go to `report` with the field and the position in the expression.
  */
-export function compileKernel(spec: OpSpec, report: Report, zeroCheck: (e: Expr, dtype: DTypeName) => boolean): CompiledKernel | undefined {
+export function compileKernel(
+  spec: OpSpec,
+  report: Report,
+  zeroCheck: (e: Expr, dtype: DTypeName) => boolean,
+): CompiledKernel | undefined {
   const k = spec.kernel;
   if (!isExpressionFamily(k.family)) {
-    for (const f of ALL_FIELDS) if (k[f] !== undefined) report(['kernel', f], `a ${k.family} kernel is hand-written and takes no ${f}`);
+    for (const f of ALL_FIELDS)
+      if (k[f] !== undefined) report(['kernel', f], `a ${k.family} kernel is hand-written and takes no ${f}`);
     return undefined;
   }
   const family = k.family;
@@ -75,15 +90,17 @@ export function compileKernel(spec: OpSpec, report: Report, zeroCheck: (e: Expr,
     report(p, m);
   };
   for (const f of ALL_FIELDS) {
-    const known = f in fields || (family === 'merge' && f === 'join') || (family === 'reduce' && f === 'implicit_zeros');
+    const known =
+      f in fields || (family === 'merge' && f === 'join') || (family === 'reduce' && f === 'implicit_zeros');
     if (k[f] !== undefined && !known) fail(['kernel', f], `a ${family} kernel takes no ${f}`);
   }
-  for (const [f, meta] of Object.entries(fields)) if (meta.required && k[f as ExprField] === undefined) fail(['kernel'], `a ${family} kernel needs ${f}`);
+  for (const [f, meta] of Object.entries(fields))
+    if (meta.required && k[f as ExprField] === undefined) fail(['kernel'], `a ${family} kernel needs ${f}`);
   if (family === 'merge' && k.join === undefined) fail(['kernel'], 'a merge kernel needs join: union or intersection');
 
   const roles = resolveRoles(spec, family, fail);
   const valueArg = spec.args.find((a) => a.name === (roles.sparse ?? roles.a));
-  const dtypes = valueArg?.dtype ? spec.dtypes[valueArg.dtype] ?? [valueArg.dtype as DTypeName] : [];
+  const dtypes = valueArg?.dtype ? (spec.dtypes[valueArg.dtype] ?? [valueArg.dtype as DTypeName]) : [];
   if (before.n) return undefined;
 
   const exprs: Partial<Record<ExprField, Expr>> = {};
@@ -106,7 +123,8 @@ export function compileKernel(spec: OpSpec, report: Report, zeroCheck: (e: Expr,
   }
   if (family === 'map') {
     for (const dt of dtypes) {
-      if (!zeroCheck(exprs.expr!, dt)) fail(['kernel', 'expr'], `a map must keep zeros absent, but f(0) != 0 for ${dt}: "${k.expr}"`);
+      if (!zeroCheck(exprs.expr!, dt))
+        fail(['kernel', 'expr'], `a map must keep zeros absent, but f(0) != 0 for ${dt}: "${k.expr}"`);
     }
   }
   if (before.n) return undefined;
@@ -116,7 +134,8 @@ export function compileKernel(spec: OpSpec, report: Report, zeroCheck: (e: Expr,
 function resolveRoles(spec: OpSpec, family: Family, fail: Report): FamilyRoles {
   const of = (...types: ArgSpec['type'][]) => spec.args.filter((a) => types.includes(a.type)).map((a) => a.name);
   const one = (names: string[], what: string): string | undefined => {
-    if (names.length !== 1) fail(['args'], `a ${family} kernel needs exactly one ${what} argument, found ${names.length}`);
+    if (names.length !== 1)
+      fail(['args'], `a ${family} kernel needs exactly one ${what} argument, found ${names.length}`);
     return names[0];
   };
   const roles: FamilyRoles = { scalars: of('scalar') };
@@ -127,7 +146,8 @@ function resolveRoles(spec: OpSpec, family: Family, fail: Report): FamilyRoles {
       break;
     case 'merge': {
       const ops = of('sparse', 'sparse_or_dense');
-      if (ops.length !== 2) fail(['args'], `a merge kernel needs exactly two sparse (or sparse_or_dense) arguments, found ${ops.length}`);
+      if (ops.length !== 2)
+        fail(['args'], `a merge kernel needs exactly two sparse (or sparse_or_dense) arguments, found ${ops.length}`);
       [roles.a, roles.b] = ops;
       break;
     }
@@ -141,7 +161,8 @@ function resolveRoles(spec: OpSpec, family: Family, fail: Report): FamilyRoles {
       break;
   }
   for (const s of roles.scalars) {
-    if (['a', 'b', 'x', 'acc', 'out', 'count'].includes(s)) fail(['args'], `the scalar argument '${s}' would hide an expression variable`);
+    if (['a', 'b', 'x', 'acc', 'out', 'count'].includes(s))
+      fail(['args'], `the scalar argument '${s}' would hide an expression variable`);
   }
   return roles;
 }

@@ -1,4 +1,12 @@
-import { CONSTANTS, ExprError, FUNCTIONS, type BinaryOp, type ConstantName, type Expr, type FunctionName } from './ast.js';
+import {
+  CONSTANTS,
+  ExprError,
+  FUNCTIONS,
+  type BinaryOp,
+  type ConstantName,
+  type Expr,
+  type FunctionName,
+} from './ast.js';
 
 type Token = { kind: 'number' | 'ident' | 'op' | 'end'; text: string; pos: number };
 
@@ -64,7 +72,8 @@ export function parseExpr(src: string): Expr {
   const primary = (): Expr => {
     const t = next();
     if (t.kind === 'number') return { kind: 'number', text: t.text, pos: t.pos };
-    if (t.kind === 'op' && (t.text === '-' || t.text === '!')) return { kind: 'unary', op: t.text, arg: binary(7), pos: t.pos };
+    if (t.kind === 'op' && (t.text === '-' || t.text === '!'))
+      return { kind: 'unary', op: t.text, arg: binary(7), pos: t.pos };
     if (t.kind === 'op' && t.text === '(') {
       const e = binary(0);
       expect(')');
@@ -73,7 +82,8 @@ export function parseExpr(src: string): Expr {
     if (t.kind === 'ident') {
       if (peek().text === '(') {
         next();
-        if (!(t.text in FUNCTIONS)) throw new ExprError(`unknown function '${t.text}' (functions: ${Object.keys(FUNCTIONS).join(', ')})`, t.pos);
+        if (!(t.text in FUNCTIONS))
+          throw new ExprError(`unknown function '${t.text}' (functions: ${Object.keys(FUNCTIONS).join(', ')})`, t.pos);
         const args: Expr[] = [];
         if (peek().text !== ')') {
           do args.push(binary(0));
@@ -81,10 +91,12 @@ export function parseExpr(src: string): Expr {
         }
         expect(')');
         const fn = t.text as FunctionName;
-        if (args.length !== FUNCTIONS[fn]) throw new ExprError(`${fn} takes ${FUNCTIONS[fn]} argument(s), got ${args.length}`, t.pos);
+        if (args.length !== FUNCTIONS[fn])
+          throw new ExprError(`${fn} takes ${FUNCTIONS[fn]} argument(s), got ${args.length}`, t.pos);
         return { kind: 'call', fn, args, pos: t.pos };
       }
-      if ((CONSTANTS as readonly string[]).includes(t.text)) return { kind: 'const', name: t.text as ConstantName, pos: t.pos };
+      if ((CONSTANTS as readonly string[]).includes(t.text))
+        return { kind: 'const', name: t.text as ConstantName, pos: t.pos };
       return { kind: 'var', name: t.text, pos: t.pos };
     }
     throw new ExprError(`expected a value, found ${describe(t)}`, t.pos);

@@ -5,7 +5,10 @@ export const NUMERIC: NumericDType[] = ['float32', 'float64', 'int32', 'int64'];
 export const FLOATS: NumericDType[] = ['float32', 'float64'];
 
 /** Small values: integers stay far from overflow, floats are exact in float32 or rounded on purpose. */
-export function valueArb(dtype: NumericDType, opts: { nonZero?: boolean; min?: number; max?: number } = {}): fc.Arbitrary<number> {
+export function valueArb(
+  dtype: NumericDType,
+  opts: { nonZero?: boolean; min?: number; max?: number } = {},
+): fc.Arbitrary<number> {
   const min = opts.min ?? -9;
   const max = opts.max ?? 9;
   const base =
@@ -21,7 +24,11 @@ export function shapeArb(minRank = 1, maxRank = 3, maxDim = 4): fc.Arbitrary<num
 }
 
 /** A SparseTensor of `shape`: a random subset of positions (canonical order unless `unordered`), no repeats. */
-export function sparseArb(shape: number[], dtype: NumericDType, opts: { unordered?: boolean; values?: fc.Arbitrary<number> } = {}): fc.Arbitrary<SparseForm> {
+export function sparseArb(
+  shape: number[],
+  dtype: NumericDType,
+  opts: { unordered?: boolean; values?: fc.Arbitrary<number> } = {},
+): fc.Arbitrary<SparseForm> {
   const size = sizeOf(shape);
   const positions = Array.from({ length: size }, (_, i) => i);
   const subset = opts.unordered ? fc.shuffledSubarray(positions) : fc.subarray(positions);
@@ -40,6 +47,9 @@ export function sparseArb(shape: number[], dtype: NumericDType, opts: { unordere
 /** A dense shape that broadcasts to `shape`: some leading dims dropped, some dims set to 1. */
 export function broadcastShapeArb(shape: number[]): fc.Arbitrary<number[]> {
   return fc
-    .tuple(fc.integer({ min: 0, max: shape.length }), fc.array(fc.boolean(), { minLength: shape.length, maxLength: shape.length }))
+    .tuple(
+      fc.integer({ min: 0, max: shape.length }),
+      fc.array(fc.boolean(), { minLength: shape.length, maxLength: shape.length }),
+    )
     .map(([drop, ones]) => shape.slice(drop).map((d, i) => (ones[i + drop] ? 1 : d)));
 }

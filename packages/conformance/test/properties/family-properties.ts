@@ -12,21 +12,36 @@ export interface Property {
 type Binary = (a: number, b: number, dtype: NumericDType) => number;
 const isInt = (dtype: NumericDType) => dtype === 'int32' || dtype === 'int64';
 const dense = (data: number[], shape: number[], dtype: NumericDType) => ({ dense: nest(data, shape), shape, dtype });
-const one = (op: string, args: Record<string, unknown>, output: unknown): Case => ({ op, name: 'property', args, expect: { output } });
+const one = (op: string, args: Record<string, unknown>, output: unknown): Case => ({
+  op,
+  name: 'property',
+  args,
+  expect: { output },
+});
 
 /** cwise: f(stored value, dense value broadcast to it) at every stored entry; the indices stay in their order. */
-function cwise(op: string, f: Binary, dtypes: NumericDType[], denseValues: (dt: NumericDType) => fc.Arbitrary<number> = (dt) => valueArb(dt)): Property {
+function cwise(
+  op: string,
+  f: Binary,
+  dtypes: NumericDType[],
+  denseValues: (dt: NumericDType) => fc.Arbitrary<number> = (dt) => valueArb(dt),
+): Property {
   const cases = fc.constantFrom(...dtypes).chain((dtype) =>
     shapeArb().chain((shape) =>
       fc
         .tuple(
           sparseArb(shape, dtype, { unordered: true }),
-          broadcastShapeArb(shape).chain((bs) => fc.tuple(fc.constant(bs), fc.array(denseValues(dtype), { minLength: sizeOf(bs), maxLength: sizeOf(bs) }))),
+          broadcastShapeArb(shape).chain((bs) =>
+            fc.tuple(fc.constant(bs), fc.array(denseValues(dtype), { minLength: sizeOf(bs), maxLength: sizeOf(bs) })),
+          ),
         )
         .map(([sp, [bs, data]]) => {
           const lead = shape.length - bs.length;
           const values = sp.sparse.indices.map((ix, i) => {
-            const at = offsetOf(ix.slice(lead).map((x, d) => (bs[d] === 1 ? 0 : x)), bs);
+            const at = offsetOf(
+              ix.slice(lead).map((x, d) => (bs[d] === 1 ? 0 : x)),
+              bs,
+            );
             return inDType(f(sp.sparse.values[i], data[at], dtype), dtype);
           });
           return one(op, { sp_input: sp, dense: dense(data, bs, dtype) }, { ...sp, sparse: { ...sp.sparse, values } });
@@ -40,17 +55,22 @@ function cwise(op: string, f: Binary, dtypes: NumericDType[], denseValues: (dt: 
 function merge(op: string, names: [string, string], f: Binary, withThresh = false): Property {
   const cases = fc.constantFrom(...NUMERIC).chain((dtype) =>
     shapeArb().chain((shape) =>
-      fc
-        .tuple(sparseArb(shape, dtype), sparseArb(shape, dtype), fc.constantFrom(0, 1, 2.5))
-        .map(([a, b, t]) => {
-          const thresh = isInt(dtype) ? Math.floor(t) : t;
-          const [ga, gb] = [toGrid(a), toGrid(b)];
-          const out: Grid = { shape, data: ga.data.map((x, i) => inDType(f(x, gb.data[i], dtype), dtype)), stored: ga.stored.map((s, i) => s || gb.stored[i]) };
-          if (withThresh) out.stored = out.stored.map((s, i) => s && !(ga.stored[i] && gb.stored[i] && !(thresh <= Math.abs(out.data[i]))));
-          const args: Record<string, unknown> = { [names[0]]: a, [names[1]]: b };
-          if (withThresh) args.thresh = thresh;
-          return one(op, args, fromGrid(out, dtype));
-        }),
+      fc.tuple(sparseArb(shape, dtype), sparseArb(shape, dtype), fc.constantFrom(0, 1, 2.5)).map(([a, b, t]) => {
+        const thresh = isInt(dtype) ? Math.floor(t) : t;
+        const [ga, gb] = [toGrid(a), toGrid(b)];
+        const out: Grid = {
+          shape,
+          data: ga.data.map((x, i) => inDType(f(x, gb.data[i], dtype), dtype)),
+          stored: ga.stored.map((s, i) => s || gb.stored[i]),
+        };
+        if (withThresh)
+          out.stored = out.stored.map(
+            (s, i) => s && !(ga.stored[i] && gb.stored[i] && !(thresh <= Math.abs(out.data[i]))),
+          );
+        const args: Record<string, unknown> = { [names[0]]: a, [names[1]]: b };
+        if (withThresh) args.thresh = thresh;
+        return one(op, args, fromGrid(out, dtype));
+      }),
     ),
   );
   return { op, cases };
@@ -61,7 +81,11 @@ function addDense(): Property {
   const cases = fc.constantFrom(...NUMERIC).chain((dtype) =>
     shapeArb().chain((shape) =>
       fc
-        .tuple(sparseArb(shape, dtype, { unordered: false }), fc.array(valueArb(dtype), { minLength: sizeOf(shape), maxLength: sizeOf(shape) }), fc.boolean())
+        .tuple(
+          sparseArb(shape, dtype, { unordered: false }),
+          fc.array(valueArb(dtype), { minLength: sizeOf(shape), maxLength: sizeOf(shape) }),
+          fc.boolean(),
+        )
         .map(([sp, data, sparseFirst]) => {
           const g = toGrid(sp);
           const sum = data.map((x, i) => inDType(g.data[i] + x, dtype));
@@ -76,7 +100,12 @@ function addDense(): Property {
 type Reducer = (values: number[], dtype: NumericDType) => number;
 
 /** reduce: each group of the kept dims reduces its stored values only; an empty group is 0 (dense) or absent (sparse). */
-function reduce(op: string, r: Reducer, output: 'dense' | 'sparse', values?: (dt: NumericDType) => fc.Arbitrary<number>): Property {
+function reduce(
+  op: string,
+  r: Reducer,
+  output: 'dense' | 'sparse',
+  values?: (dt: NumericDType) => fc.Arbitrary<number>,
+): Property {
   const cases = fc.constantFrom(...NUMERIC).chain((dtype) =>
     shapeArb(1, 3, 3).chain((shape) =>
       fc
@@ -85,24 +114,42 @@ function reduce(op: string, r: Reducer, output: 'dense' | 'sparse', values?: (dt
           fc.oneof(
             fc.constant(null),
             fc.integer({ min: -shape.length, max: shape.length - 1 }),
-            fc.subarray(shape.map((_, d) => d), { minLength: 1 }).chain((axes) => fc.tuple(...axes.map((a) => fc.constantFrom(a, a - shape.length)))),
+            fc
+              .subarray(
+                shape.map((_, d) => d),
+                { minLength: 1 },
+              )
+              .chain((axes) => fc.tuple(...axes.map((a) => fc.constantFrom(a, a - shape.length)))),
           ),
           fc.boolean(),
         )
         .map(([sp, axis, keepdims]) => {
           const rank = shape.length;
-          const reduced = new Set((axis === null ? shape.map((_, d) => d) : typeof axis === 'number' ? [axis] : axis).map((a) => (a + rank) % rank));
-          const outShape = keepdims ? shape.map((d, i) => (reduced.has(i) ? 1 : d)) : shape.filter((_, i) => !reduced.has(i));
+          const reduced = new Set(
+            (axis === null ? shape.map((_, d) => d) : typeof axis === 'number' ? [axis] : axis).map(
+              (a) => (a + rank) % rank,
+            ),
+          );
+          const outShape = keepdims
+            ? shape.map((d, i) => (reduced.has(i) ? 1 : d))
+            : shape.filter((_, i) => !reduced.has(i));
           const groups = new Map<number, number[]>();
           const g = toGrid(sp);
           g.stored.forEach((s, off) => {
             if (!s) return;
             const ix = indexOf(off, shape);
-            const key = offsetOf(keepdims ? ix.map((x, i) => (reduced.has(i) ? 0 : x)) : ix.filter((_, i) => !reduced.has(i)), outShape);
+            const key = offsetOf(
+              keepdims ? ix.map((x, i) => (reduced.has(i) ? 0 : x)) : ix.filter((_, i) => !reduced.has(i)),
+              outShape,
+            );
             groups.set(key, [...(groups.get(key) ?? []), g.data[off]]);
           });
           const size = sizeOf(outShape);
-          const out: Grid = { shape: outShape, data: new Array<number>(size).fill(0), stored: new Array<boolean>(size).fill(false) };
+          const out: Grid = {
+            shape: outShape,
+            data: new Array<number>(size).fill(0),
+            stored: new Array<boolean>(size).fill(false),
+          };
           for (const [key, vals] of groups) {
             out.data[key] = r(vals, dtype);
             out.stored[key] = true;
@@ -117,13 +164,19 @@ function reduce(op: string, r: Reducer, output: 'dense' | 'sparse', values?: (dt
 
 /** map: f of every stored value; indices and their order stay. */
 function map(op: string, f: (x: number) => number, dtypes: NumericDType[]): Property {
-  const cases = fc.constantFrom(...dtypes).chain((dtype) =>
-    shapeArb().chain((shape) =>
-      sparseArb(shape, dtype, { unordered: true }).map((sp) =>
-        one(op, { sp_input: sp }, { ...sp, sparse: { ...sp.sparse, values: sp.sparse.values.map((x) => inDType(f(x), dtype)) } }),
+  const cases = fc
+    .constantFrom(...dtypes)
+    .chain((dtype) =>
+      shapeArb().chain((shape) =>
+        sparseArb(shape, dtype, { unordered: true }).map((sp) =>
+          one(
+            op,
+            { sp_input: sp },
+            { ...sp, sparse: { ...sp.sparse, values: sp.sparse.values.map((x) => inDType(f(x), dtype)) } },
+          ),
+        ),
       ),
-    ),
-  );
+    );
   return { op, cases };
 }
 
@@ -133,8 +186,18 @@ const fold = (step: (acc: number, x: number) => number) => (vals: number[], dtyp
 export const FAMILY_PROPERTIES: Property[] = [
   cwise('sparse_dense_cwise_mul', (a, b) => a * b, NUMERIC),
   cwise('sparse_dense_cwise_add', (a, b) => a + b, NUMERIC),
-  cwise('sparse_dense_cwise_div', (a, b, dt) => (isInt(dt) ? Math.trunc(a / b) : a / b), NUMERIC, (dt) => valueArb(dt, { nonZero: true })),
-  cwise('sparse_dense_cwise_pow', (a, b) => a ** b, NUMERIC, (dt) => valueArb(dt, { min: 0, max: 3 })),
+  cwise(
+    'sparse_dense_cwise_div',
+    (a, b, dt) => (isInt(dt) ? Math.trunc(a / b) : a / b),
+    NUMERIC,
+    (dt) => valueArb(dt, { nonZero: true }),
+  ),
+  cwise(
+    'sparse_dense_cwise_pow',
+    (a, b) => a ** b,
+    NUMERIC,
+    (dt) => valueArb(dt, { min: 0, max: 3 }),
+  ),
   merge('sparse_add', ['a', 'b'], (a, b) => a + b, true),
   addDense(),
   merge('sparse_maximum', ['sp_a', 'sp_b'], (a, b) => Math.max(a, b)),
@@ -142,10 +205,19 @@ export const FAMILY_PROPERTIES: Property[] = [
   ...(['dense', 'sparse'] as const).flatMap((out) => {
     const suffix = out === 'sparse' ? '_sparse' : '';
     return [
-      reduce(`sparse_reduce_sum${suffix}`, fold((a, x) => a + x), out),
+      reduce(
+        `sparse_reduce_sum${suffix}`,
+        fold((a, x) => a + x),
+        out,
+      ),
       reduce(`sparse_reduce_max${suffix}`, fold(Math.max), out),
       reduce(`sparse_reduce_min${suffix}`, fold(Math.min), out),
-      reduce(`sparse_reduce_prod${suffix}`, fold((a, x) => a * x), out, (dt) => valueArb(dt, { min: -2, max: 2 })),
+      reduce(
+        `sparse_reduce_prod${suffix}`,
+        fold((a, x) => a * x),
+        out,
+        (dt) => valueArb(dt, { min: -2, max: 2 }),
+      ),
     ];
   }),
   map('sparse_abs', Math.abs, NUMERIC),
@@ -154,4 +226,3 @@ export const FAMILY_PROPERTIES: Property[] = [
   map('sparse_sqrt', Math.sqrt, FLOATS),
   map('sparse_sign', (x) => Math.sign(x) + 0, NUMERIC),
 ];
-

@@ -15,7 +15,12 @@ export function exactValueArb(dtype: NumericDType): fc.Arbitrary<number> {
  * A SparseTensor of `shape` whose entries sit at random positions, in any order and possibly repeated
  * (`repeats`), for ops that take unordered input and add repeats up.
  */
-export function looseSparseArb(shape: number[], dtype: NumericDType, values: fc.Arbitrary<number>, repeats = true): fc.Arbitrary<SparseForm> {
+export function looseSparseArb(
+  shape: number[],
+  dtype: NumericDType,
+  values: fc.Arbitrary<number>,
+  repeats = true,
+): fc.Arbitrary<SparseForm> {
   const size = sizeOf(shape);
   if (size === 0) return fc.constant({ sparse: { indices: [], values: [], dense_shape: shape }, dtype });
   const positions = repeats
@@ -37,8 +42,10 @@ export function matrixArb(shape: [number, number], values: fc.Arbitrary<number>)
 
 /** A non-decreasing list of `n` segment ids >= 0: a start of 0..2, then steps of 0..2. */
 export function segmentIdsArb(n: number): fc.Arbitrary<number[]> {
-  return fc.tuple(fc.integer({ min: 0, max: 2 }), fc.array(fc.integer({ min: 0, max: 2 }), { minLength: n, maxLength: n })).map(([start, steps]) => {
-    let s = start;
-    return steps.map((step, i) => (i === 0 ? s : (s += step)));
-  });
+  return fc
+    .tuple(fc.integer({ min: 0, max: 2 }), fc.array(fc.integer({ min: 0, max: 2 }), { minLength: n, maxLength: n }))
+    .map(([start, steps]) => {
+      let s = start;
+      return steps.map((step, i) => (i === 0 ? s : (s += step)));
+    });
 }

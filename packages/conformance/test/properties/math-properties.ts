@@ -8,14 +8,23 @@ import { exactValueArb, looseSparseArb, matrixArb, segmentIdsArb } from './math-
 // The math ops against dense oracles: softmax row by row of the densified input, matmul as the naive triple
 // loop over densified operands, segment_sum as a sum per segment over the selected rows.
 
-const one = (op: string, args: Record<string, unknown>, output: unknown): Case => ({ op, name: 'property', args, expect: { output } });
+const one = (op: string, args: Record<string, unknown>, output: unknown): Case => ({
+  op,
+  name: 'property',
+  args,
+  expect: { output },
+});
 const dense = (data: number[], shape: number[], dtype: string) => ({ dense: nest(data, shape), shape, dtype });
 /** A dim of 1..4, or 0 once in six times. */
-const dimArb = fc.oneof({ weight: 5, arbitrary: fc.integer({ min: 1, max: 4 }) }, { weight: 1, arbitrary: fc.constant(0) });
+const dimArb = fc.oneof(
+  { weight: 5, arbitrary: fc.integer({ min: 1, max: 4 }) },
+  { weight: 1, arbitrary: fc.constant(0) },
+);
 
 /** softmax: densify; along each innermost row, softmax over the stored positions only; read back in input order. */
 function softmax(): Property {
-  const values = (dtype: NumericDType) => fc.oneof({ weight: 4, arbitrary: valueArb(dtype) }, { weight: 1, arbitrary: fc.constantFrom(1000, -1000, 999.5) });
+  const values = (dtype: NumericDType) =>
+    fc.oneof({ weight: 4, arbitrary: valueArb(dtype) }, { weight: 1, arbitrary: fc.constantFrom(1000, -1000, 999.5) });
   const cases = fc.constantFrom(...FLOATS).chain((dtype) =>
     shapeArb(2, 3, 4).chain((shape) =>
       sparseArb(shape, dtype, { values: values(dtype) }).map((sp) => {
@@ -48,13 +57,23 @@ function densifyAdding(sp: SparseForm): number[] {
 /** matmul: op(A) · op(B) by the triple loop, with either operand sparse (any order, repeats adding up). */
 function matmul(): Property {
   const cases = fc
-    .record({ dtype: fc.constantFrom(...NUMERIC), m: dimArb, k: dimArb, n: dimArb, adjA: fc.boolean(), adjB: fc.boolean(), sparseLeft: fc.boolean() })
+    .record({
+      dtype: fc.constantFrom(...NUMERIC),
+      m: dimArb,
+      k: dimArb,
+      n: dimArb,
+      adjA: fc.boolean(),
+      adjB: fc.boolean(),
+      sparseLeft: fc.boolean(),
+    })
     .chain(({ dtype, m, k, n, adjA, adjB, sparseLeft }) => {
       const aShape: [number, number] = adjA ? [k, m] : [m, k];
       const bShape: [number, number] = adjB ? [n, k] : [k, n];
       const values = dtype === 'float64' ? valueArb(dtype) : exactValueArb(dtype);
       const operand = (shape: [number, number], sparse: boolean) =>
-        sparse ? looseSparseArb(shape, dtype, values).map((sp) => ({ arg: sp as unknown, data: densifyAdding(sp) })) : matrixArb(shape, values).map((data) => ({ arg: dense(data, shape, dtype) as unknown, data }));
+        sparse
+          ? looseSparseArb(shape, dtype, values).map((sp) => ({ arg: sp as unknown, data: densifyAdding(sp) }))
+          : matrixArb(shape, values).map((data) => ({ arg: dense(data, shape, dtype) as unknown, data }));
       return fc.tuple(operand(aShape, sparseLeft), operand(bShape, !sparseLeft)).map(([a, b]) => {
         const A = (i: number, t: number) => (adjA ? a.data[t * aShape[1] + i] : a.data[i * aShape[1] + t]);
         const B = (t: number, j: number) => (adjB ? b.data[j * bShape[1] + t] : b.data[t * bShape[1] + j]);
@@ -66,7 +85,11 @@ function matmul(): Property {
             out.push(inDType(s + 0, dtype));
           }
         }
-        return one('sparse_tensor_dense_matmul', { sp_a: a.arg, b: b.arg, adjoint_a: adjA, adjoint_b: adjB }, dense(out, [m, n], dtype));
+        return one(
+          'sparse_tensor_dense_matmul',
+          { sp_a: a.arg, b: b.arg, adjoint_a: adjA, adjoint_b: adjB },
+          dense(out, [m, n], dtype),
+        );
       });
     });
   return { op: 'sparse_tensor_dense_matmul', cases };
@@ -96,7 +119,10 @@ const segmentInputArb: fc.Arbitrary<SegmentInput> = fc
     return fc
       .record({
         data: fc.array(exactValueArb(dtype), { minLength: sizeOf(shape), maxLength: sizeOf(shape) }),
-        indices: fc.array(fc.integer({ min: 0, max: Math.max(shape[0] - 1, 0) }), { minLength: count, maxLength: count }),
+        indices: fc.array(fc.integer({ min: 0, max: Math.max(shape[0] - 1, 0) }), {
+          minLength: count,
+          maxLength: count,
+        }),
         ids: segmentIdsArb(count),
       })
       .map((r) => ({ dtype, shape, indexDType, idDType, ...r }));
@@ -132,7 +158,14 @@ function segmentSum(): Property {
 function segmentSumErrors(): Property {
   const cases = segmentInputArb
     .filter((s) => s.indices.length >= 1)
-    .chain((s) => fc.tuple(fc.constant(s), fc.constantFrom('index', 'decreasing', 'length'), fc.nat(), fc.integer({ min: 0, max: 3 })))
+    .chain((s) =>
+      fc.tuple(
+        fc.constant(s),
+        fc.constantFrom('index', 'decreasing', 'length'),
+        fc.nat(),
+        fc.integer({ min: 0, max: 3 }),
+      ),
+    )
     .map(([s, kind, pick, extra]) => {
       const n = s.indices.length;
       const bad = { ...s, indices: [...s.indices], ids: [...s.ids] };
@@ -145,12 +178,20 @@ function segmentSumErrors(): Property {
         const p = 1 + (pick % (n - 1));
         const v = s.ids[p - 1] - 1 - extra;
         bad.ids[p] = v;
-        match = v < 0 ? `segment_ids\\[${p}\\] = ${v} is negative` : `segment_ids\\[${p}\\] = ${v} is less than segment_ids\\[${p - 1}\\]`;
+        match =
+          v < 0
+            ? `segment_ids\\[${p}\\] = ${v} is negative`
+            : `segment_ids\\[${p}\\] = ${v} is less than segment_ids\\[${p - 1}\\]`;
       } else {
         bad.ids.push(s.ids[n - 1] + extra);
         match = `segment_ids has ${n + 1} elements but indices has ${n}`;
       }
-      const c: Case = { op: 'sparse_segment_sum', name: 'property_error', args: segmentArgs(bad), expect_error: { kind: 'InvalidArgument', match } };
+      const c: Case = {
+        op: 'sparse_segment_sum',
+        name: 'property_error',
+        args: segmentArgs(bad),
+        expect_error: { kind: 'InvalidArgument', match },
+      };
       return c;
     });
   return { op: 'sparse_segment_sum', cases };

@@ -17,8 +17,16 @@ interface AnySparse {
   dtype: AnyDType;
 }
 
-const one = (op: string, args: Record<string, unknown>, expect: Record<string, unknown>): Case => ({ op, name: 'property', args, expect });
-const st = (indices: number[][], values: Value[], dense_shape: number[], dtype: AnyDType): AnySparse => ({ sparse: { indices, values, dense_shape }, dtype });
+const one = (op: string, args: Record<string, unknown>, expect: Record<string, unknown>): Case => ({
+  op,
+  name: 'property',
+  args,
+  expect,
+});
+const st = (indices: number[][], values: Value[], dense_shape: number[], dtype: AnyDType): AnySparse => ({
+  sparse: { indices, values, dense_shape },
+  dtype,
+});
 
 /** One value of any dtype: small numbers (float32-exact where they must be), bools, short strings. */
 function anyValueArb(dtype: AnyDType): fc.Arbitrary<Value> {
@@ -29,21 +37,37 @@ function anyValueArb(dtype: AnyDType): fc.Arbitrary<Value> {
 
 /** A permutation of 0..n-1. */
 const permArb = (n: number): fc.Arbitrary<number[]> =>
-  fc.shuffledSubarray(Array.from({ length: n }, (_, i) => i), { minLength: n, maxLength: n });
+  fc.shuffledSubarray(
+    Array.from({ length: n }, (_, i) => i),
+    { minLength: n, maxLength: n },
+  );
 
 /** A SparseTensor of any dtype on distinct random positions of `shape`, in random order (or canonical order). */
-function anySparseArb(shape: number[], dtype: AnyDType, opts: { unordered?: boolean; values?: fc.Arbitrary<Value> } = {}): fc.Arbitrary<AnySparse> {
+function anySparseArb(
+  shape: number[],
+  dtype: AnyDType,
+  opts: { unordered?: boolean; values?: fc.Arbitrary<Value> } = {},
+): fc.Arbitrary<AnySparse> {
   const size = sizeOf(shape);
   const positions = Array.from({ length: size }, (_, i) => i);
   const subset = opts.unordered === false ? fc.subarray(positions) : fc.shuffledSubarray(positions);
   return fc
     .tuple(subset, fc.array(opts.values ?? anyValueArb(dtype), { minLength: size, maxLength: size }))
-    .map(([pos, vals]) => st(pos.map((off) => indexOf(off, shape)), pos.map((_, i) => vals[i]), shape, dtype));
+    .map(([pos, vals]) =>
+      st(
+        pos.map((off) => indexOf(off, shape)),
+        pos.map((_, i) => vals[i]),
+        shape,
+        dtype,
+      ),
+    );
 }
 
 /** A dtype, a shape (rank 0..3, dims 0..4) and a SparseTensor on it, entries in random order. */
 const inputArb = (dtypes: AnyDType[], minRank = 0, maxRank = 3) =>
-  fc.constantFrom(...dtypes).chain((dtype) => shapeArb(minRank, maxRank, 4).chain((shape) => anySparseArb(shape, dtype)));
+  fc
+    .constantFrom(...dtypes)
+    .chain((dtype) => shapeArb(minRank, maxRank, 4).chain((shape) => anySparseArb(shape, dtype)));
 
 /** sparse_retain: the flagged entries, in their input order; the dense shape stays. */
 function retain(): Property {
@@ -51,7 +75,11 @@ function retain(): Property {
     fc.array(fc.boolean(), { minLength: sp.sparse.values.length, maxLength: sp.sparse.values.length }).map((mask) => {
       const keep = (_: unknown, i: number) => mask[i];
       const out = st(sp.sparse.indices.filter(keep), sp.sparse.values.filter(keep), sp.sparse.dense_shape, sp.dtype);
-      return one('sparse_retain', { sp_input: sp, to_retain: { dense: mask, shape: [mask.length], dtype: 'bool' } }, { output: out });
+      return one(
+        'sparse_retain',
+        { sp_input: sp, to_retain: { dense: mask, shape: [mask.length], dtype: 'bool' } },
+        { output: out },
+      );
     }),
   );
   return { op: 'sparse_retain', cases };
@@ -61,14 +89,19 @@ function retain(): Property {
 function resetShape(): Property {
   const cases = inputArb(ALL).chain((sp) => {
     const shape = sp.sparse.dense_shape;
-    const grown = fc.array(fc.integer({ min: 0, max: 2 }), { minLength: shape.length, maxLength: shape.length }).map((g) => shape.map((d, i) => d + g[i]));
+    const grown = fc
+      .array(fc.integer({ min: 0, max: 2 }), { minLength: shape.length, maxLength: shape.length })
+      .map((g) => shape.map((d, i) => d + g[i]));
     return fc.oneof(fc.constant(undefined), fc.constant(null), grown).map((newShape) => {
       // The bounding box, from the dense positions: the largest coordinate stored in each dim, plus one.
       let box = shape.map(() => 0);
-      for (const off of sp.sparse.indices.map((ix) => offsetOf(ix, shape))) box = indexOf(off, shape).map((x, d) => Math.max(box[d], x + 1));
+      for (const off of sp.sparse.indices.map((ix) => offsetOf(ix, shape)))
+        box = indexOf(off, shape).map((x, d) => Math.max(box[d], x + 1));
       const args: Record<string, unknown> = { sp_input: sp };
       if (newShape !== undefined) args.new_shape = newShape;
-      return one('sparse_reset_shape', args, { output: { ...sp, sparse: { ...sp.sparse, dense_shape: newShape ?? box } } });
+      return one('sparse_reset_shape', args, {
+        output: { ...sp, sparse: { ...sp.sparse, dense_shape: newShape ?? box } },
+      });
     });
   });
   return { op: 'sparse_reset_shape', cases };
@@ -99,7 +132,10 @@ function fillEmptyRows(): Property {
           return one(
             'sparse_fill_empty_rows',
             { sp_input: sp, default_value: def },
-            { output: st(indices, values, shape, dtype), empty_row_indicator: { dense: empty, shape: [shape[0]], dtype: 'bool' } },
+            {
+              output: st(indices, values, shape, dtype),
+              empty_row_indicator: { dense: empty, shape: [shape[0]], dtype: 'bool' },
+            },
           );
         }),
       ),
@@ -115,7 +151,15 @@ function transpose(): Property {
       const p = perm ?? shape.map((_, d) => shape.length - 1 - d);
       const outShape = p.map((d) => shape[d]);
       const dense = new Map<number, Value>();
-      sp.sparse.indices.forEach((ix, i) => dense.set(offsetOf(p.map((d) => ix[d]), outShape), sp.sparse.values[i]));
+      sp.sparse.indices.forEach((ix, i) =>
+        dense.set(
+          offsetOf(
+            p.map((d) => ix[d]),
+            outShape,
+          ),
+          sp.sparse.values[i],
+        ),
+      );
       const indices: number[][] = [];
       const values: Value[] = [];
       for (let off = 0; off < sizeOf(outShape); off++) {
@@ -133,16 +177,25 @@ function transpose(): Property {
 
 /** sparse_to_indicator: a dense bool tensor true exactly at [index[:-1], id] of every entry. */
 function toIndicator(): Property {
-  const cases = fc.tuple(fc.constantFrom(...IDS), shapeArb(1, 3, 4), fc.integer({ min: 0, max: 4 })).chain(([dtype, shape, vocab]) =>
-    (vocab === 0 ? fc.constant(st([], [], shape, dtype)) : anySparseArb(shape, dtype, { values: fc.integer({ min: 0, max: vocab - 1 }) })).map((sp) => {
-      const outShape = [...shape.slice(0, -1), vocab];
-      const data = new Array<boolean>(sizeOf(outShape)).fill(false);
-      sp.sparse.indices.forEach((ix, i) => {
-        data[offsetOf([...ix.slice(0, -1), sp.sparse.values[i] as number], outShape)] = true;
-      });
-      return one('sparse_to_indicator', { sp_input: sp, vocab_size: vocab }, { output: { dense: nest(data as never, outShape), shape: outShape, dtype: 'bool' } });
-    }),
-  );
+  const cases = fc
+    .tuple(fc.constantFrom(...IDS), shapeArb(1, 3, 4), fc.integer({ min: 0, max: 4 }))
+    .chain(([dtype, shape, vocab]) =>
+      (vocab === 0
+        ? fc.constant(st([], [], shape, dtype))
+        : anySparseArb(shape, dtype, { values: fc.integer({ min: 0, max: vocab - 1 }) })
+      ).map((sp) => {
+        const outShape = [...shape.slice(0, -1), vocab];
+        const data = new Array<boolean>(sizeOf(outShape)).fill(false);
+        sp.sparse.indices.forEach((ix, i) => {
+          data[offsetOf([...ix.slice(0, -1), sp.sparse.values[i] as number], outShape)] = true;
+        });
+        return one(
+          'sparse_to_indicator',
+          { sp_input: sp, vocab_size: vocab },
+          { output: { dense: nest(data as never, outShape), shape: outShape, dtype: 'bool' } },
+        );
+      }),
+    );
   return { op: 'sparse_to_indicator', cases };
 }
 
@@ -186,9 +239,18 @@ function merge(): Property {
             });
             const K = Math.max(0, ...seen.values()) + extraK;
             const idIndices = given.map((ix, i) => [...ix.slice(0, prefix.length), k[i]]);
-            const ids = vocab.map((_, j) => st(idIndices, given.map((ix) => ix[prefix.length + j]), [...prefix, K], idType));
+            const ids = vocab.map((_, j) =>
+              st(
+                idIndices,
+                given.map((ix) => ix[prefix.length + j]),
+                [...prefix, K],
+                idType,
+              ),
+            );
             const single = vocab.length === 1 && !asList;
-            const expected = alreadySorted ? st(given, givenVals, outShape, valueType) : st(out, vals, outShape, valueType);
+            const expected = alreadySorted
+              ? st(given, givenVals, outShape, valueType)
+              : st(out, vals, outShape, valueType);
             const args: Record<string, unknown> = {
               sp_ids: single ? ids[0] : ids,
               sp_values: st(idIndices, givenVals, [...prefix, K], valueType),
@@ -203,4 +265,11 @@ function merge(): Property {
 }
 
 /** Properties of the moving ops against a dense oracle (see family-properties.ts for the pattern). */
-export const MOVING_PROPERTIES: Property[] = [retain(), resetShape(), fillEmptyRows(), transpose(), toIndicator(), merge()];
+export const MOVING_PROPERTIES: Property[] = [
+  retain(),
+  resetShape(),
+  fillEmptyRows(),
+  transpose(),
+  toIndicator(),
+  merge(),
+];

@@ -21,7 +21,11 @@ export function anyValueArb(dtype: AnyDType): fc.Arbitrary<Value> {
 }
 
 /** A SparseTensor of `shape`: a random subset of positions without repeats, in canonical order or shuffled. */
-export function anySparseArb(shape: number[], dtype: AnyDType, opts: { unordered?: boolean } = {}): fc.Arbitrary<AnySparse> {
+export function anySparseArb(
+  shape: number[],
+  dtype: AnyDType,
+  opts: { unordered?: boolean } = {},
+): fc.Arbitrary<AnySparse> {
   const size = sizeOf(shape);
   const positions = Array.from({ length: size }, (_, i) => i);
   const subset = opts.unordered ? fc.shuffledSubarray(positions) : fc.subarray(positions);
@@ -54,7 +58,11 @@ export interface Found {
  * that the dense op puts at each output position (or null). Entries are sorted by `key` (the source's position in
  * its input for ops that keep the input order; the output position for ops that sort).
  */
-export function gatherDense(outShape: number[], dtype: AnyDType, source: (index: number[], offset: number) => Found | null): AnySparse {
+export function gatherDense(
+  outShape: number[],
+  dtype: AnyDType,
+  source: (index: number[], offset: number) => Found | null,
+): AnySparse {
   const found: Found[] = [];
   for (let off = 0; off < sizeOf(outShape); off++) {
     const index = indexOf(off, outShape);
@@ -62,5 +70,8 @@ export function gatherDense(outShape: number[], dtype: AnyDType, source: (index:
     if (f) found.push({ ...f, index });
   }
   found.sort((a, b) => a.key - b.key);
-  return { sparse: { indices: found.map((f) => f.index), values: found.map((f) => f.value), dense_shape: outShape }, dtype };
+  return {
+    sparse: { indices: found.map((f) => f.index), values: found.map((f) => f.value), dense_shape: outShape },
+    dtype,
+  };
 }

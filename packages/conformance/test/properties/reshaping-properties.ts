@@ -2,15 +2,28 @@ import fc from 'fast-check';
 import type { Case } from '../../src/index.js';
 import type { Property } from './family-properties.js';
 import { indexOf, offsetOf, sizeOf } from './grid.js';
-import { ANY_DTYPES, anySparseArb, entryAt, gatherDense, type AnyDType, type AnySparse } from './reshaping-arbitraries.js';
+import {
+  ANY_DTYPES,
+  anySparseArb,
+  entryAt,
+  gatherDense,
+  type AnyDType,
+  type AnySparse,
+} from './reshaping-arbitraries.js';
 
 // Each op of the reshaping family against the dense op it mirrors: the oracle walks every position of the dense
 // result and reads the input position the dense op takes it from. Inputs come in any order; the ops that keep
 // the input order (split, slice, reshape, expand_dims) must list entries in it, concat in canonical order.
 
-const one = (op: string, args: Record<string, unknown>, output: unknown): Case => ({ op, name: 'property', args, expect: { output } });
+const one = (op: string, args: Record<string, unknown>, output: unknown): Case => ({
+  op,
+  name: 'property',
+  args,
+  expect: { output },
+});
 /** A dim of 1..max, or 0 once in `weight + 1` times. */
-const dim = (max = 3, weight = 5) => fc.oneof({ weight, arbitrary: fc.integer({ min: 1, max }) }, { weight: 1, arbitrary: fc.constant(0) });
+const dim = (max = 3, weight = 5) =>
+  fc.oneof({ weight, arbitrary: fc.integer({ min: 1, max }) }, { weight: 1, arbitrary: fc.constant(0) });
 const dtypeArb = fc.constantFrom<AnyDType>(...ANY_DTYPES);
 /** An axis in [0, n) and its spelling: as is, or counted from the end (negative). */
 const axisArb = (n: number, negFrom = n) =>
@@ -40,7 +53,9 @@ function concat(): Property {
             const args = { axis: given, sp_inputs: inputs, expand_nonconcat_dim: expand };
             if (inputs.length === 1) return one('sparse_concat', args, inputs[0]); // tf.sparse.concat returns a lone input as it is
             const shapes = inputs.map((s) => s.sparse.dense_shape);
-            const outShape = shapes[0].map((_, j) => (j === axis ? shapes.reduce((n, s) => n + s[j], 0) : Math.max(...shapes.map((s) => s[j]))));
+            const outShape = shapes[0].map((_, j) =>
+              j === axis ? shapes.reduce((n, s) => n + s[j], 0) : Math.max(...shapes.map((s) => s[j])),
+            );
             const reads = inputs.map((s) => reader(s, 'output'));
             const starts = shapes.map((_, i) => shapes.slice(0, i).reduce((n, s) => n + s[axis], 0));
             return one(
@@ -68,18 +83,20 @@ function split(): Property {
     fc.integer({ min: 1, max: 3 }).chain((rank) =>
       fc.tuple(axisArb(rank), fc.array(dim(4), { minLength: rank, maxLength: rank })).chain(([[axis, given], dims]) => {
         const shape = dims.map((d, j) => (j === axis ? Math.max(d, 1) : d));
-        return fc.tuple(anySparseArb(shape, dtype, { unordered: true }), fc.integer({ min: 1, max: shape[axis] })).map(([sp, n]) => {
-          const size = shape[axis];
-          const lens = Array.from({ length: n }, (_, p) => Math.floor(size / n) + (p < size % n ? 1 : 0));
-          const read = reader(sp, 'source');
-          const pieces = lens.map((len, p) => {
-            const start = lens.slice(0, p).reduce((a, b) => a + b, 0);
-            const outShape = shape.map((d, j) => (j === axis ? len : d));
-            const from = (index: number[]) => index.map((x, j) => (j === axis ? x + start : x));
-            return gatherDense(outShape, dtype, (index, off) => read(from(index), off));
+        return fc
+          .tuple(anySparseArb(shape, dtype, { unordered: true }), fc.integer({ min: 1, max: shape[axis] }))
+          .map(([sp, n]) => {
+            const size = shape[axis];
+            const lens = Array.from({ length: n }, (_, p) => Math.floor(size / n) + (p < size % n ? 1 : 0));
+            const read = reader(sp, 'source');
+            const pieces = lens.map((len, p) => {
+              const start = lens.slice(0, p).reduce((a, b) => a + b, 0);
+              const outShape = shape.map((d, j) => (j === axis ? len : d));
+              const from = (index: number[]) => index.map((x, j) => (j === axis ? x + start : x));
+              return gatherDense(outShape, dtype, (index, off) => read(from(index), off));
+            });
+            return one('sparse_split', { axis: given, num_split: n, sp_input: sp }, pieces);
           });
-          return one('sparse_split', { axis: given, num_split: n, sp_input: sp }, pieces);
-        });
       }),
     ),
   );
@@ -104,7 +121,12 @@ function slice(): Property {
               ),
             ),
             fc.tuple(
-              ...shape.map(() => fc.oneof({ weight: 15, arbitrary: fc.integer({ min: 1, max: 4 }) }, { weight: 1, arbitrary: fc.constant(0) })),
+              ...shape.map(() =>
+                fc.oneof(
+                  { weight: 15, arbitrary: fc.integer({ min: 1, max: 4 }) },
+                  { weight: 1, arbitrary: fc.constant(0) },
+                ),
+              ),
             ),
           )
           .map(([sp, start, size]) => {
@@ -152,7 +174,10 @@ function reshape(): Property {
       return fc
         .tuple(
           anySparseArb(shape, dtype, { unordered: true }),
-          fc.oneof({ weight: 4, arbitrary: shapeHolding(n) }, { weight: 1, arbitrary: fc.array(dim(3), { maxLength: 3 }) }),
+          fc.oneof(
+            { weight: 4, arbitrary: shapeHolding(n) },
+            { weight: 1, arbitrary: fc.array(dim(3), { maxLength: 3 }) },
+          ),
           fc.nat(),
         )
         .map(([sp, target, pick]) => {
@@ -162,12 +187,18 @@ function reshape(): Property {
               op: 'sparse_reshape',
               name: 'property',
               args: args(target),
-              expect_error: { kind: 'InvalidArgument' as const, match: `has ${n} dense values, but the requested shape` },
+              expect_error: {
+                kind: 'InvalidArgument' as const,
+                match: `has ${n} dense values, but the requested shape`,
+              },
             };
           }
           // A -1 can stand for a dim when the others hold a non-zero number of elements.
           const canInfer = target.map((_, j) => sizeOf(target.filter((__, q) => q !== j)) > 0);
-          const j = target.length > 0 && pick % 2 === 1 && canInfer.some(Boolean) ? canInfer.indexOf(true, pick % target.length) : -1;
+          const j =
+            target.length > 0 && pick % 2 === 1 && canInfer.some(Boolean)
+              ? canInfer.indexOf(true, pick % target.length)
+              : -1;
           const given = j >= 0 ? target.map((d, q) => (q === j ? -1 : d)) : target;
           const read = reader(sp, 'source');
           return one(

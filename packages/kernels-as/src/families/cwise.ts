@@ -21,8 +21,13 @@ export function cwiseKernel(ctx: WasmContext, op: string, meta: FamilyOp, js: (a
     const bv = heap.putValues(sp.dtype, dense.data);
     const out = heap.zeros(sp.dtype, n);
     const scalars = meta.roles.scalars.map((s) => scalarArg(args[s] as never));
-    ctx.call(`${op}__${sp.dtype}`, [idx, rank, n, strides, av, bv, out, ...scalars], { what: `${meta.roles.sparse}.indices`, st: sp });
+    ctx.call(`${op}__${sp.dtype}`, [idx, rank, n, strides, av, bv, out, ...scalars], {
+      what: `${meta.roles.sparse}.indices`,
+      st: sp,
+    });
     const values = heap.readValues(sp.dtype, out, n);
-    return { [meta.output]: { kind: 'sparse', indices: sp.indices.slice(), values, shape: sp.shape.slice(), dtype: sp.dtype } };
+    return {
+      [meta.output]: { kind: 'sparse', indices: sp.indices.slice(), values, shape: sp.shape.slice(), dtype: sp.dtype },
+    };
   };
 }

@@ -14,6 +14,14 @@ export function mapKernel(ctx: WasmContext, op: string, meta: FamilyOp) {
     const out = heap.zeros(sp.dtype, n);
     const scalars = meta.roles.scalars.map((s) => scalarArg(args[s] as never));
     ctx.call(`${op}__${sp.dtype}`, [xv, n, out, ...scalars], { what: `${meta.roles.sparse}.indices`, st: sp });
-    return { [meta.output]: { kind: 'sparse', indices: sp.indices.slice(), values: heap.readValues(sp.dtype, out, n), shape: sp.shape.slice(), dtype: sp.dtype } };
+    return {
+      [meta.output]: {
+        kind: 'sparse',
+        indices: sp.indices.slice(),
+        values: heap.readValues(sp.dtype, out, n),
+        shape: sp.shape.slice(),
+        dtype: sp.dtype,
+      },
+    };
   };
 }

@@ -28,7 +28,13 @@ export function mergeKernel(ctx: WasmContext, op: string, meta: FamilyOp, js: (a
       const oi = heap.alloc((na + nb) * rank * 4);
       const ov = heap.zeros(a.dtype, na + nb);
       const m = ctx.call(`${op}__${a.dtype}`, [ai, av, na, bi, bv, nb, rank, oi, ov, ...scalars]);
-      const output: SparseData = { kind: 'sparse', indices: heap.readIndices(oi, m * rank), values: heap.readValues(a.dtype, ov, m), shape: a.shape.slice(), dtype: a.dtype };
+      const output: SparseData = {
+        kind: 'sparse',
+        indices: heap.readIndices(oi, m * rank),
+        values: heap.readValues(a.dtype, ov, m),
+        shape: a.shape.slice(),
+        dtype: a.dtype,
+      };
       return { [meta.output]: output };
     }
     const sparseIsA = a.kind === 'sparse';
@@ -38,8 +44,17 @@ export function mergeKernel(ctx: WasmContext, op: string, meta: FamilyOp, js: (a
     const strides = heap.putI32(rowMajorStrides(dn.shape));
     const sv = heap.putValues(sp.dtype, sp.values);
     const out = heap.putValues(dn.dtype, dn.data);
-    ctx.call(`${op}__${dn.dtype}__dense`, [idx, sp.shape.length, sp.values.length, strides, sv, sparseIsA, out, ...scalars], { what: `${sparseIsA ? meta.roles.a : meta.roles.b}.indices`, st: sp });
-    const output: DenseData = { kind: 'dense', data: heap.readValues(dn.dtype, out, dn.data.length), shape: dn.shape.slice(), dtype: dn.dtype };
+    ctx.call(
+      `${op}__${dn.dtype}__dense`,
+      [idx, sp.shape.length, sp.values.length, strides, sv, sparseIsA, out, ...scalars],
+      { what: `${sparseIsA ? meta.roles.a : meta.roles.b}.indices`, st: sp },
+    );
+    const output: DenseData = {
+      kind: 'dense',
+      data: heap.readValues(dn.dtype, out, dn.data.length),
+      shape: dn.shape.slice(),
+      dtype: dn.dtype,
+    };
     return { [meta.output]: output };
   };
 }

@@ -47,7 +47,10 @@ export function reduceKernel(ctx: WasmContext, op: string, meta: FamilyOp, js: (
     const scalars = meta.roles.scalars.map((s) => scalarArg(args[s] as never));
     ctx.call(`${op}__${sp.dtype}`, [group, n, xv, groups, acc, count, groupSize, ...scalars]);
     const values = heap.readValues(sp.dtype, acc, groups);
-    const output = meta.outputKind === 'dense' ? { kind: 'dense', data: values, shape, dtype: sp.dtype } : { kind: 'sparse', indices: indices!, values, shape, dtype: sp.dtype };
+    const output =
+      meta.outputKind === 'dense'
+        ? { kind: 'dense', data: values, shape, dtype: sp.dtype }
+        : { kind: 'sparse', indices: indices!, values, shape, dtype: sp.dtype };
     return { [meta.output]: output };
   };
 }

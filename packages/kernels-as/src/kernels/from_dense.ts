@@ -26,6 +26,8 @@ export function fromDense(ctx: WasmContext, js: JsKernel): Kernel {
     const outIdx = heap.alloc(nnz * rank * 4);
     const outVals = heap.alloc(nnz * bpe);
     ctx.call(`from_dense_${dtype}`, [data, sh, rank, counter, outIdx, outVals]);
-    return { output: sparse(heap.readIndices(outIdx, nnz * rank), heap.readValues(dtype, outVals, nnz), [...shape], dtype) };
+    return {
+      output: sparse(heap.readIndices(outIdx, nnz * rank), heap.readValues(dtype, outVals, nnz), [...shape], dtype),
+    };
   };
 }

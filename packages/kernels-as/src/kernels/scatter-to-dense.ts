@@ -10,7 +10,16 @@ import { NUMERIC, type JsKernel, type Kernel } from './kernel.js';
  * allocated there: a dense result filled and scattered in wasm memory would then be copied out whole, touching
  * every page of it twice, and a large output's cost is its pages (first-touch faults), not the scatter.
  */
-function scatter(ctx: WasmContext, indices: SparseData | ArrayLike<number>, nnz: number, values: Values, broadcast: boolean, shape: number[], dtype: DType, fill: Scalar): DenseData {
+function scatter(
+  ctx: WasmContext,
+  indices: SparseData | ArrayLike<number>,
+  nnz: number,
+  values: Values,
+  broadcast: boolean,
+  shape: number[],
+  dtype: DType,
+  fill: Scalar,
+): DenseData {
   const { heap } = ctx;
   let idx: number;
   if ('kind' in indices) idx = ctx.startWithIndices(indices);
@@ -38,7 +47,9 @@ export function sparseTensorToDense(ctx: WasmContext, js: JsKernel): Kernel {
     const sp = args.sp_input as SparseData;
     if (!NUMERIC.has(sp.dtype)) return delegate(js, args, REASONS.notNumeric);
     if (!fitsI32(sp.shape)) return delegate(js, args, REASONS.wideDims);
-    return { output: scatter(ctx, sp, sp.values.length, sp.values, false, sp.shape, sp.dtype, args.default_value as Scalar) };
+    return {
+      output: scatter(ctx, sp, sp.values.length, sp.values, false, sp.shape, sp.dtype, args.default_value as Scalar),
+    };
   };
 }
 
@@ -51,6 +62,17 @@ export function sparseToDense(ctx: WasmContext, js: JsKernel): Kernel {
     if (!fitsI32(shape)) return delegate(js, args, REASONS.wideDims);
     const nnz = ind.shape.length === 0 ? 1 : ind.shape[0];
     const indices = Array.from(ind.data as ArrayLike<number | bigint>, Number);
-    return { output: scatter(ctx, indices, nnz, vals.data, vals.shape.length === 0, shape, vals.dtype, args.default_value as Scalar) };
+    return {
+      output: scatter(
+        ctx,
+        indices,
+        nnz,
+        vals.data,
+        vals.shape.length === 0,
+        shape,
+        vals.dtype,
+        args.default_value as Scalar,
+      ),
+    };
   };
 }

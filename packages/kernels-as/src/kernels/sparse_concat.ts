@@ -26,7 +26,8 @@ export function sparseConcat(ctx: WasmContext, js: JsKernel): Kernel {
     let total = 0;
     for (const s of inputs) total += s.values.length;
     const size = bytesPerElement(dtype);
-    if (total * (rank * 8 + size) + sortBytes(total, rank, size) > WASM_BYTES) return delegate(js, args, REASONS.tooBig);
+    if (total * (rank * 8 + size) + sortBytes(total, rank, size) > WASM_BYTES)
+      return delegate(js, args, REASONS.tooBig);
     const { heap } = ctx;
     heap.reset();
     // Every input's indices as f64 one after another, then narrowed to i32 in place at once.

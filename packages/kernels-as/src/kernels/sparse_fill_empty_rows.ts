@@ -30,7 +30,12 @@ export function sparseFillEmptyRows(ctx: WasmContext, js: JsKernel): Kernel {
     ctx.call(`fill_rows_${vb}`, [idx, n, rank, rows, start, empty, vals, fill, outIdx, outVals]);
     const emptyRows = new Uint8Array(ctx.exports.memory.buffer, empty, rows).slice();
     return {
-      output: sparse(ctx.heap.readIndices(outIdx, total * rank), heap.readValues(dtype, outVals, total), [...shape], dtype),
+      output: sparse(
+        ctx.heap.readIndices(outIdx, total * rank),
+        heap.readValues(dtype, outVals, total),
+        [...shape],
+        dtype,
+      ),
       empty_row_indicator: { kind: 'dense', data: emptyRows, shape: [rows], dtype: 'bool' } satisfies DenseData,
     };
   };

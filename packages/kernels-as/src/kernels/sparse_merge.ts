@@ -29,14 +29,16 @@ export function sparseMerge(ctx: WasmContext, js: JsKernel): Kernel {
     const ib = idDtype === 'int64' ? 8 : 4;
     const n = first.values.length;
     const sortExtra = sorted ? 0 : n * vb + sortBytes(n, outRank, vb);
-    if (n * (inRank * 12 + m * ib + outRank * 4) + sortExtra + m * 4 + 128 > WASM_BYTES) return delegate(js, args, REASONS.tooBig);
+    if (n * (inRank * 12 + m * ib + outRank * 4) + sortExtra + m * 4 + 128 > WASM_BYTES)
+      return delegate(js, args, REASONS.tooBig);
     const { heap } = ctx;
     heap.reset();
     const idx = ctx.putIndices(first.indices); // the last column is discarded (and not bounded): it may saturate, unread
     const table = heap.putI32(ids.map((st) => heap.putValues(idDtype, st.values)));
     const rows = heap.alloc(n * outRank * 4);
     ctx.call(`merge_rows_${ib}`, [idx, n, inRank, table, m, rows]);
-    if (sorted) return { output: sparse(ctx.heap.readIndices(rows, n * outRank), spValues.values.slice(), outShape, dtype) };
+    if (sorted)
+      return { output: sparse(ctx.heap.readIndices(rows, n * outRank), spValues.values.slice(), outShape, dtype) };
     const vals = heap.putValues(dtype, spValues.values);
     return { output: sortGather(ctx, rows, vals, n, outShape, dtype) };
   };

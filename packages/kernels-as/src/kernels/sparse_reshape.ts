@@ -27,7 +27,9 @@ export function sparseReshape(ctx: WasmContext, js: JsKernel): Kernel {
       const idx = ctx.putIndices(sp.indices);
       const narrow = size < TWO_32;
       const strides = bigStrides(sp.shape);
-      const st = narrow ? ctx.heap.putArray(Uint32Array.from(strides, Number)) : ctx.heap.putArray(BigInt64Array.from(strides));
+      const st = narrow
+        ? ctx.heap.putArray(Uint32Array.from(strides, Number))
+        : ctx.heap.putArray(BigInt64Array.from(strides));
       const dims = heap.putI32(outShape);
       const out = heap.alloc(n * outRank * 4);
       ctx.call(narrow ? 'reshape_32' : 'reshape_64', [idx, n, inRank, st, outRank, dims, out]);

@@ -23,6 +23,13 @@ export function sparseRetain(ctx: WasmContext, js: JsKernel): Kernel {
     const outIdx = heap.alloc(n * rank * 8);
     const outVals = heap.alloc(n * vb);
     const m = ctx.call(`retain_${vb}`, [idx, n, rank, keep, vals, outIdx, outVals]);
-    return { output: sparse(ctx.heap.readValues('float64', outIdx, m * rank) as Float64Array, heap.readValues(dtype, outVals, m), [...shape], dtype) };
+    return {
+      output: sparse(
+        ctx.heap.readValues('float64', outIdx, m * rank) as Float64Array,
+        heap.readValues(dtype, outVals, m),
+        [...shape],
+        dtype,
+      ),
+    };
   };
 }

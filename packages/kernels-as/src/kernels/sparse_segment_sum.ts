@@ -21,7 +21,8 @@ export function sparseSegmentSum(ctx: WasmContext, js: JsKernel): Kernel {
     const rows = n === 0 ? 0 : Number(ids[n - 1]) + 1;
     const shape = [rows, ...data.shape.slice(1)];
     // No indices or empty rows: an empty output, nothing to add.
-    if (n === 0 || inner === 0) return { output: { kind: 'dense', data: allocValues(dtype, 0), shape, dtype } satisfies DenseData };
+    if (n === 0 || inner === 0)
+      return { output: { kind: 'dense', data: allocValues(dtype, 0), shape, dtype } satisfies DenseData };
     if (!fitsI32(data.shape) || rows > I32_MAX) return delegate(js, args, REASONS.wideDims);
     const bpe = bytesPerElement(dtype);
     if ((data.data.length + rows * inner) * bpe + n * 16 > WASM_BYTES) return delegate(js, args, REASONS.tooBig);
@@ -32,6 +33,8 @@ export function sparseSegmentSum(ctx: WasmContext, js: JsKernel): Kernel {
     const sp = ctx.putIds(ids);
     const out = heap.zeros(dtype, rows * inner);
     ctx.call(`segment_sum_${dtype}`, [src, inner, ip, sp, n, out]);
-    return { output: { kind: 'dense', data: heap.readValues(dtype, out, rows * inner), shape, dtype } satisfies DenseData };
+    return {
+      output: { kind: 'dense', data: heap.readValues(dtype, out, rows * inner), shape, dtype } satisfies DenseData,
+    };
   };
 }

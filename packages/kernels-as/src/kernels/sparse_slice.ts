@@ -31,6 +31,8 @@ export function sparseSlice(ctx: WasmContext, js: JsKernel): Kernel {
     const outVals = heap.alloc(n * vb);
     const m = ctx.call(`slice_${vb}`, [idx, n, rank, loP, hiP, vals, outIdx, outVals]);
     const outShape = shape.map((dim, d) => Math.max(Math.min(end[d], dim) - start[d], 0));
-    return { output: sparse(ctx.heap.readIndices(outIdx, m * rank), heap.readValues(dtype, outVals, m), outShape, dtype) };
+    return {
+      output: sparse(ctx.heap.readIndices(outIdx, m * rank), heap.readValues(dtype, outVals, m), outShape, dtype),
+    };
   };
 }

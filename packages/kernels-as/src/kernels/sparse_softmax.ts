@@ -10,7 +10,8 @@ export function sparseSoftmax(ctx: WasmContext, js: JsKernel): Kernel {
   return (args) => {
     const sp = args.sp_input as SparseData;
     const { dtype } = sp;
-    if (dtype !== 'float32' && dtype !== 'float64') return delegate(js, args, 'softmax is defined for float32 and float64 only: ran on the JS kernels');
+    if (dtype !== 'float32' && dtype !== 'float64')
+      return delegate(js, args, 'softmax is defined for float32 and float64 only: ran on the JS kernels');
     if (!fitsI32(sp.shape)) return delegate(js, args, REASONS.wideDims);
     const n = sp.values.length;
     const rank = sp.shape.length;

@@ -37,7 +37,14 @@ export function sparseSplit(ctx: WasmContext, js: JsKernel): Kernel {
       const to = endOf[p];
       const outShape = [...shape];
       outShape[ax] = p < r ? q + 1 : q;
-      output.push(sparse(heap.readIndices(outIdx + from * rank * 4, (to - from) * rank), allValues.slice(from, to) as Values, outShape, dtype));
+      output.push(
+        sparse(
+          heap.readIndices(outIdx + from * rank * 4, (to - from) * rank),
+          allValues.slice(from, to) as Values,
+          outShape,
+          dtype,
+        ),
+      );
       from = to;
     }
     return { output };

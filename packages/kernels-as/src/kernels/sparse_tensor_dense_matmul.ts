@@ -31,14 +31,17 @@ export function sparseTensorDenseMatmul(ctx: WasmContext, js: (a: never) => Args
     const stride = tiles > 1 ? m * 4 : 4;
     const ptrs = heap.alloc(tiles > 1 ? (tiles + 1) * m * 4 : (m + 1) * 4);
     const colOff = heap.alloc(nnz * 4);
-    const ordered = ctx.call('spmm_runs', [indices, swapSparse, nnz, m, n * size, tileBytes, tiles, ptrs, stride, colOff]) !== 0;
+    const ordered =
+      ctx.call('spmm_runs', [indices, swapSparse, nnz, m, n * size, tileBytes, tiles, ptrs, stride, colOff]) !== 0;
     let vals = heap.putValues(dtype, sp.values);
     if (!ordered) {
       // Entries out of row order: a counting sort into CSR, then the rows cut into runs.
       const rowPtr = tiles > 1 ? heap.alloc((m + 1) * 4) : ptrs;
       const sorted = heap.alloc(nnz * size);
       const fill = heap.alloc(m * 4);
-      vals = ctx.call(`spmm_csr_${dtype}`, [indices, swapSparse, nnz, m, vals, n * size, rowPtr, colOff, sorted, fill]) >>> 0;
+      vals =
+        ctx.call(`spmm_csr_${dtype}`, [indices, swapSparse, nnz, m, vals, n * size, rowPtr, colOff, sorted, fill]) >>>
+        0;
       if (tiles > 1) ctx.call('spmm_tiles', [rowPtr, colOff, m, tileBytes, tiles, ptrs]);
     }
     let d = heap.putValues(dtype, dn.data);

@@ -35,6 +35,14 @@ export function cwiseKernel(ctx: GpuContext, op: string, meta: FamilyOp, src: Gp
     const bv = dv.length ? asFloat32(dv) : new Float32Array(1);
     const values = n === 0 ? new Float32Array(0) : ctx.run(op, src.value, n, [asFloat32(av), bv, off, ...scalars]);
     if (!allFinite(values)) return delegate(js, args, REASONS.nonFiniteResult);
-    return { [meta.output]: { kind: 'sparse', indices: sp.indices.slice(), values: fromGpu(values, sp.dtype), shape: sp.shape.slice(), dtype: sp.dtype } };
+    return {
+      [meta.output]: {
+        kind: 'sparse',
+        indices: sp.indices.slice(),
+        values: fromGpu(values, sp.dtype),
+        shape: sp.shape.slice(),
+        dtype: sp.dtype,
+      },
+    };
   };
 }

@@ -20,6 +20,14 @@ export function mapKernel(ctx: GpuContext, op: string, meta: FamilyOp, src: GpuF
     const n = x.length;
     const values = n === 0 ? new Float32Array(0) : ctx.run(op, src.value, n, [asFloat32(x), ...scalars]);
     if (!allFinite(values)) return delegate(js, args, REASONS.nonFiniteResult);
-    return { [meta.output]: { kind: 'sparse', indices: sp.indices.slice(), values: fromGpu(values, sp.dtype), shape: sp.shape.slice(), dtype: sp.dtype } };
+    return {
+      [meta.output]: {
+        kind: 'sparse',
+        indices: sp.indices.slice(),
+        values: fromGpu(values, sp.dtype),
+        shape: sp.shape.slice(),
+        dtype: sp.dtype,
+      },
+    };
   };
 }

@@ -22,7 +22,9 @@ export function mergeKernel(ctx: GpuContext, op: string, meta: FamilyOp, src: Gp
     if (a.kind !== 'sparse' || b.kind !== 'sparse') return mergeDense(ctx, op, meta, src, js, args);
     const [x, y] = [a.values as Float32Array | Int32Array, b.values as Float32Array | Int32Array];
     const scalars = scalarArgs(meta, args);
-    const refusal = gpuRefusal(a.dtype, [x, y, scalars], () => int32FamilyRefusal(src, [rangeOf(x), rangeOf(y)], scalars));
+    const refusal = gpuRefusal(a.dtype, [x, y, scalars], () =>
+      int32FamilyRefusal(src, [rangeOf(x), rangeOf(y)], scalars),
+    );
     if (refusal) return delegate(js, args, refusal);
     if (x.length + y.length > EXACT_INT) return delegate(js, args, REASONS.tooBig);
     const plan = mergePlan(a, b, src.join as 'union' | 'intersection');
@@ -61,7 +63,14 @@ export function mergeKernel(ctx: GpuContext, op: string, meta: FamilyOp, src: Gp
  * of the dense data. The offsets are strictly increasing (canonical order, checked by the runtime), so no entry
  * depends on another; were one repeated (a repeated index, or a broadcast dense operand), the call is delegated.
  */
-function mergeDense(ctx: GpuContext, op: string, meta: FamilyOp, src: GpuFamilySource, js: (a: never) => Args, args: Args): Args {
+function mergeDense(
+  ctx: GpuContext,
+  op: string,
+  meta: FamilyOp,
+  src: GpuFamilySource,
+  js: (a: never) => Args,
+  args: Args,
+): Args {
   const a = args[meta.roles.a!] as SparseData | DenseData;
   const b = args[meta.roles.b!] as SparseData | DenseData;
   const sparseIsA = a.kind === 'sparse';
@@ -69,7 +78,9 @@ function mergeDense(ctx: GpuContext, op: string, meta: FamilyOp, src: GpuFamilyS
   const dn = (sparseIsA ? b : a) as DenseData;
   const [sv, dv] = [sp.values as Float32Array | Int32Array, dn.data as Float32Array | Int32Array];
   const scalars = scalarArgs(meta, args);
-  const refusal = gpuRefusal(dn.dtype, [sv, dv, scalars], () => int32FamilyRefusal(src, sparseIsA ? [rangeOf(sv), rangeOf(dv)] : [rangeOf(dv), rangeOf(sv)], scalars));
+  const refusal = gpuRefusal(dn.dtype, [sv, dv, scalars], () =>
+    int32FamilyRefusal(src, sparseIsA ? [rangeOf(sv), rangeOf(dv)] : [rangeOf(dv), rangeOf(sv)], scalars),
+  );
   if (refusal) return delegate(js, args, refusal);
   const n = sv.length;
   const rank = sp.shape.length;

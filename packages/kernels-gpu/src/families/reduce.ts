@@ -15,16 +15,26 @@ type Args = Record<string, unknown>;
  * values out contiguously (a stable counting sort: each group keeps its entries' order, so the GPU combines them in
  * the JS kernel's order), as a start and a count per group; one thread per group loops over its entries.
  */
-export function reduceKernel(ctx: GpuContext, op: string, meta: FamilyOp, src: GpuFamilySource, js: (a: never) => Args) {
+export function reduceKernel(
+  ctx: GpuContext,
+  op: string,
+  meta: FamilyOp,
+  src: GpuFamilySource,
+  js: (a: never) => Args,
+) {
   return (args: Args): Args => {
     const sp = args[meta.roles.sparse!] as SparseData;
     const scalars = scalarArgs(meta, args);
     // The plan first only for int32, whose bound needs the longest group (a delegated dtype never needs it).
-    const planOf = () => reducePlan(sp, args[meta.roles.axes!] as number[] | null, args[meta.roles.keepdims!] as boolean, meta.outputKind);
+    const planOf = () =>
+      reducePlan(sp, args[meta.roles.axes!] as number[] | null, args[meta.roles.keepdims!] as boolean, meta.outputKind);
     let plan: ReturnType<typeof planOf> | undefined;
     const refusal = gpuRefusal(sp.dtype, [sp.values as Int32Array], () => {
       plan = planOf();
-      return int32FamilyRefusal(src, [rangeOf(sp.values as Int32Array)], scalars, { longest: longestGroup(plan.count), groupSize: plan.groupSize });
+      return int32FamilyRefusal(src, [rangeOf(sp.values as Int32Array)], scalars, {
+        longest: longestGroup(plan.count),
+        groupSize: plan.groupSize,
+      });
     });
     if (refusal) return delegate(js, args, refusal);
     const n = sp.values.length;
@@ -43,10 +53,22 @@ export function reduceKernel(ctx: GpuContext, op: string, meta: FamilyOp, src: G
     const cnt = Float32Array.from(plan.count);
     const groupSize = Math.min(plan.groupSize, EXACT_INT);
     const loopMax = 2 ** Math.ceil(Math.log2(Math.max(1, longest)));
-    const out = g === 0 ? new Float32Array(0) : ctx.run(op, src.value, g, [xv, start.subarray(0, g), cnt.length ? cnt : new Float32Array(1), groupSize, ...scalars], { loopMaxIterations: loopMax });
+    const out =
+      g === 0
+        ? new Float32Array(0)
+        : ctx.run(
+            op,
+            src.value,
+            g,
+            [xv, start.subarray(0, g), cnt.length ? cnt : new Float32Array(1), groupSize, ...scalars],
+            { loopMaxIterations: loopMax },
+          );
     if (!allFinite(out)) return delegate(js, args, REASONS.nonFiniteResult);
     const values = fromGpu(out, sp.dtype);
-    const output = meta.outputKind === 'dense' ? { kind: 'dense', data: values, shape: plan.shape, dtype: sp.dtype } : { kind: 'sparse', indices: plan.indices!, values, shape: plan.shape, dtype: sp.dtype };
+    const output =
+      meta.outputKind === 'dense'
+        ? { kind: 'dense', data: values, shape: plan.shape, dtype: sp.dtype }
+        : { kind: 'sparse', indices: plan.indices!, values, shape: plan.shape, dtype: sp.dtype };
     return { [meta.output]: output };
   };
 }

@@ -48,7 +48,7 @@ export function sparseSoftmax(ctx: GpuContext, js: (a: never) => Args) {
     const rowOf = new Float32Array(n);
     let rows = 0;
     let longest = 0;
-    for (let start = 0, end = 0; start < n; start = end, rows++) {
+    for (let start = 0, end: number; start < n; start = end, rows++) {
       end = rowEnd(sp.indices, start, n, rank);
       rowStart[rows] = start;
       rowOf.fill(rows, start, end);
@@ -60,7 +60,14 @@ export function sparseSoftmax(ctx: GpuContext, js: (a: never) => Args) {
     let values: Float32Array = new Float32Array(0);
     if (n > 0) {
       const loopMax = 2 ** Math.ceil(Math.log2(longest));
-      const stats = ctx.stage2d('sparse_softmax:stats', ROW_STATS, rows, 2, [sp.values as Float32Array, rowStart.subarray(0, rows + 1)], { loopMaxIterations: loopMax });
+      const stats = ctx.stage2d(
+        'sparse_softmax:stats',
+        ROW_STATS,
+        rows,
+        2,
+        [sp.values as Float32Array, rowStart.subarray(0, rows + 1)],
+        { loopMaxIterations: loopMax },
+      );
       try {
         values = ctx.run('sparse_softmax', NORMALIZE, n, [sp.values as Float32Array, rowOf, stats]);
       } finally {
@@ -68,6 +75,14 @@ export function sparseSoftmax(ctx: GpuContext, js: (a: never) => Args) {
       }
     }
     if (!allFinite(values)) return delegate(js, args, REASONS.nonFiniteResult);
-    return { output: { kind: 'sparse', indices: sp.indices.slice(), values, shape: sp.shape.slice(), dtype: sp.dtype } satisfies SparseData };
+    return {
+      output: {
+        kind: 'sparse',
+        indices: sp.indices.slice(),
+        values,
+        shape: sp.shape.slice(),
+        dtype: sp.dtype,
+      } satisfies SparseData,
+    };
   };
 }

@@ -47,7 +47,9 @@ export function sparseTensorDenseMatmul(ctx: GpuContext, js: (a: never) => Args)
     const [dRows, dCols] = dn.shape;
     const nnz = sp.values.length;
     const [ri, ci] = swapSparse ? [1, 0] : [0, 1];
-    const refusal = gpuRefusal(sp.dtype, [sp.values as Float32Array, dn.data as Float32Array], () => int32MatmulRefusal(sp.indices, sp.values as Int32Array, ri as 0 | 1, m, dn.data as Int32Array));
+    const refusal = gpuRefusal(sp.dtype, [sp.values as Float32Array, dn.data as Float32Array], () =>
+      int32MatmulRefusal(sp.indices, sp.values as Int32Array, ri as 0 | 1, m, dn.data as Int32Array),
+    );
     if (refusal) return delegate(js, args, refusal);
     if (m * n > EXACT_INT) return delegate(js, args, REASONS.tooBig);
     const dense = asFloat32(dn.data as Float32Array | Int32Array);

@@ -22,7 +22,14 @@ export function mergePlan(a: SparseData, b: SparseData, join: 'union' | 'interse
 }
 
 /** The merged SparseTensor: entries kept[0..m) of the plan, their values already in values[0..m). */
-export function takeMerged(plan: MergePlan, values: Values, kept: Uint32Array, m: number, a: SparseData, b: SparseData): SparseData {
+export function takeMerged(
+  plan: MergePlan,
+  values: Values,
+  kept: Uint32Array,
+  m: number,
+  a: SparseData,
+  b: SparseData,
+): SparseData {
   const rank = a.shape.length;
   const indices = new Float64Array(m * rank);
   for (let t = 0; t < m; t++) {

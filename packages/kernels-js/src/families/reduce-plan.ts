@@ -23,7 +23,12 @@ export interface ReducePlan {
  * position. Sparse output: a group per distinct kept index, in canonical order: O(n log n), comparing index
  * tuples where the kept dims hold 2^53 positions or more, so no key overflows.
  */
-export function reducePlan(sp: SparseData, axes: number[] | null, keepdims: boolean, output: 'dense' | 'sparse'): ReducePlan {
+export function reducePlan(
+  sp: SparseData,
+  axes: number[] | null,
+  keepdims: boolean,
+  output: 'dense' | 'sparse',
+): ReducePlan {
   const rank = sp.shape.length;
   const n = sp.values.length;
   const reduced = new Set((axes ?? sp.shape.map((_, d) => d)).map((a) => (a < 0 ? a + rank : a)));

@@ -16,7 +16,15 @@ export const sparseConcat: SparseConcatKernel = ({ axis, sp_inputs, expand_nonco
   const { dtype } = first;
   const rank = first.shape.length;
   if (sp_inputs.length === 1) {
-    return { output: { kind: 'sparse', indices: first.indices.slice(), values: first.values.slice(), shape: [...first.shape], dtype } };
+    return {
+      output: {
+        kind: 'sparse',
+        indices: first.indices.slice(),
+        values: first.values.slice(),
+        shape: [...first.shape],
+        dtype,
+      },
+    };
   }
   const ax = axis < 0 ? axis + rank : axis;
   const shape = concatShape(sp_inputs, ax, expand_nonconcat_dim);
@@ -37,7 +45,15 @@ export const sparseConcat: SparseConcatKernel = ({ axis, sp_inputs, expand_nonco
     offset += s.shape[ax];
   }
   const order = canonicalOrder(indices, total, shape);
-  return { output: { kind: 'sparse', indices: takeRows(indices, rank, order), values: takeValues(values, dtype, order), shape, dtype } };
+  return {
+    output: {
+      kind: 'sparse',
+      indices: takeRows(indices, rank, order),
+      values: takeValues(values, dtype, order),
+      shape,
+      dtype,
+    },
+  };
 };
 
 /** The sum of the sizes along `ax`; every other dim that of the first input, or the largest with `expand`. */

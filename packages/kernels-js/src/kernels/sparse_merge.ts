@@ -27,7 +27,15 @@ export const sparseMerge: SparseMergeKernel = ({ sp_ids, sp_values, vocab_size, 
   }
   const { values, dtype } = sp_values;
   const order = already_sorted ? identity(n) : canonicalOrder(merged, n, outShape);
-  return { output: { kind: 'sparse', indices: already_sorted ? merged : takeRows(merged, outRank, order), values: takeValues(values, dtype, order), shape: outShape, dtype } };
+  return {
+    output: {
+      kind: 'sparse',
+      indices: already_sorted ? merged : takeRows(merged, outRank, order),
+      values: takeValues(values, dtype, order),
+      shape: outShape,
+      dtype,
+    },
+  };
 };
 
 function identity(n: number): Uint32Array {

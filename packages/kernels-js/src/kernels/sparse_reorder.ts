@@ -8,6 +8,12 @@ export const sparseReorder: SparseReorderKernel = ({ sp_input }) => {
   const { indices, values, shape, dtype } = sp_input;
   const order = canonicalOrder(indices, values.length, shape);
   return {
-    output: { kind: 'sparse', indices: takeRows(indices, shape.length, order), values: takeValues(values, dtype, order), shape: [...shape], dtype },
+    output: {
+      kind: 'sparse',
+      indices: takeRows(indices, shape.length, order),
+      values: takeValues(values, dtype, order),
+      shape: [...shape],
+      dtype,
+    },
   };
 };

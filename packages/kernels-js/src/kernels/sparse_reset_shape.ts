@@ -21,5 +21,7 @@ export const sparseResetShape: SparseResetShapeKernel = ({ sp_input, new_shape }
   }
   const all = new Uint32Array(n);
   for (let i = 0; i < n; i++) all[i] = i;
-  return { output: { kind: 'sparse', indices: indices.slice(), values: takeValues(values, dtype, all), shape: out, dtype } };
+  return {
+    output: { kind: 'sparse', indices: indices.slice(), values: takeValues(values, dtype, all), shape: out, dtype },
+  };
 };

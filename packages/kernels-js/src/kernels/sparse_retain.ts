@@ -12,6 +12,12 @@ export const sparseRetain: SparseRetainKernel = ({ sp_input, to_retain }) => {
   const order = new Uint32Array(m);
   for (let i = 0, k = 0; i < n; i++) if (keep[i]) order[k++] = i;
   return {
-    output: { kind: 'sparse', indices: takeRows(indices, shape.length, order), values: takeValues(values, dtype, order), shape: [...shape], dtype },
+    output: {
+      kind: 'sparse',
+      indices: takeRows(indices, shape.length, order),
+      values: takeValues(values, dtype, order),
+      shape: [...shape],
+      dtype,
+    },
   };
 };

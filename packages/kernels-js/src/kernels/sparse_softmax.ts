@@ -11,7 +11,10 @@ import { rowEnd } from '../innermost-rows.js';
 export const sparseSoftmax: SparseSoftmaxKernel = ({ sp_input }) => {
   const { indices, values, shape, dtype } = sp_input;
   const rank = shape.length;
-  const out = dtype === 'float32' ? softmaxFloat32(indices, values as Float32Array, rank) : softmaxFloat64(indices, values as Float64Array, rank);
+  const out =
+    dtype === 'float32'
+      ? softmaxFloat32(indices, values as Float32Array, rank)
+      : softmaxFloat64(indices, values as Float64Array, rank);
   return { output: { kind: 'sparse', indices: indices.slice(), values: out, shape: [...shape], dtype } };
 };
 
@@ -21,7 +24,7 @@ export const sparseSoftmax: SparseSoftmaxKernel = ({ sp_input }) => {
 function softmaxFloat64(indices: Float64Array, src: Float64Array, rank: number): Float64Array {
   const n = src.length;
   const out = new Float64Array(n);
-  for (let start = 0, end = 0; start < n; start = end) {
+  for (let start = 0, end: number; start < n; start = end) {
     end = rowEnd(indices, start, n, rank);
     let max = src[start];
     for (let i = start + 1; i < end; i++) max = Math.max(max, src[i]);
@@ -41,7 +44,7 @@ function softmaxFloat32(indices: Float64Array, src: Float32Array, rank: number):
   const n = src.length;
   const out = new Float32Array(n);
   const fround = Math.fround;
-  for (let start = 0, end = 0; start < n; start = end) {
+  for (let start = 0, end: number; start < n; start = end) {
     end = rowEnd(indices, start, n, rank);
     let max = src[start];
     for (let i = start + 1; i < end; i++) max = Math.max(max, src[i]);

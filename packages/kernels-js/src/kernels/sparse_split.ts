@@ -34,7 +34,13 @@ export const sparseSplit: SparseSplitKernel = ({ axis, num_split, sp_input }) =>
   for (let p = 0; p < num_split; p++) {
     const outShape = [...shape];
     outShape[ax] = p < r ? q + 1 : q;
-    output.push({ kind: 'sparse', indices: new Float64Array(counts[p] * rank), values: allocValues(dtype, counts[p]), shape: outShape, dtype });
+    output.push({
+      kind: 'sparse',
+      indices: new Float64Array(counts[p] * rank),
+      values: allocValues(dtype, counts[p]),
+      shape: outShape,
+      dtype,
+    });
   }
   const filled = new Uint32Array(num_split);
   for (let i = 0; i < n; i++) {

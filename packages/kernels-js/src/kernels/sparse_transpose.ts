@@ -20,5 +20,13 @@ export const sparseTranspose: SparseTransposeKernel = ({ sp_input, perm }) => {
     for (let d = 0; d < rank; d++, k++) moved[k] = indices[base + p[d]];
   }
   const order = canonicalOrder(moved, n, outShape);
-  return { output: { kind: 'sparse', indices: takeRows(moved, rank, order), values: takeValues(values, dtype, order), shape: outShape, dtype } };
+  return {
+    output: {
+      kind: 'sparse',
+      indices: takeRows(moved, rank, order),
+      values: takeValues(values, dtype, order),
+      shape: outShape,
+      dtype,
+    },
+  };
 };

@@ -11,11 +11,14 @@ export function sparseConcatInputs(op: string, args: Record<string, unknown>): v
   const inputs = args.sp_inputs as SparseData[];
   const axis = args.axis as number;
   const expand = args.expand_nonconcat_dim as boolean;
-  if (inputs.length === 0) throw new InvalidArgumentError(`${op}: sp_inputs is an empty list; give at least one SparseTensor`);
+  if (inputs.length === 0)
+    throw new InvalidArgumentError(`${op}: sp_inputs is an empty list; give at least one SparseTensor`);
   const first = inputs[0].shape;
   const rank = first.length;
   if (!(axis >= -rank && axis < rank)) {
-    throw new InvalidArgumentError(`${op}: axis = ${axis} is out of range for inputs of rank ${rank}: need ${-rank} <= axis < ${rank}`);
+    throw new InvalidArgumentError(
+      `${op}: axis = ${axis} is out of range for inputs of rank ${rank}: need ${-rank} <= axis < ${rank}`,
+    );
   }
   const ax = axis < 0 ? axis + rank : axis;
   let along = 0;
@@ -40,6 +43,8 @@ export function sparseConcatInputs(op: string, args: Record<string, unknown>): v
     along += s.shape[ax];
   });
   if (inputs.length > 1 && !Number.isSafeInteger(along)) {
-    throw new InvalidArgumentError(`${op}: the output's size along axis ${ax} would be ${along}, more than the largest dim, 2^53 - 1`);
+    throw new InvalidArgumentError(
+      `${op}: the output's size along axis ${ax} would be ${along}, more than the largest dim, 2^53 - 1`,
+    );
   }
 }

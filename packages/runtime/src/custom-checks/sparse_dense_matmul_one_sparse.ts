@@ -8,6 +8,8 @@ export function sparseDenseMatmulOneSparse(op: string, args: Record<string, unkn
   const a = args.sp_a as SparseData | DenseData;
   const b = args.b as SparseData | DenseData;
   if (a.kind === 'sparse' && b.kind === 'sparse') {
-    throw new TypeError(`${op}: exactly one of sp_a and b must be a SparseTensor; both are sparse (densify one of them, e.g. with sparse.toDense)`);
+    throw new TypeError(
+      `${op}: exactly one of sp_a and b must be a SparseTensor; both are sparse (densify one of them, e.g. with sparse.toDense)`,
+    );
   }
 }

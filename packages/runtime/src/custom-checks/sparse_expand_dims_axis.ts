@@ -6,6 +6,8 @@ export function sparseExpandDimsAxis(op: string, args: Record<string, unknown>):
   const rank = (args.sp_input as SparseData).shape.length;
   const axis = args.axis as number;
   if (!(axis >= -rank - 1 && axis <= rank)) {
-    throw new InvalidArgumentError(`${op}: axis = ${axis} is out of range for sp_input of rank ${rank}: need ${-rank - 1} <= axis <= ${rank}`);
+    throw new InvalidArgumentError(
+      `${op}: axis = ${axis} is out of range for sp_input of rank ${rank}: need ${-rank - 1} <= axis <= ${rank}`,
+    );
   }
 }

@@ -9,7 +9,9 @@ export function sparseResetShapeNewShape(op: string, args: Record<string, unknow
   if (ns === null) return;
   const rank = sp.shape.length;
   if (ns.length !== rank) {
-    throw new InvalidArgumentError(`${op}: new_shape ${shapeText(ns)} has ${ns.length} dims but sp_input has rank ${rank} (dense shape ${shapeText(sp.shape)})`);
+    throw new InvalidArgumentError(
+      `${op}: new_shape ${shapeText(ns)} has ${ns.length} dims but sp_input has rank ${rank} (dense shape ${shapeText(sp.shape)})`,
+    );
   }
   ns.forEach((d, i) => {
     if (d < sp.shape[i]) {

@@ -15,11 +15,15 @@ export function sparseReshapeTarget(op: string, args: Record<string, unknown>): 
   target.forEach((d, i) => {
     if (d === -1) {
       if (unknown >= 0) {
-        throw new InvalidArgumentError(`${op}: shape[${unknown}] and shape[${i}] are both -1; at most one dim of shape can be -1`);
+        throw new InvalidArgumentError(
+          `${op}: shape[${unknown}] and shape[${i}] are both -1; at most one dim of shape can be -1`,
+        );
       }
       unknown = i;
     } else if (d < 0) {
-      throw new InvalidArgumentError(`${op}: shape[${i}] = ${d} is not a dim: need a whole number >= 0, or -1 for the one dim to infer`);
+      throw new InvalidArgumentError(
+        `${op}: shape[${i}] = ${d} is not a dim: need a whole number >= 0, or -1 for the one dim to infer`,
+      );
     } else known *= BigInt(d);
   });
   let total = 1n;
@@ -38,11 +42,15 @@ export function sparseReshapeTarget(op: string, args: Record<string, unknown>): 
     }
     const inferred = total / known;
     if (inferred > BigInt(Number.MAX_SAFE_INTEGER)) {
-      throw new InvalidArgumentError(`${op}: the -1 of shape ${shapeText(target)} would be ${inferred}, more than the largest dim, 2^53 - 1`);
+      throw new InvalidArgumentError(
+        `${op}: the -1 of shape ${shapeText(target)} would be ${inferred}, more than the largest dim, 2^53 - 1`,
+      );
     }
     return;
   }
   if (known !== total) {
-    throw new InvalidArgumentError(`${op}: ${input} has ${total} dense values, but the requested shape ${shapeText(target)} has ${known}`);
+    throw new InvalidArgumentError(
+      `${op}: ${input} has ${total} dense values, but the requested shape ${shapeText(target)} has ${known}`,
+    );
   }
 }

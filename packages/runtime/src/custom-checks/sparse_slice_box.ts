@@ -7,7 +7,9 @@ export function sparseSliceBox(op: string, args: Record<string, unknown>): void 
   for (const name of ['start', 'size'] as const) {
     const v = args[name] as number[];
     if (v.length !== rank) {
-      throw new InvalidArgumentError(`${op}: ${name} has ${v.length} entries but sp_input has rank ${rank}; ${name} needs one entry per dim`);
+      throw new InvalidArgumentError(
+        `${op}: ${name} has ${v.length} entries but sp_input has rank ${rank}; ${name} needs one entry per dim`,
+      );
     }
     v.forEach((x, d) => {
       if (x < 0) throw new InvalidArgumentError(`${op}: ${name}[${d}] = ${x} is negative; need ${name}[${d}] >= 0`);

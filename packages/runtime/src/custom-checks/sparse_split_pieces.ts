@@ -16,7 +16,9 @@ export function sparseSplitPieces(op: string, args: Record<string, unknown>): vo
   const rank = shape.length;
   if (rank === 0) throw new InvalidArgumentError(`${op}: sp_input has rank 0; a SparseTensor to split needs rank >= 1`);
   if (!(axis >= -rank && axis < rank)) {
-    throw new InvalidArgumentError(`${op}: axis = ${axis} is out of range for sp_input of rank ${rank}: need ${-rank} <= axis < ${rank}`);
+    throw new InvalidArgumentError(
+      `${op}: axis = ${axis} is out of range for sp_input of rank ${rank}: need ${-rank} <= axis < ${rank}`,
+    );
   }
   const ax = axis < 0 ? axis + rank : axis;
   if (!(numSplit >= 1 && numSplit <= shape[ax])) {
@@ -25,6 +27,8 @@ export function sparseSplitPieces(op: string, args: Record<string, unknown>): vo
     );
   }
   if (numSplit > MAX_SPLIT_PIECES) {
-    throw new InvalidArgumentError(`${op}: num_split = ${numSplit} would make more than ${MAX_SPLIT_PIECES} SparseTensors`);
+    throw new InvalidArgumentError(
+      `${op}: num_split = ${numSplit} would make more than ${MAX_SPLIT_PIECES} SparseTensors`,
+    );
   }
 }

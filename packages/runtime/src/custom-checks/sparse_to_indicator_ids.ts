@@ -2,7 +2,13 @@ import type { SparseData } from '@sparse/kernels-js';
 import { InvalidArgumentError } from '../errors.js';
 
 /** Every value of `values` (int32 or int64 ids) is in [0, vocab); the error names the entry, `what` and `vocabText`. */
-export function checkIdsInVocab(op: string, what: string, values: SparseData['values'], vocab: number, vocabText: string): void {
+export function checkIdsInVocab(
+  op: string,
+  what: string,
+  values: SparseData['values'],
+  vocab: number,
+  vocabText: string,
+): void {
   const n = values.length;
   if (values instanceof BigInt64Array) {
     const v = BigInt(vocab);
@@ -17,8 +23,17 @@ export function checkIdsInVocab(op: string, what: string, values: SparseData['va
   }
 }
 
-function outOfRange(op: string, what: string, i: number, x: number | bigint, vocabText: string, vocab: number): InvalidArgumentError {
-  return new InvalidArgumentError(`${op}: ${what}.values[${i}] = ${x} is out of range: need 0 <= id < ${vocabText} = ${vocab}`);
+function outOfRange(
+  op: string,
+  what: string,
+  i: number,
+  x: number | bigint,
+  vocabText: string,
+  vocab: number,
+): InvalidArgumentError {
+  return new InvalidArgumentError(
+    `${op}: ${what}.values[${i}] = ${x} is out of range: need 0 <= id < ${vocabText} = ${vocab}`,
+  );
 }
 
 /** A vocab size is a dim: a whole number in [0, 2^53), so every id below it converts to an exact index. */

@@ -9,13 +9,43 @@ export async function runChecks(wasmOptions = {}) {
   for (const backend of ['js', 'wasm']) {
     try {
       const rt = await createRuntime({ backend, ...(backend === 'wasm' ? wasmOptions : {}) });
-      const st = new SparseTensor([[0, 0], [1, 2], [2, 1]], [1, 2, 3], [3, 3], 'float32');
+      const st = new SparseTensor(
+        [
+          [0, 0],
+          [1, 2],
+          [2, 1],
+        ],
+        [1, 2, 3],
+        [3, 3],
+        'float32',
+      );
       report[backend] = {
         backend: rt.backend,
-        matmul: rt.sparse.tensorDenseMatmul(st, tensor([[1, 2], [3, 4], [5, 6]], 'float32')).toArray(),
+        matmul: rt.sparse
+          .tensorDenseMatmul(
+            st,
+            tensor(
+              [
+                [1, 2],
+                [3, 4],
+                [5, 6],
+              ],
+              'float32',
+            ),
+          )
+          .toArray(),
         toDense: rt.sparse.toDense(st).toArray(),
         reduceSum: rt.sparse.reduceSum(st, { axis: 1 }).toArray(),
-        reorder: rt.sparse.reorder(new SparseTensor([[1, 0], [0, 1]], [5, 6], [2, 2])).indices,
+        reorder: rt.sparse.reorder(
+          new SparseTensor(
+            [
+              [1, 0],
+              [0, 1],
+            ],
+            [5, 6],
+            [2, 2],
+          ),
+        ).indices,
       };
     } catch (e) {
       report[backend] = { error: String(e?.stack ?? e) };
@@ -24,7 +54,16 @@ export async function runChecks(wasmOptions = {}) {
   try {
     await setBackend('wasm', wasmOptions);
     report.defaultBackend = getBackend();
-    sparse.toDense(new SparseTensor([[1, 0], [0, 0]], [1, 2], [2, 2]));
+    sparse.toDense(
+      new SparseTensor(
+        [
+          [1, 0],
+          [0, 0],
+        ],
+        [1, 2],
+        [2, 2],
+      ),
+    );
   } catch (e) {
     report.error = `${e.name}: ${e.message}`;
   }

@@ -14,7 +14,15 @@ import {
   type RuntimeOptions,
 } from '@sparse/runtime';
 
-const st: SparseTensor = new SparseTensor([[0, 0], [1, 2]], [1, 2], [3, 4], 'float32');
+const st: SparseTensor = new SparseTensor(
+  [
+    [0, 0],
+    [1, 2],
+  ],
+  [1, 2],
+  [3, 4],
+  'float32',
+);
 const dense: Tensor = sparse.toDense(st, { defaultValue: 0 });
 const shape: number[] = dense.shape;
 const dtype: DType = st.dtype;
@@ -36,7 +44,16 @@ sparse.reduceSum(st, { axes: 1 });
 await setBackend('wasm', { backend: 'js' });
 
 try {
-  sparse.toDense(new SparseTensor([[1, 0], [0, 0]], [1, 2], [2, 2]));
+  sparse.toDense(
+    new SparseTensor(
+      [
+        [1, 0],
+        [0, 0],
+      ],
+      [1, 2],
+      [2, 2],
+    ),
+  );
 } catch (e) {
   if (e instanceof InvalidArgumentError) console.log(e.message);
 }
