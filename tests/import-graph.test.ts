@@ -44,6 +44,19 @@ describe('the import graph', () => {
     expect(runtimeImports(src).sort()).toEqual(['./a.js', './c.js', './side.js', 'g']);
   });
 
+  it('the types kernels speak come from @sparse/kernel-abi, never from a backend package', () => {
+    const typeImports = PACKAGES.flatMap((pkg) =>
+      sourcesOf(pkg).flatMap((file) =>
+        [
+          ...readFileSync(file, 'utf8').matchAll(
+            /import\s+type\s+\{[^}]*\}\s+from\s+'(@sparse\/kernels-[a-z]+)[^']*'/g,
+          ),
+        ].map((m) => `${relative(ROOT, file)}: ${m[1]}`),
+      ),
+    );
+    expect(typeImports).toEqual([]);
+  });
+
   for (const pkg of PACKAGES) {
     const manifest = JSON.parse(readFileSync(join(ROOT, 'packages', pkg, 'package.json'), 'utf8')) as Record<
       string,

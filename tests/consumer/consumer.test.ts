@@ -47,7 +47,7 @@ const PACKAGES = rootManifest.workspaces
   .map((dir) => ({ dir, manifest: JSON.parse(readFileSync(join(ROOT, dir, 'package.json'), 'utf8')) as Manifest }))
   .filter((p) => !p.manifest.private);
 /** What `npm install @sparse/runtime` brings: the runtime and its dependencies, not the GPU backend. */
-const RUNTIME_CLOSURE = ['@sparse/runtime', '@sparse/kernels-as', '@sparse/kernels-js'];
+const RUNTIME_CLOSURE = ['@sparse/runtime', '@sparse/kernels-as', '@sparse/kernels-js', '@sparse/kernel-abi'];
 
 const run = (cmd: string, args: string[], cwd: string) =>
   execFileSync(cmd, args, {
@@ -89,6 +89,7 @@ describe('a user of the published packages', () => {
   it('publishes every package complete: entry points, types, README and LICENSE, nothing else (npm publish --dry-run)', () => {
     expect(PACKAGES.map((p) => p.manifest.name).sort()).toEqual([
       '@sparse/conformance',
+      '@sparse/kernel-abi',
       '@sparse/kernels-as',
       '@sparse/kernels-gpu',
       '@sparse/kernels-js',

@@ -64,7 +64,7 @@ export function emitAsFamilyTable(specs: LoadedSpec[]): string {
     ]),
   );
   return buildTsFile('family-ops.ts', (f) => {
-    f.addImportDeclaration({ isTypeOnly: true, moduleSpecifier: './kernel-types.js', namedImports: ['DType'] });
+    f.addImportDeclaration({ isTypeOnly: true, moduleSpecifier: '@sparse/kernel-abi', namedImports: ['DType'] });
     f.addInterface({
       name: 'FamilyOp',
       isExported: true,

@@ -66,7 +66,7 @@ export interface DenseData {
 }
 `;
 
-/** The kernel signatures of every op, for a backend package (`<backend>/src/generated/kernel-types.ts`). */
+/** The kernel signatures of every op, for the kernel ABI package (`kernel-abi/src/generated/kernel-types.ts`). */
 export function emitKernelTypes(specs: LoadedSpec[]): string {
   return buildTsFile('kernel-types.ts', (f) => {
     f.addStatements(COMMON.trim());

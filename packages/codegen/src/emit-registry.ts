@@ -36,7 +36,7 @@ export function emitJsRegistry(specs: LoadedSpec[], kernelsDir: string): string 
   });
   if (problems.length) throw new SpecError(problems);
   return buildTsFile('registry.ts', (f) => {
-    f.addImportDeclaration({ isTypeOnly: true, moduleSpecifier: './kernel-types.js', namedImports: ['KernelTable'] });
+    f.addImportDeclaration({ isTypeOnly: true, moduleSpecifier: '@sparse/kernel-abi', namedImports: ['KernelTable'] });
     for (const s of specs) {
       const from = s.compiled ? `./kernels/${s.name}.js` : `../kernels/${s.name}.js`;
       f.addImportDeclaration({ moduleSpecifier: from, namedImports: [camelCase(s.name)] });

@@ -18,6 +18,7 @@ const TEMPLATES = join(CODEGEN, 'templates');
 
 /** The folders codegen owns: a file there that the specs no longer make is deleted. */
 export const GENERATED_DIRS = [
+  'packages/kernel-abi/src/generated',
   'packages/runtime/src/generated',
   'packages/kernels-js/src/generated',
   'packages/kernels-as/src/generated',
@@ -54,7 +55,7 @@ export function generatedFiles(opts: GenerateOptions): Map<string, string> {
       join(pkg('runtime'), 'src/generated/custom-checks.ts'),
       emitCustomChecks(specs, join(opts.root, pkg('runtime'), 'src/custom-checks')),
     ],
-    [join(pkg('kernels-js'), 'src/generated/kernel-types.ts'), emitKernelTypes(specs)],
+    [join(pkg('kernel-abi'), 'src/generated/kernel-types.ts'), emitKernelTypes(specs)],
     [
       join(pkg('kernels-js'), 'src/generated/registry.ts'),
       emitJsRegistry(specs, join(opts.root, pkg('kernels-js'), 'src/kernels')),
@@ -64,7 +65,6 @@ export function generatedFiles(opts: GenerateOptions): Map<string, string> {
       emitAsFamilies(specs, join(TEMPLATES, 'as/families.ts.hbs')),
     ],
     [join(pkg('kernels-as'), 'src/generated/family-ops.ts'), emitAsFamilyTable(specs)],
-    [join(pkg('kernels-as'), 'src/generated/kernel-types.ts'), emitKernelTypes(specs)],
     [
       join(pkg('kernels-gpu'), 'src/generated/families.ts'),
       emitGpuFamilies(specs, join(TEMPLATES, 'gpu/families.ts.hbs')),
@@ -74,7 +74,6 @@ export function generatedFiles(opts: GenerateOptions): Map<string, string> {
       emitJsExprRuntime(join(CODEGEN, 'src/expr/int-range-runtime.ts')),
     ],
     [join(pkg('kernels-gpu'), 'src/generated/family-ops.ts'), emitAsFamilyTable(specs)],
-    [join(pkg('kernels-gpu'), 'src/generated/kernel-types.ts'), emitKernelTypes(specs)],
     [join(pkg('conformance'), 'generated/cases.json'), emitCases(specs)],
     ['docs/ops.md', emitDocs(specs, join(TEMPLATES, 'docs/ops.md.hbs'))],
   ]);

@@ -16,7 +16,7 @@ import { afterAll, expect, it } from 'vitest';
 
 const ROOT = join(import.meta.dirname, '../../..');
 const OP = 'sparse_spec_only_fixture';
-const PACKAGES = ['codegen', 'runtime', 'kernels-js', 'kernels-as', 'kernels-gpu', 'conformance'];
+const PACKAGES = ['codegen', 'kernel-abi', 'runtime', 'kernels-js', 'kernels-as', 'kernels-gpu', 'conformance'];
 
 // The promise of the project: a new op of a kernel family needs its YAML file and nothing else.
 const FIXTURE = `name: ${OP}
@@ -88,6 +88,7 @@ it('a new family op runs from its spec alone in a built workspace: npm run build
   // codegen ran again, and so did every build that takes generated sources: none was restored stale from the cache.
   for (const p of [
     'codegen:generate',
+    'kernel-abi:build',
     'kernels-js:build',
     'kernels-as:build',
     'kernels-gpu:build',

@@ -1,4 +1,4 @@
-import { DELEGATED } from './generated/kernel-types.js';
+import { DELEGATED } from '@sparse/kernel-abi';
 
 type Outputs = Record<string, unknown>;
 

@@ -1,4 +1,4 @@
-import type { DType, Scalar, Values } from './generated/kernel-types.js';
+import type { DType, Scalar, Values } from '@sparse/kernel-abi';
 
 type NumericStorage = Float32Array | Float64Array | Int32Array | BigInt64Array;
 type Ctor = {

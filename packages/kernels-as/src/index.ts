@@ -26,8 +26,8 @@ import { sparseFillEmptyRows } from './kernels/sparse_fill_empty_rows.js';
 import { sparseToIndicator } from './kernels/sparse_to_indicator.js';
 import { sparseMerge } from './kernels/sparse_merge.js';
 
-import type { SparseData } from './generated/kernel-types.js';
-export { DELEGATED } from './generated/kernel-types.js';
+import type { SparseData } from '@sparse/kernel-abi';
+export { DELEGATED } from '@sparse/kernel-abi';
 export { DELEGATED_OPS };
 
 import type { Kernel, JsKernel, KernelFactory } from './kernels/kernel.js';

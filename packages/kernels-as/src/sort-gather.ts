@@ -1,4 +1,4 @@
-import type { DType, SparseData } from './generated/kernel-types.js';
+import type { DType, SparseData } from '@sparse/kernel-abi';
 import { bytesPerElement } from './heap.js';
 import { fitsI32, type WasmContext } from './wasm-context.js';
 import { REASONS, WASM_BYTES } from './delegation.js';

@@ -1,5 +1,5 @@
-import type { Scalar, SparseData } from './generated/kernel-types.js';
-import { indexText } from '@sparse/kernels-js/internals';
+import type { Scalar, SparseData } from '@sparse/kernel-abi';
+import { indexText } from '@sparse/kernel-abi';
 import { Heap } from './heap.js';
 import type { WasmExports } from './wasm-module.js';
 

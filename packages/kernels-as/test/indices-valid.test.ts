@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SparseTensor, createRuntime, tensor } from '@sparse/runtime';
 import { createWasmBackend } from '../dist/index.js';
-import type { SparseData } from '../src/generated/kernel-types.js';
+import type { SparseData } from '@sparse/kernel-abi';
 
 // The runtime's index check runs in wasm for large index sets: it must accept exactly what the JS check accepts,
 // and a rejected input must still get the JS backend's error, naming the bad entry.

@@ -15,7 +15,7 @@ import { sparseSoftmax } from './kernels/sparse_softmax.js';
 import { sparseTensorToDense } from './kernels/sparse_tensor_to_dense.js';
 import { sparseToDense } from './kernels/sparse_to_dense.js';
 
-export { DELEGATED } from './generated/kernel-types.js';
+export { DELEGATED } from '@sparse/kernel-abi';
 export { REASONS } from './delegation.js';
 export { GpuContext, sizeClass, type GpuContextOptions, type Staged } from './gpu-context.js';
 

@@ -1,2 +1,2 @@
-export * from './generated/kernel-types.js';
+// The reference backend: every op's kernel, by op id. The types they speak are @sparse/kernel-abi's.
 export { kernels } from './generated/registry.js';

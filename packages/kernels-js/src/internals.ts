@@ -1,10 +1,7 @@
 // Index work shared with the other backends (tfjs's shared kernel implementations): they reuse these rather
 // than write the same plans again.
-export { allocValues, takeValues } from './values.js';
-export { rowMajorStrides, sizeOf } from './strides.js';
 export { broadcastStrides } from './broadcast.js';
 export { canonicalOrder } from './canonical-order.js';
-export { indexText } from './index-text.js';
 export { rowEnd } from './innermost-rows.js';
 export { reducePlan } from './families/reduce-plan.js';
 export { mergePlan, takeMerged } from './families/merge-plan.js';

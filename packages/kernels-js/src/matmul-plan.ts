@@ -1,4 +1,4 @@
-import type { DenseData, SparseData } from './generated/kernel-types.js';
+import type { DenseData, SparseData } from '@sparse/kernel-abi';
 
 /**
  * sparse_tensor_dense_matmul as one product S·D, whichever operand is sparse: S the sparse operand with its

@@ -1,5 +1,5 @@
-import type { DType, Values } from './generated/kernel-types.js';
-import { allocValues } from './values.js';
+import type { DType, Values } from '@sparse/kernel-abi';
+import { allocValues } from '@sparse/kernel-abi';
 
 /**
  * The transpose of a row-major [rows × cols] matrix: a new store of the same dtype, [cols × rows]. Blocked,

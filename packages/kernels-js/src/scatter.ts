@@ -1,6 +1,6 @@
-import type { DenseData, DType, Scalar, Values } from './generated/kernel-types.js';
-import { copyValue, filledValues } from './values.js';
-import { linearOffset, rowMajorStrides, sizeOf } from './strides.js';
+import type { DenseData, DType, Scalar, Values } from '@sparse/kernel-abi';
+import { copyValue, filledValues } from '@sparse/kernel-abi';
+import { linearOffset, rowMajorStrides, sizeOf } from '@sparse/kernel-abi';
 
 export interface ScatterInput {
   /** Row-major [n × shape.length] index matrix, every index within `shape`. */

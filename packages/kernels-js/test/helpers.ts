@@ -1,5 +1,5 @@
-import type { DenseData, DType, SparseData, Values } from '../src/generated/kernel-types.js';
-import { allocValues } from '../src/values.js';
+import type { DenseData, DType, SparseData, Values } from '@sparse/kernel-abi';
+import { allocValues } from '@sparse/kernel-abi';
 
 type Plain = number | bigint | boolean | string;
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sparseAdd } from '../src/generated/kernels/sparse_add.js';
-import type { DenseData, SparseData } from '../src/generated/kernel-types.js';
+import type { DenseData, SparseData } from '@sparse/kernel-abi';
 import { dense, list, rng, rows, sparse } from './helpers.js';
 
 const add = (a: SparseData | DenseData, b: SparseData | DenseData, thresh: number | bigint = 0) =>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sparseConcat } from '../src/kernels/sparse_concat.js';
-import type { DType, SparseData } from '../src/generated/kernel-types.js';
+import type { DType, SparseData } from '@sparse/kernel-abi';
 import { list, rng, rows, sparse } from './helpers.js';
 
 const concat = (axis: number, sp_inputs: SparseData[], expand_nonconcat_dim = false) =>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sparseMerge } from '../src/kernels/sparse_merge.js';
-import { compareIndexRows } from '../src/compare-indices.js';
+import { compareIndexRows } from '@sparse/kernel-abi';
 import { list, rng, rows, sparse } from './helpers.js';
 
 const seedIdx = [

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sparseReorder } from '../src/kernels/sparse_reorder.js';
-import { compareIndexRows } from '../src/compare-indices.js';
+import { compareIndexRows } from '@sparse/kernel-abi';
 import { list, rng, rows, sparse } from './helpers.js';
 
 const reorder = (sp: ReturnType<typeof sparse>) => sparseReorder({ sp_input: sp }).output;

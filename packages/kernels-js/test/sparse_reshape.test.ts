@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sparseReshape } from '../src/kernels/sparse_reshape.js';
-import type { DType, SparseData } from '../src/generated/kernel-types.js';
+import type { DType, SparseData } from '@sparse/kernel-abi';
 import { list, rng, rows, sparse } from './helpers.js';
 
 const reshape = (sp_input: SparseData, shape: number[]) => sparseReshape({ sp_input, shape }).output;

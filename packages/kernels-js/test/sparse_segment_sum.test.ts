@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { DenseData, DType } from '../src/generated/kernel-types.js';
+import type { DenseData, DType } from '@sparse/kernel-abi';
 import { sparseSegmentSum } from '../src/kernels/sparse_segment_sum.js';
 import { dense, list, rng } from './helpers.js';
 

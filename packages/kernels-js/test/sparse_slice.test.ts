@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sparseSlice } from '../src/kernels/sparse_slice.js';
-import type { DType, SparseData } from '../src/generated/kernel-types.js';
+import type { DType, SparseData } from '@sparse/kernel-abi';
 import { list, rng, rows, sparse } from './helpers.js';
 
 const slice = (sp_input: SparseData, start: number[], size: number[]) => sparseSlice({ sp_input, start, size }).output;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sparseSplit } from '../src/kernels/sparse_split.js';
-import type { DType, SparseData } from '../src/generated/kernel-types.js';
+import type { DType, SparseData } from '@sparse/kernel-abi';
 import { list, rng, rows, sparse } from './helpers.js';
 
 const split = (axis: number, num_split: number, sp_input: SparseData) =>

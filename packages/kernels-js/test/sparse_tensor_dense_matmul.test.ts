@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { DenseData, DType, SparseData } from '../src/generated/kernel-types.js';
+import type { DenseData, DType, SparseData } from '@sparse/kernel-abi';
 import { sparseTensorDenseMatmul } from '../src/kernels/sparse_tensor_dense_matmul.js';
 import { rowsGeneric, transposeMatrix } from '../src/matmul-rows.js';
-import { allocValues } from '../src/values.js';
+import { allocValues } from '@sparse/kernel-abi';
 import { dense, list, rng, sparse } from './helpers.js';
 
 type Num = number | bigint;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sparseTranspose } from '../src/kernels/sparse_transpose.js';
-import { compareIndexRows } from '../src/compare-indices.js';
+import { compareIndexRows } from '@sparse/kernel-abi';
 import { list, rng, rows, sparse } from './helpers.js';
 
 describe('sparse_transpose kernel', () => {

@@ -1,4 +1,4 @@
-import type { KernelTable, SparseData } from '@sparse/kernels-js';
+import type { KernelTable, SparseData } from '@sparse/kernel-abi';
 import type { RuntimeOptions } from './runtime-options.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { DenseData, SparseData } from '@sparse/kernels-js';
+import type { DenseData, SparseData } from '@sparse/kernel-abi';
 import { describe, getValue, isDType, isIntegerDType, toScalar, zeroOf, type DType } from './dtype.js';
 import { InvalidArgumentError } from './errors.js';
 import type { ArgMeta, OpMeta } from './op-meta.js';

@@ -1,4 +1,4 @@
-import type { DenseData, SparseData } from '@sparse/kernels-js';
+import type { DenseData, SparseData } from '@sparse/kernel-abi';
 import { InvalidArgumentError } from './errors.js';
 import type { CheckMeta, OpMeta } from './op-meta.js';
 import { sameShape, shapeText } from './shape.js';

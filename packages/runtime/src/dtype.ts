@@ -1,4 +1,4 @@
-import type { DType, Values, Scalar } from '@sparse/kernels-js';
+import { allocValues, type DType, type Values, type Scalar } from '@sparse/kernel-abi';
 
 export type { DType, Values, Scalar };
 
@@ -10,24 +10,6 @@ export function isDType(x: unknown): x is DType {
 
 export function isIntegerDType(dtype: DType): boolean {
   return dtype === 'int32' || dtype === 'int64';
-}
-
-/** A zero-filled value store of `n` elements. */
-export function allocValues(dtype: DType, n: number): Values {
-  switch (dtype) {
-    case 'float32':
-      return new Float32Array(n);
-    case 'float64':
-      return new Float64Array(n);
-    case 'int32':
-      return new Int32Array(n);
-    case 'int64':
-      return new BigInt64Array(n);
-    case 'bool':
-      return new Uint8Array(n);
-    case 'string':
-      return new Array<string>(n).fill('');
-  }
 }
 
 /** The dtype's zero, as TensorFlow's `zeros([], dtype)`: 0, 0n, false or ''. */

@@ -1,4 +1,4 @@
-import type { DenseData, SparseData } from '@sparse/kernels-js';
+import type { DenseData, SparseData } from '@sparse/kernel-abi';
 import { isDType, type DType } from './dtype.js';
 import type { OpMeta, OutputMeta } from './op-meta.js';
 import { assertAllocatable, sameShape, shapeText } from './shape.js';

@@ -1,4 +1,4 @@
-import { DELEGATED } from '@sparse/kernels-js';
+import { DELEGATED } from '@sparse/kernel-abi';
 import { bindArgs } from './bind-args.js';
 import { runChecks } from './checks.js';
 import { InvalidArgumentError, UnimplementedError } from './errors.js';
@@ -8,7 +8,7 @@ import { guardOutputSizes, wrapOutputs } from './outputs.js';
 import { validateSparse } from './validate-sparse.js';
 import { OPS } from './generated/ops-meta.js';
 import { bindOps, type SparseOps } from './generated/ops-api.js';
-import type { SparseData } from '@sparse/kernels-js';
+import type { SparseData } from '@sparse/kernel-abi';
 import type { OpMeta } from './op-meta.js';
 
 /** An isolated instance: one backend, the typed ops API over it, and the generic `run`. */

@@ -1,15 +1,9 @@
+import { sizeOf } from '@sparse/kernel-abi';
 import { InvalidArgumentError } from './errors.js';
 import { describe } from './dtype.js';
 
 /** The largest dense tensor sparse will allocate: beyond it an op refuses before allocating anything. */
 export const MAX_DENSE_ELEMENTS = 2 ** 31 - 1;
-
-/** The number of elements of a dense shape, as a float: exact up to 2^53, never overflowing to a wrong small number. */
-export function sizeOf(shape: readonly number[]): number {
-  let n = 1;
-  for (const d of shape) n *= d;
-  return n;
-}
 
 export function shapeText(shape: readonly number[]): string {
   return `[${shape.join(',')}]`;

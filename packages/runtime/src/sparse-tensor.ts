@@ -1,4 +1,4 @@
-import type { SparseData } from '@sparse/kernels-js';
+import type { SparseData } from '@sparse/kernel-abi';
 import { dtypeOfStorage, describe, getValue, inferDType, isDType, toValues, type DType, type Values } from './dtype.js';
 import { InvalidArgumentError } from './errors.js';
 import { shapeText, toShape } from './shape.js';

@@ -1,7 +1,8 @@
-import type { DenseData } from '@sparse/kernels-js';
+import type { DenseData } from '@sparse/kernel-abi';
 import { dtypeOfStorage, describe, getValue, inferDType, isDType, toValues, type DType, type Values } from './dtype.js';
 import { InvalidArgumentError } from './errors.js';
-import { assertAllocatable, shapeText, sizeOf, toShape } from './shape.js';
+import { sizeOf } from '@sparse/kernel-abi';
+import { assertAllocatable, shapeText, toShape } from './shape.js';
 
 /** A dense tensor: row-major `data` of `dtype`, with `shape`. */
 export class Tensor {

@@ -1,4 +1,4 @@
-import type { DenseData, SparseData } from '../generated/kernel-types.js';
+import type { DenseData, SparseData } from '@sparse/kernel-abi';
 import { broadcastStrides } from '@sparse/kernels-js/internals';
 import { fitsI32, scalarArg, type WasmContext } from '../wasm-context.js';
 import { delegate } from '../delegate.js';

@@ -1,4 +1,4 @@
-import type { SparseData } from '../generated/kernel-types.js';
+import type { SparseData } from '@sparse/kernel-abi';
 import { scalarArg, type WasmContext } from '../wasm-context.js';
 import type { FamilyOp } from '../generated/family-ops.js';
 import type { Args } from '../kernels/kernel.js';

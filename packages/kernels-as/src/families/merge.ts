@@ -1,5 +1,5 @@
-import type { DenseData, SparseData } from '../generated/kernel-types.js';
-import { rowMajorStrides } from '@sparse/kernels-js/internals';
+import type { DenseData, SparseData } from '@sparse/kernel-abi';
+import { rowMajorStrides } from '@sparse/kernel-abi';
 import { fitsI32, scalarArg, type WasmContext } from '../wasm-context.js';
 import { delegate } from '../delegate.js';
 import { REASONS } from '../delegation.js';

@@ -1,5 +1,6 @@
-import type { SparseData } from '../generated/kernel-types.js';
-import { reducePlan, rowMajorStrides, sizeOf } from '@sparse/kernels-js/internals';
+import type { SparseData } from '@sparse/kernel-abi';
+import { rowMajorStrides, sizeOf } from '@sparse/kernel-abi';
+import { reducePlan } from '@sparse/kernels-js/internals';
 import { fitsI32, scalarArg, type WasmContext } from '../wasm-context.js';
 import { delegate } from '../delegate.js';
 import { REASONS } from '../delegation.js';

@@ -1,4 +1,4 @@
-import type { DenseData } from '../generated/kernel-types.js';
+import type { DenseData } from '@sparse/kernel-abi';
 import { bytesPerElement } from '../heap.js';
 import { fitsI32, type WasmContext } from '../wasm-context.js';
 import { delegate } from '../delegate.js';

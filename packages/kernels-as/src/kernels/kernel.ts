@@ -1,4 +1,4 @@
-import type { DType, SparseData } from '../generated/kernel-types.js';
+import type { DType, SparseData } from '@sparse/kernel-abi';
 import type { WasmContext } from '../wasm-context.js';
 import { bytesPerElement } from '../heap.js';
 

@@ -1,5 +1,5 @@
-import type { DenseData, DType, Scalar, SparseData, Values } from '../generated/kernel-types.js';
-import { allocValues, rowMajorStrides, sizeOf } from '@sparse/kernels-js/internals';
+import type { DenseData, DType, Scalar, SparseData, Values } from '@sparse/kernel-abi';
+import { allocValues, rowMajorStrides, sizeOf } from '@sparse/kernel-abi';
 import { fitsI32, type WasmContext } from '../wasm-context.js';
 import { delegate } from '../delegate.js';
 import { REASONS } from '../delegation.js';

@@ -1,4 +1,4 @@
-import type { SparseData } from '../generated/kernel-types.js';
+import type { SparseData } from '@sparse/kernel-abi';
 import { concatShape } from '@sparse/kernels-js/internals';
 import { bytesPerElement } from '../heap.js';
 import { fitsI32, type WasmContext } from '../wasm-context.js';

@@ -1,4 +1,4 @@
-import type { DenseData, Scalar, SparseData } from '../generated/kernel-types.js';
+import type { DenseData, Scalar, SparseData } from '@sparse/kernel-abi';
 import { fitsI32, type WasmContext } from '../wasm-context.js';
 import { delegate } from '../delegate.js';
 import { REASONS, WASM_BYTES } from '../delegation.js';

@@ -1,4 +1,4 @@
-import type { SparseData } from '../generated/kernel-types.js';
+import type { SparseData } from '@sparse/kernel-abi';
 import type { WasmContext } from '../wasm-context.js';
 import { delegate } from '../delegate.js';
 import { rowsOf, type Kernel, type JsKernel } from './kernel.js';

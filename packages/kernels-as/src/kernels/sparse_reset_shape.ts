@@ -1,4 +1,4 @@
-import type { SparseData } from '../generated/kernel-types.js';
+import type { SparseData } from '@sparse/kernel-abi';
 import type { WasmContext } from '../wasm-context.js';
 import { delegate } from '../delegate.js';
 import { REASONS, WASM_BYTES } from '../delegation.js';

@@ -1,5 +1,5 @@
-import type { DenseData } from '../generated/kernel-types.js';
-import { allocValues, sizeOf } from '@sparse/kernels-js/internals';
+import type { DenseData } from '@sparse/kernel-abi';
+import { allocValues, sizeOf } from '@sparse/kernel-abi';
 import { bytesPerElement } from '../heap.js';
 import { fitsI32, type WasmContext } from '../wasm-context.js';
 import { delegate } from '../delegate.js';

@@ -1,5 +1,5 @@
-import type { DenseData, SparseData } from '../generated/kernel-types.js';
-import { sizeOf, rowMajorStrides } from '@sparse/kernels-js/internals';
+import type { DenseData, SparseData } from '@sparse/kernel-abi';
+import { sizeOf, rowMajorStrides } from '@sparse/kernel-abi';
 import { fitsI32, type WasmContext } from '../wasm-context.js';
 import { delegate } from '../delegate.js';
 import { REASONS, WASM_BYTES } from '../delegation.js';

@@ -1,4 +1,4 @@
-import type { SparseData } from '../generated/kernel-types.js';
+import type { SparseData } from '@sparse/kernel-abi';
 import type { GpuFamilySource } from '../generated/families.js';
 import type { GpuContext } from '../gpu-context.js';
 import { delegate } from '../delegate.js';

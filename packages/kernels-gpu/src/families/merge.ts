@@ -1,4 +1,4 @@
-import type { DenseData, SparseData } from '../generated/kernel-types.js';
+import type { DenseData, SparseData } from '@sparse/kernel-abi';
 import type { GpuFamilySource } from '../generated/families.js';
 import { broadcastStrides, mergePlan, takeMerged } from '@sparse/kernels-js/internals';
 import type { GpuContext } from '../gpu-context.js';

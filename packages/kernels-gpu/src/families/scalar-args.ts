@@ -1,4 +1,4 @@
-import type { Scalar } from '../generated/kernel-types.js';
+import type { Scalar } from '@sparse/kernel-abi';
 import type { FamilyOp } from '../generated/family-ops.js';
 
 /** The scalar arguments as float32 kernel parameters. */

@@ -1,5 +1,5 @@
-import type { DenseData, DType, Scalar, Values } from '../generated/kernel-types.js';
-import { rowMajorStrides, sizeOf } from '@sparse/kernels-js/internals';
+import type { DenseData, DType, Scalar, Values } from '@sparse/kernel-abi';
+import { rowMajorStrides, sizeOf } from '@sparse/kernel-abi';
 import type { GpuContext } from '../gpu-context.js';
 import { allFinite, EXACT_INT, gpuRefusal, REASONS } from '../delegation.js';
 import { asFloat32, fromGpu, rangeOf } from '../int32-route.js';

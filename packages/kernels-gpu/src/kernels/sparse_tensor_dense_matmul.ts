@@ -1,4 +1,4 @@
-import type { DenseData } from '../generated/kernel-types.js';
+import type { DenseData } from '@sparse/kernel-abi';
 import type { GpuContext, Staged } from '../gpu-context.js';
 import { matmulPlan } from '@sparse/kernels-js/internals';
 import { delegate } from '../delegate.js';

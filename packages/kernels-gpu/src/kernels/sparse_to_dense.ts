@@ -1,4 +1,4 @@
-import type { DenseData } from '../generated/kernel-types.js';
+import type { DenseData } from '@sparse/kernel-abi';
 import type { GpuContext } from '../gpu-context.js';
 import { delegate } from '../delegate.js';
 import { gpuScatterToDense } from './scatter.js';

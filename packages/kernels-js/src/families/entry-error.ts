@@ -1,4 +1,4 @@
-import { indexText } from '../index-text.js';
+import { indexText } from '@sparse/kernel-abi';
 
 /** A KernelError thrown while computing entry `i` of `indices` (an integer division by zero...), told where it happened. */
 export function atEntry(e: unknown, what: string, indices: ArrayLike<number>, i: number, rank: number): unknown {

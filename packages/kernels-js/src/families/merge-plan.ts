@@ -1,4 +1,4 @@
-import type { SparseData, Values } from '../generated/kernel-types.js';
+import type { SparseData, Values } from '@sparse/kernel-abi';
 import { mergeSortedUnion, type MergePlan } from '../merge-sorted.js';
 import { copyRow } from '../index-rows.js';
 

@@ -1,5 +1,5 @@
-import type { SparseData } from '../generated/kernel-types.js';
-import { rowMajorStrides, sizeOf } from '../strides.js';
+import type { SparseData } from '@sparse/kernel-abi';
+import { rowMajorStrides, sizeOf } from '@sparse/kernel-abi';
 
 /** How the stored entries of a tensor fall into the groups of a reduction. */
 export interface ReducePlan {

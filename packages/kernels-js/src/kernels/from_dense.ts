@@ -1,5 +1,5 @@
-import type { FromDenseKernel } from '../generated/kernel-types.js';
-import { isZeroAt, takeValues } from '../values.js';
+import type { FromDenseKernel } from '@sparse/kernel-abi';
+import { isZeroAt, takeValues } from '@sparse/kernel-abi';
 
 /** Every element of `tensor` that is not the dtype's zero, in row-major order (NaN is kept; 0 and -0 are not). */
 export const fromDense: FromDenseKernel = ({ tensor }) => {

@@ -1,7 +1,7 @@
-import type { SparseConcatKernel, SparseData } from '../generated/kernel-types.js';
+import type { SparseConcatKernel, SparseData } from '@sparse/kernel-abi';
 import { canonicalOrder } from '../canonical-order.js';
 import { takeRows } from '../index-rows.js';
-import { allocValues, copyValue, takeValues } from '../values.js';
+import { allocValues, copyValue, takeValues } from '@sparse/kernel-abi';
 
 /**
  * The inputs concatenated along `axis` (checked by the runtime: a non-empty list, one rank, an axis in range,

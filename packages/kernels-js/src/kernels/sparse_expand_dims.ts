@@ -1,4 +1,4 @@
-import type { SparseExpandDimsKernel } from '../generated/kernel-types.js';
+import type { SparseExpandDimsKernel } from '@sparse/kernel-abi';
 
 /**
  * `sp_input` with a new dim of size 1 inserted at `axis` (checked by the runtime to lie in [-rank-1, rank]; a

@@ -1,7 +1,7 @@
-import type { SparseReorderKernel } from '../generated/kernel-types.js';
+import type { SparseReorderKernel } from '@sparse/kernel-abi';
 import { canonicalOrder } from '../canonical-order.js';
 import { takeRows } from '../index-rows.js';
-import { takeValues } from '../values.js';
+import { takeValues } from '@sparse/kernel-abi';
 
 /** `sp_input` in canonical row-major order; entries with the same index keep their relative order. */
 export const sparseReorder: SparseReorderKernel = ({ sp_input }) => {

@@ -1,5 +1,5 @@
-import type { SparseResetShapeKernel } from '../generated/kernel-types.js';
-import { takeValues } from '../values.js';
+import type { SparseResetShapeKernel } from '@sparse/kernel-abi';
+import { takeValues } from '@sparse/kernel-abi';
 
 /**
  * `sp_input` with its dense shape replaced: by `new_shape` (checked by the runtime to be at least the input's

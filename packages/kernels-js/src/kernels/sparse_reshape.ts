@@ -1,6 +1,6 @@
-import type { SparseReshapeKernel } from '../generated/kernel-types.js';
+import type { SparseReshapeKernel } from '@sparse/kernel-abi';
 import { resolveReshapeTarget } from '../reshape-shape.js';
-import { rowMajorStrides, sizeOf } from '../strides.js';
+import { rowMajorStrides, sizeOf } from '@sparse/kernel-abi';
 
 /**
  * `sp_input` with its dense shape changed to `shape` (one -1 inferred), as TensorFlow's SparseReshape: each index

@@ -1,6 +1,6 @@
-import type { SparseSegmentSumKernel } from '../generated/kernel-types.js';
-import { sizeOf } from '../strides.js';
-import { allocValues } from '../values.js';
+import type { SparseSegmentSumKernel } from '@sparse/kernel-abi';
+import { sizeOf } from '@sparse/kernel-abi';
+import { allocValues } from '@sparse/kernel-abi';
 
 /**
  * output[s] = the sum of data[indices[i]] over every i with segment_ids[i] == s; a segment without entries is 0.

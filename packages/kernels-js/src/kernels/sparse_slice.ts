@@ -1,5 +1,5 @@
-import type { SparseSliceKernel } from '../generated/kernel-types.js';
-import { allocValues, copyValue } from '../values.js';
+import type { SparseSliceKernel } from '@sparse/kernel-abi';
+import { allocValues, copyValue } from '@sparse/kernel-abi';
 
 /**
  * The part of `sp_input` inside the box `start <= index < start + size` (checked by the runtime: one entry per

@@ -1,4 +1,4 @@
-import type { SparseSoftmaxKernel } from '../generated/kernel-types.js';
+import type { SparseSoftmaxKernel } from '@sparse/kernel-abi';
 import { rowEnd } from '../innermost-rows.js';
 
 /**

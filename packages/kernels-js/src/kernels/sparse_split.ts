@@ -1,5 +1,5 @@
-import type { SparseData, SparseSplitKernel } from '../generated/kernel-types.js';
-import { allocValues, copyValue } from '../values.js';
+import type { SparseData, SparseSplitKernel } from '@sparse/kernel-abi';
+import { allocValues, copyValue } from '@sparse/kernel-abi';
 
 /** Whole-number division of non-negative safe integers, exact (a float quotient can round up to the next integer). */
 const idiv = (a: number, b: number): number => (a - (a % b)) / b;

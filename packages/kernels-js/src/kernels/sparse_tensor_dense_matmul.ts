@@ -1,6 +1,6 @@
-import type { DenseData, SparseData, SparseTensorDenseMatmulKernel } from '../generated/kernel-types.js';
+import type { DenseData, SparseData, SparseTensorDenseMatmulKernel } from '@sparse/kernel-abi';
 import { accumulateRows, transposeMatrix } from '../matmul-rows.js';
-import { allocValues } from '../values.js';
+import { allocValues } from '@sparse/kernel-abi';
 
 /**
  * op(sp_a) · op(b), op transposing where its adjoint flag is set; exactly one operand is a SparseTensor (the

@@ -1,4 +1,4 @@
-import type { SparseTensorToDenseKernel } from '../generated/kernel-types.js';
+import type { SparseTensorToDenseKernel } from '@sparse/kernel-abi';
 import { scatterToDense } from '../scatter.js';
 
 /** The dense tensor `sp_input` stands for, `default_value` where it stores nothing; a repeated index keeps its last value. */

@@ -1,4 +1,4 @@
-import type { SparseToDenseKernel } from '../generated/kernel-types.js';
+import type { SparseToDenseKernel } from '@sparse/kernel-abi';
 import { scatterToDense } from '../scatter.js';
 
 /**

@@ -1,5 +1,5 @@
-import type { SparseToIndicatorKernel } from '../generated/kernel-types.js';
-import { rowMajorStrides, sizeOf } from '../strides.js';
+import type { SparseToIndicatorKernel } from '@sparse/kernel-abi';
+import { rowMajorStrides, sizeOf } from '@sparse/kernel-abi';
 
 /**
  * A dense bool tensor of shape `sp_input.shape[:-1] + [vocab_size]`, true at `[index[:-1], value]` for every entry

@@ -1,4 +1,4 @@
-import type { DenseData, SparseData } from '@sparse/kernels-js';
+import type { DenseData, SparseData } from '@sparse/kernel-abi';
 
 /**
  * sparse_tensor_dense_matmul: exactly one of `sp_a` and `b` is a SparseTensor. Two dense operands are refused

@@ -1,4 +1,4 @@
-import type { SparseData } from '@sparse/kernels-js';
+import type { SparseData } from '@sparse/kernel-abi';
 import { InvalidArgumentError } from '../errors.js';
 
 /** sparse_expand_dims: `axis` in [-rank-1, rank] for `sp_input` of rank `rank` (a position in the result's dims). */

@@ -1,4 +1,4 @@
-import type { SparseData } from '@sparse/kernels-js';
+import type { SparseData } from '@sparse/kernel-abi';
 import { InvalidArgumentError } from '../errors.js';
 import { checkIdsInVocab, checkVocabSize } from './sparse_to_indicator_ids.js';
 

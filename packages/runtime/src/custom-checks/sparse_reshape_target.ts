@@ -1,4 +1,4 @@
-import type { SparseData } from '@sparse/kernels-js';
+import type { SparseData } from '@sparse/kernel-abi';
 import { InvalidArgumentError } from '../errors.js';
 import { shapeText } from '../shape.js';
 

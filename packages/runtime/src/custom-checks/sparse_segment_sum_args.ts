@@ -1,4 +1,4 @@
-import type { DenseData } from '@sparse/kernels-js';
+import type { DenseData } from '@sparse/kernel-abi';
 import { InvalidArgumentError } from '../errors.js';
 import { assertAllocatable } from '../shape.js';
 

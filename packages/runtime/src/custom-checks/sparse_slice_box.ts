@@ -1,4 +1,4 @@
-import type { SparseData } from '@sparse/kernels-js';
+import type { SparseData } from '@sparse/kernel-abi';
 import { InvalidArgumentError } from '../errors.js';
 
 /** sparse_slice: `start` and `size` each hold one whole number >= 0 per dim of `sp_input` (TensorFlow's SparseSlice). */

@@ -1,4 +1,4 @@
-import type { SparseData } from '@sparse/kernels-js';
+import type { SparseData } from '@sparse/kernel-abi';
 import { InvalidArgumentError } from '../errors.js';
 
 /** The most SparseTensors one sparse_split makes: beyond it the list alone would exhaust memory. */

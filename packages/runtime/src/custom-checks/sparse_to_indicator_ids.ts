@@ -1,4 +1,4 @@
-import type { SparseData } from '@sparse/kernels-js';
+import type { SparseData } from '@sparse/kernel-abi';
 import { InvalidArgumentError } from '../errors.js';
 
 /** Every value of `values` (int32 or int64 ids) is in [0, vocab); the error names the entry, `what` and `vocabText`. */

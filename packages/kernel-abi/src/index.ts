@@ -1,0 +1,7 @@
+// The kernel ABI: what the runtime and every backend agree on. The plain-data types and each op's kernel
+// signature (generated from the specs), the kernel error, and the helpers every side needs to read that data.
+export * from './generated/kernel-types.js';
+export { allocValues, copyValue, filledValues, isZeroAt, storageValue, takeValues, type Element } from './values.js';
+export { linearOffset, linearOffsets, rowMajorStrides, sizeOf } from './strides.js';
+export { indexText } from './index-text.js';
+export { compareIndexRows, isSortedRows } from './compare-indices.js';
