@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { extname, join } from 'node:path';
 import { build } from 'esbuild';
-import { chromium } from 'playwright-core';
+import { launchChromium } from '../../../tools/chromium.js';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 
 // The browser bundles run every spec example in headless Chromium: the runtime's (packages/runtime/dist/browser:
@@ -17,16 +17,6 @@ const ROOT = join(import.meta.dirname, '../../..');
 const BUNDLE_DIR = join(ROOT, 'packages/runtime/dist/browser');
 const GPU_BUNDLE_DIR = join(ROOT, 'packages/kernels-gpu/dist/browser');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const TYPES: Record<string, string> = {
   '.js': 'text/javascript',
   '.map': 'application/json',
@@ -129,11 +119,7 @@ afterAll(() => {
 
 it('the browser bundles run every spec example in headless Chromium on the js, wasm and gpu backends', async () => {
   expect(existsSync(CHROMIUM), `Chromium at ${CHROMIUM} (apt-get install chromium)`).toBe(true);
-  const browser = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: FLAGS,
-  });
+  const browser = await launchChromium(profile);
   try {
     const page = await browser.newPage();
     const errors: string[] = [];
