@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { extname, join, relative } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { launchChromium, type Chromium } from '../../tools/chromium.js';
+import { withoutColours } from '../../tools/terminal-text.js';
 import { afterAll, describe, expect, it } from 'vitest';
 
 // What a user does with our packages, from this checkout: publish (dry run) and pack each one, install the
@@ -363,8 +364,7 @@ async function viteDevServer(app: string) {
     const timer = setTimeout(() => reject(new Error(`vite dev did not start:\n${output}`)), 60_000);
     const onData = (chunk: Buffer) => {
       output += chunk;
-      // eslint-disable-next-line no-control-regex
-      if (output.replace(/\x1b\[[0-9;]*m/g, '').includes(`:${port}/`)) {
+      if (withoutColours(output).includes(`:${port}/`)) {
         clearTimeout(timer);
         resolve();
       }

@@ -13,6 +13,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
+import { withoutColours } from '../../../tools/terminal-text.js';
 
 const ROOT = join(import.meta.dirname, '../../..');
 const OP = 'sparse_spec_only_fixture';
@@ -66,15 +67,13 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 /** `npm run build` in the copy, as a contributor runs it; returns what nx printed, without colours. */
 const build = () =>
-  execFileSync('npm', ['run', 'build'], {
-    cwd: work,
-    encoding: 'utf8',
-    env: { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NO_COLOR: '1', FORCE_COLOR: '0' },
-  }).replace(ANSI, '');
-
-// Terminal colour codes, which a CI environment may turn on whatever NO_COLOR says.
-// eslint-disable-next-line no-control-regex
-const ANSI = /\x1b\[[0-9;]*m/g;
+  withoutColours(
+    execFileSync('npm', ['run', 'build'], {
+      cwd: work,
+      encoding: 'utf8',
+      env: { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NO_COLOR: '1', FORCE_COLOR: '0' },
+    }),
+  );
 
 // A contributor's loop in a workspace that has been built before: add a spec, `npm run build`, and the op runs on
 // every backend; change a template, build, and the kernels change. The copy starts from this workspace's built

@@ -2,7 +2,7 @@ import type { KernelTable, SparseData } from '@sparse/kernel-abi';
 import type { RuntimeOptions } from './runtime-options.js';
 
 /**
- * A kernel as the runtime holds it: plain data in, plain data out. Each op's exact signature is kernels-js's
+ * A kernel as the runtime holds it: plain data in, plain data out. Each op's exact signature is kernel-abi's
  * KernelTable; a backend's table is keyed by op id and may lack ops (the runtime then says so).
  */
 export type BackendKernel = (args: never) => unknown;

@@ -1,5 +1,4 @@
 import type { Backend } from './backend.js';
-import type { RuntimeOptions } from './runtime-options.js';
 
 /**
  * The GPU backend's package. It is a separate install, not a dependency of ours: gpu.js and headless-gl are large
@@ -12,7 +11,7 @@ export const GPU_PACKAGE = '@sparse/kernels-gpu';
  * literal, so that bundlers do not try to resolve a package the app may not have; a bundled app registers the
  * backend itself, as the error says.
  */
-export async function loadGpuPackage(_options: RuntimeOptions): Promise<Backend> {
+export async function loadGpuPackage(): Promise<Backend> {
   let mod: { createGpuBackend(): Promise<Backend> };
   try {
     mod = await import(/* webpackIgnore: true */ /* @vite-ignore */ GPU_PACKAGE);
