@@ -43,20 +43,6 @@ export interface SparseData {
   dtype: DType;
 }
 
-/**
- * A failure only a kernel can see (integer division by zero...). The runtime turns it into the same
- * InvalidArgumentError on every backend, prefixed with the op id. Kernels never throw anything else on purpose.
- */
-export class KernelError extends Error {
-  override name = 'KernelError';
-}
-
-/**
- * A kernel may add this key to its outputs when another backend's kernel computed them (an explicit, declared
- * fallback, e.g. string values on the wasm backend): the reason, which the conformance report shows as "delegated".
- */
-export const DELEGATED = '$delegated';
-
 /** A dense tensor as plain data, row-major. */
 export interface DenseData {
   readonly kind: 'dense';
@@ -86,7 +72,11 @@ export function emitKernelTypes(specs: LoadedSpec[]): string {
         isExported: true,
         properties: s.outputs.map((o) => ({ name: o.name, type: KERNEL_OUT[o.type] })),
       });
-      f.addTypeAlias({ name: `${base}Kernel`, isExported: true, type: `(args: ${base}Args) => ${base}Outputs` });
+      f.addTypeAlias({
+        name: `${base}Kernel`,
+        isExported: true,
+        type: `(args: ${base}Args) => ${base}Outputs`,
+      });
     }
     f.addInterface({
       name: 'KernelTable',

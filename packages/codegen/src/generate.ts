@@ -11,7 +11,8 @@ import { emitDocs } from './emit-docs.js';
 import { emitCustomChecks } from './emit-custom-checks.js';
 import { emitAsFamilies, emitAsFamilyTable } from './emit-as-kernels.js';
 import { emitGpuFamilies } from './emit-gpu-kernels.js';
-import { emitJsExprRuntime, emitJsFamilyKernels } from './emit-js-kernels.js';
+import { emitSourceCopy, emitJsFamilyKernels } from './emit-js-kernels.js';
+import { emitAsErrorCodes } from './emit-error-codes.js';
 
 const CODEGEN = join(dirname(fileURLToPath(import.meta.url)), '..');
 const TEMPLATES = join(CODEGEN, 'templates');
@@ -47,7 +48,7 @@ export function generatedFiles(opts: GenerateOptions): Map<string, string> {
     ),
     [
       join(pkg('kernels-js'), 'src/generated/expr-runtime.ts'),
-      emitJsExprRuntime(join(CODEGEN, 'src/expr/js-runtime.ts')),
+      emitSourceCopy(join(CODEGEN, 'src/expr/js-runtime.ts'), { '../kernel-error.js': '@sparse/kernel-abi' }),
     ],
     [join(pkg('runtime'), 'src/generated/ops-meta.ts'), emitOpsMeta(specs)],
     [join(pkg('runtime'), 'src/generated/ops-api.ts'), emitOpsApi(specs)],
@@ -56,6 +57,8 @@ export function generatedFiles(opts: GenerateOptions): Map<string, string> {
       emitCustomChecks(specs, join(opts.root, pkg('runtime'), 'src/custom-checks')),
     ],
     [join(pkg('kernel-abi'), 'src/generated/kernel-types.ts'), emitKernelTypes(specs)],
+    [join(pkg('kernel-abi'), 'src/generated/kernel-error.ts'), emitSourceCopy(join(CODEGEN, 'src/kernel-error.ts'))],
+    [join(pkg('kernels-as'), 'assembly/generated/error-codes.ts'), emitAsErrorCodes()],
     [
       join(pkg('kernels-js'), 'src/generated/registry.ts'),
       emitJsRegistry(specs, join(opts.root, pkg('kernels-js'), 'src/kernels')),
@@ -71,7 +74,7 @@ export function generatedFiles(opts: GenerateOptions): Map<string, string> {
     ],
     [
       join(pkg('kernels-gpu'), 'src/generated/int-range.ts'),
-      emitJsExprRuntime(join(CODEGEN, 'src/expr/int-range-runtime.ts')),
+      emitSourceCopy(join(CODEGEN, 'src/expr/int-range-runtime.ts')),
     ],
     [join(pkg('kernels-gpu'), 'src/generated/family-ops.ts'), emitAsFamilyTable(specs)],
     [join(pkg('conformance'), 'generated/cases.json'), emitCases(specs)],

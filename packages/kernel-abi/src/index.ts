@@ -1,6 +1,8 @@
 // The kernel ABI: what the runtime and every backend agree on. The plain-data types and each op's kernel
 // signature (generated from the specs), the kernel error, and the helpers every side needs to read that data.
 export * from './generated/kernel-types.js';
+export { KERNEL_ERRORS, KernelError, isKernelError, type KernelErrorName } from './generated/kernel-error.js';
+export { delegation, isDelegation, type BackendKernelTable, type Delegation, type KernelResult } from './delegation.js';
 export { allocValues, copyValue, filledValues, isZeroAt, storageValue, takeValues, type Element } from './values.js';
 export { linearOffset, linearOffsets, rowMajorStrides, sizeOf } from './strides.js';
 export { indexText } from './index-text.js';

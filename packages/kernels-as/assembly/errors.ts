@@ -1,9 +1,7 @@
 // Kernel-side failures (an integer division by zero...) cannot throw across the wasm boundary: a kernel records
 // the first one here and carries on; the JS side reads it after the call and raises the same error as the JS backend.
 
-export const ERR_NONE: i32 = 0;
-export const ERR_DIV_BY_ZERO: i32 = 1;
-export const ERR_NEGATIVE_POWER: i32 = 2;
+import { ERR_NONE } from './generated/error-codes';
 
 let errorCode: i32 = ERR_NONE;
 let errorEntry: i32 = -1;

@@ -1,5 +1,6 @@
 // What a generated expression calls where one wasm instruction is not TensorFlow's semantics.
-import { fail, ERR_DIV_BY_ZERO, ERR_NEGATIVE_POWER } from './errors';
+import { fail } from './errors';
+import { ERR_DIV_BY_ZERO, ERR_NEGATIVE_POWER } from './generated/error-codes';
 
 /** Integer division truncating toward zero; INT_MIN / -1 wraps (wasm would trap); a zero divisor is an error. */
 @inline export function idiv<T>(a: T, b: T): T {

@@ -27,7 +27,6 @@ import { sparseToIndicator } from './kernels/sparse_to_indicator.js';
 import { sparseMerge } from './kernels/sparse_merge.js';
 
 import type { SparseData } from '@sparse/kernel-abi';
-export { DELEGATED } from '@sparse/kernel-abi';
 export { DELEGATED_OPS };
 
 import type { Kernel, JsKernel, KernelFactory } from './kernels/kernel.js';

@@ -1,15 +1,10 @@
 import type { Scalar, SparseData } from '@sparse/kernel-abi';
-import { indexText } from '@sparse/kernel-abi';
+import { indexText, KernelError } from '@sparse/kernel-abi';
 import { Heap } from './heap.js';
 import type { WasmExports } from './wasm-module.js';
 
 const I32_MAX = 2 ** 31 - 1;
 const FAST_CHECK_MIN = 16384;
-
-const ERRORS: Record<number, string> = {
-  1: 'integer division by zero',
-  2: 'integers to negative integer powers are not allowed',
-};
 
 /** One module instance and its heap: what every wasm kernel of a runtime shares. */
 export class WasmContext {
@@ -86,9 +81,7 @@ export class WasmContext {
     if (code !== 0) {
       const i = this.exports.lastErrorEntry();
       const at = where ? ` at ${where.what}[${i}] = ${indexText(where.st.indices, i, where.st.shape.length)}` : '';
-      const e = new Error(`${ERRORS[code] ?? `kernel error ${code}`}${at}`);
-      e.name = 'KernelError';
-      throw e;
+      throw KernelError.fromCode(code, at);
     }
     return result;
   }

@@ -1,5 +1,6 @@
 import { kernels as jsKernels } from '@sparse/kernels-js';
 import type { GPU } from 'gpu.js';
+import type { KernelResult } from '@sparse/kernel-abi';
 import { FAMILY_OPS } from './generated/family-ops.js';
 import { GPU_FAMILIES, type GpuFamilySource } from './generated/families.js';
 import { REASONS } from './delegation.js';
@@ -15,11 +16,10 @@ import { sparseSoftmax } from './kernels/sparse_softmax.js';
 import { sparseTensorToDense } from './kernels/sparse_tensor_to_dense.js';
 import { sparseToDense } from './kernels/sparse_to_dense.js';
 
-export { DELEGATED } from '@sparse/kernel-abi';
 export { REASONS } from './delegation.js';
 export { GpuContext, sizeClass, type GpuContextOptions, type Staged } from './gpu-context.js';
 
-type Kernel = (args: Record<string, unknown>) => Record<string, unknown>;
+type Kernel = (args: Record<string, unknown>) => KernelResult<Record<string, unknown>>;
 type JsKernel = (args: never) => Record<string, unknown>;
 type Driver = (ctx: GpuContext, op: string, meta: FamilyOp, src: GpuFamilySource, js: JsKernel) => Kernel;
 

@@ -1,4 +1,4 @@
-import { DELEGATED } from '@sparse/kernel-abi';
+import { isDelegation, isKernelError, type KernelResult } from '@sparse/kernel-abi';
 import { bindArgs } from './bind-args.js';
 import { runChecks } from './checks.js';
 import { InvalidArgumentError, UnimplementedError } from './errors.js';
@@ -31,7 +31,9 @@ export class Runtime {
     return Object.hasOwn(OPS, opId) && typeof this.kernelOf(opId) === 'function';
   }
 
-  private kernelOf(opId: string): ((args: Record<string, unknown>) => Record<string, unknown>) | undefined {
+  private kernelOf(
+    opId: string,
+  ): ((args: Record<string, unknown>) => KernelResult<Record<string, unknown>>) | undefined {
     return Object.hasOwn(this.kernels, opId) ? (this.kernels[opId as keyof Backend['kernels']] as never) : undefined;
   }
 
@@ -66,17 +68,17 @@ export class Runtime {
     }
     runChecks(op, bound.values);
     guardOutputSizes(op, bound);
-    let out: Record<string, unknown>;
+    let out: KernelResult<Record<string, unknown>>;
     try {
       out = kernel(bound.values);
     } catch (e) {
-      if (e instanceof Error && e.name === 'KernelError') throw new InvalidArgumentError(`${opId}: ${e.message}`);
+      if (isKernelError(e)) throw new InvalidArgumentError(`${opId}: ${e.message}`);
       if (e instanceof RangeError)
         throw new InvalidArgumentError(`${opId}: the result does not fit in memory (${e.message})`);
       throw e;
     }
-    const { [DELEGATED]: delegated, ...outputs } = out;
-    return { outputs: wrapOutputs(op, bound, outputs, this.backend), delegated: delegated as string | undefined };
+    const [outputs, delegated] = isDelegation(out) ? [out.outputs, out.reason] : [out, undefined];
+    return { outputs: wrapOutputs(op, bound, outputs, this.backend), delegated };
   }
 }
 

@@ -1,28 +1,25 @@
 // Support functions that generated JS kernels call for what one JS operator cannot say exactly per dtype.
 // The generator copies this file into the JS backend (generated/expr-runtime.ts) and also runs it at build time
-// (to check that a map's f(0) = 0), so the two can never disagree.
+// (to check that a map's f(0) = 0), so the two can never disagree. The copy imports KernelError from
+// @sparse/kernel-abi, which holds a copy of ../kernel-error.ts.
 
-function kernelError(message: string): Error {
-  const e = new Error(message);
-  e.name = 'KernelError';
-  return e;
-}
+import { KernelError } from '../kernel-error.js';
 
 /** int32 division: truncates toward zero as C++ does; wraps on INT_MIN / -1; refuses a zero divisor. */
 export function div32(a: number, b: number): number {
-  if (b === 0) throw kernelError('integer division by zero');
+  if (b === 0) throw new KernelError('DIV_BY_ZERO');
   return (a / b) | 0;
 }
 
 /** int64 division: truncates toward zero; wraps on INT64_MIN / -1; refuses a zero divisor. */
 export function div64(a: bigint, b: bigint): bigint {
-  if (b === 0n) throw kernelError('integer division by zero');
+  if (b === 0n) throw new KernelError('DIV_BY_ZERO');
   return BigInt.asIntN(64, a / b);
 }
 
 /** int32 power by squaring, wrapping as int32 multiplication does; a negative exponent is refused as TensorFlow does. */
 export function pow32(base: number, exp: number): number {
-  if (exp < 0) throw kernelError('integers to negative integer powers are not allowed');
+  if (exp < 0) throw new KernelError('NEGATIVE_POWER');
   let result = 1;
   let b = base;
   for (let e = exp; e > 0; e >>>= 1) {
@@ -34,7 +31,7 @@ export function pow32(base: number, exp: number): number {
 
 /** int64 power by squaring, wrapping to 64 bits; a negative exponent is refused. */
 export function pow64(base: bigint, exp: bigint): bigint {
-  if (exp < 0n) throw kernelError('integers to negative integer powers are not allowed');
+  if (exp < 0n) throw new KernelError('NEGATIVE_POWER');
   let result = 1n;
   let b = base;
   for (let e = exp; e > 0n; e >>= 1n) {

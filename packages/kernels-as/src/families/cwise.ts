@@ -1,3 +1,4 @@
+import type { KernelResult } from '@sparse/kernel-abi';
 import type { DenseData, SparseData } from '@sparse/kernel-abi';
 import { broadcastStrides } from '@sparse/kernels-js/internals';
 import { fitsI32, scalarArg, type WasmContext } from '../wasm-context.js';
@@ -8,7 +9,7 @@ import type { Args } from '../kernels/kernel.js';
 
 /** A cwise op in wasm: the stored entries, their indices, and the dense operand with its broadcast strides go in. */
 export function cwiseKernel(ctx: WasmContext, op: string, meta: FamilyOp, js: (a: never) => Args) {
-  return (args: Args): Args => {
+  return (args: Args): KernelResult<Args> => {
     const sp = args[meta.roles.sparse!] as SparseData;
     const dense = args[meta.roles.dense!] as DenseData;
     if (!fitsI32(sp.shape)) return delegate(js, args, REASONS.wideDims);

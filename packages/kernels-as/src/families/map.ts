@@ -1,3 +1,4 @@
+import type { KernelResult } from '@sparse/kernel-abi';
 import type { SparseData } from '@sparse/kernel-abi';
 import { scalarArg, type WasmContext } from '../wasm-context.js';
 import type { FamilyOp } from '../generated/family-ops.js';
@@ -5,7 +6,7 @@ import type { Args } from '../kernels/kernel.js';
 
 /** A map op in wasm: only the values go in; the indices stay on the JS side as they are. */
 export function mapKernel(ctx: WasmContext, op: string, meta: FamilyOp) {
-  return (args: Args): Args => {
+  return (args: Args): KernelResult<Args> => {
     const sp = args[meta.roles.sparse!] as SparseData;
     const { heap } = ctx;
     const n = sp.values.length;

@@ -1,3 +1,4 @@
+import type { KernelResult } from '@sparse/kernel-abi';
 import type { DenseData, SparseData } from '@sparse/kernel-abi';
 import { rowMajorStrides } from '@sparse/kernel-abi';
 import { fitsI32, scalarArg, type WasmContext } from '../wasm-context.js';
@@ -11,7 +12,7 @@ import type { Args } from '../kernels/kernel.js';
  * whole union. One dense operand: the dense data goes in and each stored entry combines into it.
  */
 export function mergeKernel(ctx: WasmContext, op: string, meta: FamilyOp, js: (a: never) => Args) {
-  return (args: Args): Args => {
+  return (args: Args): KernelResult<Args> => {
     const a = args[meta.roles.a!] as SparseData | DenseData;
     const b = args[meta.roles.b!] as SparseData | DenseData;
     if (!fitsI32(a.shape)) return delegate(js, args, REASONS.wideDims);

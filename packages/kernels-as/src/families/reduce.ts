@@ -1,3 +1,4 @@
+import type { KernelResult } from '@sparse/kernel-abi';
 import type { SparseData } from '@sparse/kernel-abi';
 import { rowMajorStrides, sizeOf } from '@sparse/kernel-abi';
 import { reducePlan } from '@sparse/kernels-js/internals';
@@ -12,7 +13,7 @@ import type { Args } from '../kernels/kernel.js';
  * output: the groups need a sort, which the shared JS plan does; the reduction itself runs in wasm.
  */
 export function reduceKernel(ctx: WasmContext, op: string, meta: FamilyOp, js: (a: never) => Args) {
-  return (args: Args): Args => {
+  return (args: Args): KernelResult<Args> => {
     const sp = args[meta.roles.sparse!] as SparseData;
     const axes = args[meta.roles.axes!] as number[] | null;
     const keepdims = args[meta.roles.keepdims!] as boolean;

@@ -1,9 +1,9 @@
-import type { DType, SparseData } from '@sparse/kernel-abi';
+import type { DType, KernelResult, SparseData } from '@sparse/kernel-abi';
 import type { WasmContext } from '../wasm-context.js';
 import { bytesPerElement } from '../heap.js';
 
 export type Args = Record<string, unknown>;
-export type Kernel = (args: Args) => Args;
+export type Kernel = (args: Args) => KernelResult<Args>;
 export type JsKernel = (args: never) => Args;
 /** A hand-written wasm kernel: built from the module context and the JS kernel it delegates to. */
 export type KernelFactory = (ctx: WasmContext, js: JsKernel) => Kernel;

@@ -1,3 +1,4 @@
+import type { KernelResult } from '@sparse/kernel-abi';
 import type { DenseData } from '@sparse/kernel-abi';
 import { matmulPlan } from '@sparse/kernels-js/internals';
 import { bytesPerElement } from '../heap.js';
@@ -13,7 +14,7 @@ import type { Args } from './kernel.js';
  * sparse: outᵀ = B'ᵀ·A'ᵀ by the same kernel, then transposed back.
  */
 export function sparseTensorDenseMatmul(ctx: WasmContext, js: (a: never) => Args) {
-  return (args: Args): Args => {
+  return (args: Args): KernelResult<Args> => {
     const { sparseFirst, sp, dn, swapSparse, transposeDense, m, n } = matmulPlan(args);
     if (!fitsI32(sp.shape) || !fitsI32(dn.shape)) return delegate(js, args, REASONS.wideDims);
     const [dRows, dCols] = dn.shape;

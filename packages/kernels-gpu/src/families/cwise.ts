@@ -1,3 +1,4 @@
+import type { KernelResult } from '@sparse/kernel-abi';
 import type { DenseData, SparseData } from '@sparse/kernel-abi';
 import type { GpuFamilySource } from '../generated/families.js';
 import { broadcastStrides } from '@sparse/kernels-js/internals';
@@ -15,7 +16,7 @@ type Args = Record<string, unknown>;
  * gathers the dense value there and evaluates the expression, one stored entry per thread.
  */
 export function cwiseKernel(ctx: GpuContext, op: string, meta: FamilyOp, src: GpuFamilySource, js: (a: never) => Args) {
-  return (args: Args): Args => {
+  return (args: Args): KernelResult<Args> => {
     const sp = args[meta.roles.sparse!] as SparseData;
     const dense = args[meta.roles.dense!] as DenseData;
     const [av, dv] = [sp.values as Float32Array | Int32Array, dense.data as Float32Array | Int32Array];

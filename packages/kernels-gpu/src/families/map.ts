@@ -1,3 +1,4 @@
+import type { KernelResult } from '@sparse/kernel-abi';
 import type { SparseData } from '@sparse/kernel-abi';
 import type { GpuFamilySource } from '../generated/families.js';
 import type { GpuContext } from '../gpu-context.js';
@@ -11,7 +12,7 @@ type Args = Record<string, unknown>;
 
 /** A map op on the GPU: the stored values go in, one value per thread comes out; the indices stay on the host. */
 export function mapKernel(ctx: GpuContext, op: string, meta: FamilyOp, src: GpuFamilySource, js: (a: never) => Args) {
-  return (args: Args): Args => {
+  return (args: Args): KernelResult<Args> => {
     const sp = args[meta.roles.sparse!] as SparseData;
     const x = sp.values as Float32Array | Int32Array;
     const scalars = scalarArgs(meta, args);

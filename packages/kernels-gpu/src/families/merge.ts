@@ -1,3 +1,4 @@
+import type { KernelResult } from '@sparse/kernel-abi';
 import type { DenseData, SparseData } from '@sparse/kernel-abi';
 import type { GpuFamilySource } from '../generated/families.js';
 import { broadcastStrides, mergePlan, takeMerged } from '@sparse/kernels-js/internals';
@@ -16,7 +17,7 @@ type Args = Record<string, unknown>;
  * or expr, by side) and evaluates keep; the host drops the entries not kept. One dense operand: see mergeDense.
  */
 export function mergeKernel(ctx: GpuContext, op: string, meta: FamilyOp, src: GpuFamilySource, js: (a: never) => Args) {
-  return (args: Args): Args => {
+  return (args: Args): KernelResult<Args> => {
     const a = args[meta.roles.a!] as SparseData;
     const b = args[meta.roles.b!] as SparseData;
     if (a.kind !== 'sparse' || b.kind !== 'sparse') return mergeDense(ctx, op, meta, src, js, args);
@@ -70,7 +71,7 @@ function mergeDense(
   src: GpuFamilySource,
   js: (a: never) => Args,
   args: Args,
-): Args {
+): KernelResult<Args> {
   const a = args[meta.roles.a!] as SparseData | DenseData;
   const b = args[meta.roles.b!] as SparseData | DenseData;
   const sparseIsA = a.kind === 'sparse';

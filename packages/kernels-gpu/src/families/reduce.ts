@@ -1,3 +1,4 @@
+import type { KernelResult } from '@sparse/kernel-abi';
 import type { SparseData } from '@sparse/kernel-abi';
 import type { GpuFamilySource } from '../generated/families.js';
 import { reducePlan } from '@sparse/kernels-js/internals';
@@ -22,7 +23,7 @@ export function reduceKernel(
   src: GpuFamilySource,
   js: (a: never) => Args,
 ) {
-  return (args: Args): Args => {
+  return (args: Args): KernelResult<Args> => {
     const sp = args[meta.roles.sparse!] as SparseData;
     const scalars = scalarArgs(meta, args);
     // The plan first only for int32, whose bound needs the longest group (a delegated dtype never needs it).

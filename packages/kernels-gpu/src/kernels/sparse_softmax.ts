@@ -1,3 +1,4 @@
+import type { KernelResult } from '@sparse/kernel-abi';
 import type { SparseData } from '@sparse/kernel-abi';
 import type { GpuContext } from '../gpu-context.js';
 import { rowEnd } from '@sparse/kernels-js/internals';
@@ -38,7 +39,7 @@ const NORMALIZE = `function (vals, rowOf, stats) {
  * by the runtime), so an innermost row is a run of consecutive entries: the host finds the runs in one linear pass.
  */
 export function sparseSoftmax(ctx: GpuContext, js: (a: never) => Args) {
-  return (args: Args): Args => {
+  return (args: Args): KernelResult<Args> => {
     const sp = args.sp_input as SparseData;
     const refusal = gpuRefusal(sp.dtype, [sp.values as Float32Array]);
     if (refusal) return delegate(js, args, refusal);

@@ -1,3 +1,4 @@
+import type { KernelResult } from '@sparse/kernel-abi';
 import type { DenseData } from '@sparse/kernel-abi';
 import type { GpuContext, Staged } from '../gpu-context.js';
 import { matmulPlan } from '@sparse/kernels-js/internals';
@@ -42,7 +43,7 @@ const TRANSPOSE = `function (a, aCols) {
  * only the result is read back.
  */
 export function sparseTensorDenseMatmul(ctx: GpuContext, js: (a: never) => Args) {
-  return (args: Args): Args => {
+  return (args: Args): KernelResult<Args> => {
     const { sparseFirst, sp, dn, swapSparse, transposeDense, m, n } = matmulPlan(args);
     const [dRows, dCols] = dn.shape;
     const nnz = sp.values.length;

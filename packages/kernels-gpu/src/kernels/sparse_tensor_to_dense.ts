@@ -1,3 +1,4 @@
+import type { KernelResult } from '@sparse/kernel-abi';
 import type { SparseData } from '@sparse/kernel-abi';
 import type { GpuContext } from '../gpu-context.js';
 import { delegate } from '../delegate.js';
@@ -7,7 +8,7 @@ type Args = Record<string, unknown>;
 
 /** sparse_tensor_to_dense (float32, and int32 within 2^24) on the GPU: the stored values gathered into a default-filled dense tensor. */
 export function sparseTensorToDense(ctx: GpuContext, js: (a: never) => Args) {
-  return (args: Args): Args => {
+  return (args: Args): KernelResult<Args> => {
     const sp = args.sp_input as SparseData;
     const out = gpuScatterToDense(ctx, {
       indices: sp.indices,

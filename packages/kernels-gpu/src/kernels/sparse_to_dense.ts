@@ -1,3 +1,4 @@
+import type { KernelResult } from '@sparse/kernel-abi';
 import type { DenseData } from '@sparse/kernel-abi';
 import type { GpuContext } from '../gpu-context.js';
 import { delegate } from '../delegate.js';
@@ -10,7 +11,7 @@ type Args = Record<string, unknown>;
  * runtime, int32 or int64), one value per index or a scalar for all; a repeated index keeps its last value.
  */
 export function sparseToDense(ctx: GpuContext, js: (a: never) => Args) {
-  return (args: Args): Args => {
+  return (args: Args): KernelResult<Args> => {
     const idx = args.sparse_indices as DenseData;
     const vals = args.sparse_values as DenseData;
     const out = gpuScatterToDense(ctx, {

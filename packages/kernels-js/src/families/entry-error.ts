@@ -1,7 +1,7 @@
-import { indexText } from '@sparse/kernel-abi';
+import { indexText, isKernelError } from '@sparse/kernel-abi';
 
 /** A KernelError thrown while computing entry `i` of `indices` (an integer division by zero...), told where it happened. */
 export function atEntry(e: unknown, what: string, indices: ArrayLike<number>, i: number, rank: number): unknown {
-  if (e instanceof Error && e.name === 'KernelError') e.message += ` at ${what}[${i}] = ${indexText(indices, i, rank)}`;
+  if (isKernelError(e)) e.message += ` at ${what}[${i}] = ${indexText(indices, i, rank)}`;
   return e;
 }

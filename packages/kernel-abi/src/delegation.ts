@@ -1,0 +1,33 @@
+import type { KernelTable } from './generated/kernel-types.js';
+
+// A backend that hands a call to another backend's kernel (a declared fallback: string values on wasm, an op
+// not ported to the GPU) says so in its result, apart from the outputs, so that the runtime can report it and the
+// conformance suite can count the case as `delegated`, never as `passed`.
+
+// A registered symbol: the brand holds across two installed copies of this package.
+const DELEGATION = Symbol.for('@sparse/kernel-abi/delegation');
+
+/** Outputs another backend's kernel computed, and why. */
+export interface Delegation<O> {
+  readonly [DELEGATION]: true;
+  readonly reason: string;
+  readonly outputs: O;
+}
+
+/** What a kernel returns: its outputs, keyed by output name, or a delegation carrying them. */
+export type KernelResult<O> = O | Delegation<O>;
+
+export function delegation<O>(outputs: O, reason: string): Delegation<O> {
+  return { [DELEGATION]: true, reason, outputs };
+}
+
+export function isDelegation<O>(result: KernelResult<O>): result is Delegation<O> {
+  return typeof result === 'object' && result !== null && (result as Partial<Delegation<O>>)[DELEGATION] === true;
+}
+
+/** The kernels of a backend other than the reference: each op's kernel as KernelTable types it, free to delegate. */
+export type BackendKernelTable = {
+  readonly [op in keyof KernelTable]?: (
+    args: Parameters<KernelTable[op]>[0],
+  ) => KernelResult<ReturnType<KernelTable[op]>>;
+};
