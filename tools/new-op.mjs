@@ -107,13 +107,16 @@ const PARTS = {
     )}\n      axis: 1\n    expect:\n      output: {dense: [3.0, 3.0], dtype: float32}`,
   },
 };
+// A hand-written op starts on the JS kernels everywhere else; drop a backend from `dispatch` once it has a kernel.
+const HAND_WRITTEN_DISPATCH =
+  '\n  dispatch:               # backends without a kernel file of their own\n    wasm: js\n    gpu: js';
 PARTS.structural = {
   ...PARTS.map,
-  kernel: 'family: structural      # hand-written: packages/kernels-js/src/kernels/' + op + '.ts',
+  kernel: `family: structural      # hand-written: packages/kernels-js/src/kernels/${op}.ts${HAND_WRITTEN_DISPATCH}`,
 };
 PARTS.matmul = {
   ...PARTS.map,
-  kernel: 'family: matmul          # hand-written: packages/kernels-js/src/kernels/' + op + '.ts',
+  kernel: `family: matmul          # hand-written: packages/kernels-js/src/kernels/${op}.ts${HAND_WRITTEN_DISPATCH}`,
 };
 
 const p = PARTS[values.family];
@@ -146,6 +149,7 @@ writeFileSync(file, await format(spec, { ...(await resolveConfig(file)), parser:
 console.log(`wrote ${file}: fill in the TODOs and the examples, then npm test`);
 if (values.family === 'structural' || values.family === 'matmul') {
   console.log(
-    `a ${values.family} kernel is hand-written: add packages/kernels-js/src/kernels/${op}.ts exporting the kernel`,
+    `a ${values.family} kernel is hand-written: add packages/kernels-js/src/kernels/${op}.ts exporting the kernel; ` +
+      `for wasm or gpu, add packages/kernels-as/src/kernels/${op}.ts (or kernels-gpu) and drop that backend from dispatch`,
   );
 }

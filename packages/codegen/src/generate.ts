@@ -13,6 +13,8 @@ import { emitAsFamilies, emitAsFamilyTable } from './emit-as-kernels.js';
 import { emitGpuFamilies } from './emit-gpu-kernels.js';
 import { emitSourceCopy, emitJsFamilyKernels } from './emit-js-kernels.js';
 import { emitAsErrorCodes } from './emit-error-codes.js';
+import { emitBackendTable } from './emit-backend-table.js';
+import { BACKEND_TARGETS } from './backend-targets.js';
 
 const CODEGEN = join(dirname(fileURLToPath(import.meta.url)), '..');
 const TEMPLATES = join(CODEGEN, 'templates');
@@ -77,6 +79,13 @@ export function generatedFiles(opts: GenerateOptions): Map<string, string> {
       emitSourceCopy(join(CODEGEN, 'src/expr/int-range-runtime.ts')),
     ],
     [join(pkg('kernels-gpu'), 'src/generated/family-ops.ts'), emitAsFamilyTable(specs)],
+    ...BACKEND_TARGETS.map(
+      (b) =>
+        [
+          join(pkg(b.dir), 'src/generated/kernel-table.ts'),
+          emitBackendTable(specs, b, join(opts.root, pkg(b.dir), 'src/kernels')),
+        ] as [string, string],
+    ),
     [join(pkg('conformance'), 'generated/cases.json'), emitCases(specs)],
     ['docs/ops.md', emitDocs(specs, join(TEMPLATES, 'docs/ops.md.hbs'))],
   ]);

@@ -1,4 +1,5 @@
 import { ARG_TYPES, DTYPE_NAMES, KERNEL_FAMILIES, OUTPUT_TYPES } from './spec-types.js';
+import { BACKEND_NAMES } from './backend-targets.js';
 
 const identifier = { type: 'string', pattern: '^[a-z][a-z0-9_]*$' };
 const camel = { type: 'string', pattern: '^[a-z][A-Za-z0-9]*$' };
@@ -165,6 +166,12 @@ export const specSchema = {
         combine: expression,
         finalize: expression,
         implicit_zeros: { enum: ['ignore', 'include'] },
+        dispatch: {
+          type: 'object',
+          minProperties: 1,
+          propertyNames: { enum: BACKEND_NAMES },
+          additionalProperties: { const: 'js' },
+        },
       },
     },
     examples: { type: 'array', minItems: 1, items: caseSchema },

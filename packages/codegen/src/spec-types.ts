@@ -120,6 +120,8 @@ export interface KernelSpec {
   finalize?: string;
   /** reduce: whether the implicit zeros of a group take part (a group with any takes one 0 more). */
   implicit_zeros?: 'ignore' | 'include';
+  /** Backends without a kernel of their own for the op, which run the JS kernel there (reported as delegated). */
+  dispatch?: Record<string, 'js'>;
 }
 
 /** A spec with everything derived that emitters need. */

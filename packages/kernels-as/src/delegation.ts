@@ -1,16 +1,17 @@
 /**
- * The one place that declares when the wasm backend hands work to the JS kernels, and why. Such a result is
- * reported as `delegated`, never as `passed`.
+ * The one place that says when the wasm backend hands work to the JS kernels, and why. Such a result is reported
+ * as `delegated`, never as `passed`.
  *
- * Whole ops: none today — every op has a wasm kernel. Single calls, by the rules below, each kernel naming its
- * rule when it applies one: values that wasm memory does not hold (bool, string), dims whose indices do not fit
- * i32, positions beyond i64, and calls whose buffers would not fit the wasm memory the kernels allow themselves.
+ * Whole ops: those whose spec says `dispatch: {wasm: js}` (none today). Single calls, by the rules below, each
+ * kernel naming its rule when it applies one: values that wasm memory does not hold (bool, string), dims whose
+ * indices do not fit i32, positions beyond i64, and calls whose buffers would not fit the wasm memory the kernels
+ * allow themselves.
  */
-export const DELEGATED_OPS: Readonly<Record<string, string>> = {};
 
 export const WASM_BYTES = 2 ** 31;
 
 export const REASONS = {
+  notPorted: 'this op has no wasm kernel (its spec runs it on the JS kernels here): ran on the JS kernels',
   notNumeric: 'bool and string values are not held in wasm memory: ran on the JS kernels',
   wideDims: 'a dim exceeds 2^31-1, so its indices do not fit i32 in WebAssembly: ran on the JS kernels',
   beyondI64: 'a dense shape of 2^63 elements or more: positions beyond i64, ran on the JS kernels',

@@ -2,7 +2,7 @@ import type { DType, SparseData } from '@sparse/kernel-abi';
 import { bytesPerElement } from './heap.js';
 import { fitsI32, type WasmContext } from './wasm-context.js';
 import { REASONS, WASM_BYTES } from './delegation.js';
-import { NUMERIC, sparse } from './kernels/kernel.js';
+import { NUMERIC, sparse } from './kernel.js';
 
 /** ceil(64 / 11) radix passes × 2048 u32 counters: the histogram buffer of the sort (assembly/radix-sort.ts). */
 const HIST_BYTES = 6 * 2048 * 4;

@@ -8,8 +8,8 @@
  * so are int32 calls past the bound, and int32 ops whose meaning is not float arithmetic (integer division, pow).
  * Within float32, a call is delegated when its inputs hold inf, nan or a subnormal, or rerun on the JS kernels
  * when its result holds inf or nan (WebGL does not promise IEEE special values, and GPUs flush subnormals to zero),
- * and when a buffer or an offset would pass 2^24 (float textures hold integers exactly up to there). Ops with no
- * GPU kernel (neither a generated family op nor in index.ts's HAND_WRITTEN) are delegated whole: DELEGATED_OPS.
+ * and when a buffer or an offset would pass 2^24 (float textures hold integers exactly up to there). Ops whose
+ * spec says `dispatch: {gpu: js}` are delegated whole: DELEGATED_OPS.
  */
 
 export const REASONS = {
@@ -26,7 +26,7 @@ export const REASONS = {
     'a buffer or offset of this call passes 2^24, beyond the integers a float texture holds exactly: ran on the JS kernels',
   repeatedEntries:
     'sparse ⊕ dense where entries meet at one dense offset (a repeated index or a broadcast dense operand) and combine in turn: ran on the JS kernels',
-  notPorted: 'not ported to the GPU yet: ran on the JS kernels',
+  notPorted: 'this op has no GPU kernel (its spec runs it on the JS kernels here): ran on the JS kernels',
 } as const;
 
 /** Integers up to here are exact in float32 (and in float textures). */

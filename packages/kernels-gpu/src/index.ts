@@ -6,15 +6,12 @@ import { GPU_FAMILIES, type GpuFamilySource } from './generated/families.js';
 import { REASONS } from './delegation.js';
 import { delegate } from './delegate.js';
 import { GpuContext } from './gpu-context.js';
+import { HAND_WRITTEN, JS_DISPATCHED } from './generated/kernel-table.js';
 import type { FamilyOp } from './generated/family-ops.js';
 import { mapKernel } from './families/map.js';
 import { cwiseKernel } from './families/cwise.js';
 import { mergeKernel } from './families/merge.js';
 import { reduceKernel } from './families/reduce.js';
-import { sparseTensorDenseMatmul } from './kernels/sparse_tensor_dense_matmul.js';
-import { sparseSoftmax } from './kernels/sparse_softmax.js';
-import { sparseTensorToDense } from './kernels/sparse_tensor_to_dense.js';
-import { sparseToDense } from './kernels/sparse_to_dense.js';
 
 export { REASONS } from './delegation.js';
 export { GpuContext, sizeClass, type GpuContextOptions, type Staged } from './gpu-context.js';
@@ -23,27 +20,19 @@ type Kernel = (args: Record<string, unknown>) => KernelResult<Record<string, unk
 type JsKernel = (args: never) => Record<string, unknown>;
 type Driver = (ctx: GpuContext, op: string, meta: FamilyOp, src: GpuFamilySource, js: JsKernel) => Kernel;
 
-/** The hand-written GPU kernels, by op id. */
-export const HAND_WRITTEN: Record<string, (ctx: GpuContext, js: JsKernel) => Kernel> = {
-  sparse_tensor_dense_matmul: sparseTensorDenseMatmul,
-  sparse_softmax: sparseSoftmax,
-  sparse_tensor_to_dense: sparseTensorToDense,
-  sparse_to_dense: sparseToDense,
-};
+export { HAND_WRITTEN };
 
-/** The family drivers ported to the GPU; a family op of another family is delegated whole (DELEGATED_OPS). */
-const FAMILY_DRIVERS: Partial<Record<FamilyOp['family'], Driver>> = {
+/** The family drivers: every expression family runs on the GPU. */
+const FAMILY_DRIVERS: Record<FamilyOp['family'], Driver> = {
   map: mapKernel,
   cwise: cwiseKernel,
   merge: mergeKernel,
   reduce: reduceKernel,
 };
 
-/** Every op that runs on the JS kernels whole, with its reason: everything neither generated nor hand-written. */
+/** The ops whose specs run them on the JS kernels here (`dispatch: {gpu: js}`), with the reason reported. */
 export const DELEGATED_OPS: Readonly<Record<string, string>> = Object.fromEntries(
-  Object.keys(jsKernels)
-    .filter((op) => !HAND_WRITTEN[op] && !(GPU_FAMILIES[op] && FAMILY_DRIVERS[GPU_FAMILIES[op].family]))
-    .map((op) => [op, REASONS.notPorted]),
+  JS_DISPATCHED.map((op) => [op, REASONS.notPorted]),
 );
 
 export interface GpuBackendOptions {
@@ -146,8 +135,8 @@ async function openGpu(options: GpuBackendOptions): Promise<GPU> {
 
 /**
  * A GPU backend: one gpu.js GPU (WebGL) with its compiled kernels. Every op is here: on the GPU in float32 (the
- * family ops (map, cwise, merge, reduce) from their spec expressions; matmul, softmax and the two to-dense scatters
- * by hand, HAND_WRITTEN), or declared as delegated (delegation.ts, DELEGATED_OPS) and run on the JS kernels.
+ * family ops (map, cwise, merge, reduce) from their spec expressions, the rest by hand, one file per op under
+ * kernels/), or run on the JS kernels where its spec says so (DELEGATED_OPS).
  */
 export async function createGpuBackend(options: GpuBackendOptions = {}): Promise<GpuBackend> {
   const gpu = options.gpu ?? (await openGpu(options));
@@ -155,10 +144,9 @@ export async function createGpuBackend(options: GpuBackendOptions = {}): Promise
   const kernels: Record<string, Kernel> = {};
   for (const [op, js] of Object.entries(jsKernels) as [string, JsKernel][]) {
     const src = GPU_FAMILIES[op];
-    const driver = src && FAMILY_DRIVERS[src.family];
-    if (HAND_WRITTEN[op]) kernels[op] = HAND_WRITTEN[op](ctx, js);
-    else if (src && driver) kernels[op] = driver(ctx, op, FAMILY_OPS[op], src, js);
-    else kernels[op] = (args) => delegate(js, args, DELEGATED_OPS[op]);
+    if (src) kernels[op] = FAMILY_DRIVERS[src.family](ctx, op, FAMILY_OPS[op], src, js);
+    else if (Object.hasOwn(HAND_WRITTEN, op)) kernels[op] = HAND_WRITTEN[op as keyof typeof HAND_WRITTEN](ctx, js);
+    else if (Object.hasOwn(DELEGATED_OPS, op)) kernels[op] = (args) => delegate(js, args, DELEGATED_OPS[op]);
   }
   return {
     name: 'gpu',

@@ -5,7 +5,7 @@ import { fitsI32, scalarArg, type WasmContext } from '../wasm-context.js';
 import { delegate } from '../delegate.js';
 import { REASONS } from '../delegation.js';
 import type { FamilyOp } from '../generated/family-ops.js';
-import type { Args } from '../kernels/kernel.js';
+import type { Args } from '../kernel.js';
 
 /** A cwise op in wasm: the stored entries, their indices, and the dense operand with its broadcast strides go in. */
 export function cwiseKernel(ctx: WasmContext, op: string, meta: FamilyOp, js: (a: never) => Args) {

@@ -2,7 +2,7 @@ import type { KernelResult } from '@sparse/kernel-abi';
 import type { SparseData } from '@sparse/kernel-abi';
 import { scalarArg, type WasmContext } from '../wasm-context.js';
 import type { FamilyOp } from '../generated/family-ops.js';
-import type { Args } from '../kernels/kernel.js';
+import type { Args } from '../kernel.js';
 
 /** A map op in wasm: only the values go in; the indices stay on the JS side as they are. */
 export function mapKernel(ctx: WasmContext, op: string, meta: FamilyOp) {

@@ -5,7 +5,7 @@ import { fitsI32, scalarArg, type WasmContext } from '../wasm-context.js';
 import { delegate } from '../delegate.js';
 import { REASONS } from '../delegation.js';
 import type { FamilyOp } from '../generated/family-ops.js';
-import type { Args } from '../kernels/kernel.js';
+import type { Args } from '../kernel.js';
 
 /**
  * A merge op in wasm. Two sparse operands: the linear two-pointer merge runs in wasm into buffers sized for the

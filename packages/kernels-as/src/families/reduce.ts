@@ -6,7 +6,7 @@ import { fitsI32, scalarArg, type WasmContext } from '../wasm-context.js';
 import { delegate } from '../delegate.js';
 import { REASONS } from '../delegation.js';
 import type { FamilyOp } from '../generated/family-ops.js';
-import type { Args } from '../kernels/kernel.js';
+import type { Args } from '../kernel.js';
 
 /**
  * A reduce op in wasm. Dense output: each entry's group (its flat output offset) is computed in wasm. Sparse

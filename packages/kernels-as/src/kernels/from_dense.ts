@@ -3,7 +3,7 @@ import { bytesPerElement } from '../heap.js';
 import { fitsI32, type WasmContext } from '../wasm-context.js';
 import { delegate } from '../delegate.js';
 import { REASONS, WASM_BYTES } from '../delegation.js';
-import { NUMERIC, sparse, type Kernel, type JsKernel } from './kernel.js';
+import { NUMERIC, sparse, type Kernel, type JsKernel } from '../kernel.js';
 
 /** from_dense: a count of the non-zeros (SIMD), then one pass writing their index rows and values, in wasm. */
 export function fromDense(ctx: WasmContext, js: JsKernel): Kernel {

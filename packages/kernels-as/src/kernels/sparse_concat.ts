@@ -4,7 +4,7 @@ import { bytesPerElement } from '../heap.js';
 import { fitsI32, type WasmContext } from '../wasm-context.js';
 import { delegate } from '../delegate.js';
 import { REASONS, WASM_BYTES } from '../delegation.js';
-import { NUMERIC, rowsOf, sparse, type Kernel, type JsKernel } from './kernel.js';
+import { NUMERIC, rowsOf, sparse, type Kernel, type JsKernel } from '../kernel.js';
 import { sortGather, sortBytes } from '../sort-gather.js';
 
 /** sparse_concat: the inputs copied into one buffer and moved along the axis in wasm, then the shared sort. */

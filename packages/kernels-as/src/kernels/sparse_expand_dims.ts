@@ -2,7 +2,7 @@ import type { SparseData } from '@sparse/kernel-abi';
 import type { WasmContext } from '../wasm-context.js';
 import { delegate } from '../delegate.js';
 import { REASONS, WASM_BYTES } from '../delegation.js';
-import { sparse, type Kernel, type JsKernel } from './kernel.js';
+import { sparse, type Kernel, type JsKernel } from '../kernel.js';
 
 /**
  * sparse_expand_dims: the index rows widened in wasm, as f64 (only moved, so any dim runs here); the values stay in

@@ -2,7 +2,7 @@ import type { SparseData } from '@sparse/kernel-abi';
 import { fitsI32, type WasmContext } from '../wasm-context.js';
 import { delegate } from '../delegate.js';
 import { REASONS, WASM_BYTES } from '../delegation.js';
-import { valueBytes, sparse, type Kernel, type JsKernel } from './kernel.js';
+import { valueBytes, sparse, type Kernel, type JsKernel } from '../kernel.js';
 import { sortGather, sortBytes } from '../sort-gather.js';
 
 /**

@@ -2,7 +2,7 @@ import type { SparseData } from '@sparse/kernel-abi';
 import type { WasmContext } from '../wasm-context.js';
 import { delegate } from '../delegate.js';
 import { REASONS, WASM_BYTES } from '../delegation.js';
-import { sparse, type Kernel, type JsKernel } from './kernel.js';
+import { sparse, type Kernel, type JsKernel } from '../kernel.js';
 
 /**
  * sparse_reset_shape: the only computation, the tight bounding box when `new_shape` is null, runs in wasm on the

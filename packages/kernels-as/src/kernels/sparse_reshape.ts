@@ -3,7 +3,7 @@ import { resolveReshapeTarget } from '@sparse/kernels-js/internals';
 import { fitsI32, type WasmContext } from '../wasm-context.js';
 import { delegate } from '../delegate.js';
 import { REASONS, WASM_BYTES } from '../delegation.js';
-import { sparse, type Kernel, type JsKernel } from './kernel.js';
+import { sparse, type Kernel, type JsKernel } from '../kernel.js';
 import { bigSize, bigStrides } from '../exact-shape.js';
 
 const TWO_32 = 2n ** 32n;

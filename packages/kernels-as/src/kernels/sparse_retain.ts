@@ -2,7 +2,7 @@ import type { DenseData, SparseData } from '@sparse/kernel-abi';
 import type { WasmContext } from '../wasm-context.js';
 import { delegate } from '../delegate.js';
 import { REASONS, WASM_BYTES } from '../delegation.js';
-import { valueBytes, sparse, type Kernel, type JsKernel } from './kernel.js';
+import { valueBytes, sparse, type Kernel, type JsKernel } from '../kernel.js';
 
 /** sparse_retain: the compaction by the mask in wasm, the index rows moved as f64 (so any dim runs here). */
 export function sparseRetain(ctx: WasmContext, js: JsKernel): Kernel {

@@ -4,7 +4,7 @@ import { bytesPerElement } from '../heap.js';
 import { fitsI32, type WasmContext } from '../wasm-context.js';
 import { delegate } from '../delegate.js';
 import { REASONS, WASM_BYTES } from '../delegation.js';
-import { NUMERIC, type Kernel, type JsKernel } from './kernel.js';
+import { NUMERIC, type Kernel, type JsKernel } from '../kernel.js';
 
 const I32_MAX = 2 ** 31 - 1;
 

@@ -3,7 +3,7 @@ import { bytesPerElement } from '../heap.js';
 import { fitsI32, type WasmContext } from '../wasm-context.js';
 import { delegate } from '../delegate.js';
 import { REASONS, WASM_BYTES } from '../delegation.js';
-import { rowsOf, sparse, type Kernel, type JsKernel } from './kernel.js';
+import { rowsOf, sparse, type Kernel, type JsKernel } from '../kernel.js';
 
 /** sparse_softmax (float32 / float64): one pass over the runs of each innermost row, in wasm. */
 export function sparseSoftmax(ctx: WasmContext, js: JsKernel): Kernel {

@@ -5,7 +5,7 @@ import { bytesPerElement } from '../heap.js';
 import { fitsI32, type WasmContext } from '../wasm-context.js';
 import { delegate } from '../delegate.js';
 import { REASONS } from '../delegation.js';
-import type { Args } from './kernel.js';
+import type { Args } from '../kernel.js';
 
 /**
  * sparse_tensor_dense_matmul in wasm (SIMD). Sparse × dense: out[m×n] = A'·B', A' put in CSR form in wasm (a

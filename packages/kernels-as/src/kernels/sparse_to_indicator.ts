@@ -3,7 +3,7 @@ import { sizeOf, rowMajorStrides } from '@sparse/kernel-abi';
 import { fitsI32, type WasmContext } from '../wasm-context.js';
 import { delegate } from '../delegate.js';
 import { REASONS, WASM_BYTES } from '../delegation.js';
-import type { Kernel, JsKernel } from './kernel.js';
+import type { Kernel, JsKernel } from '../kernel.js';
 
 /** sparse_to_indicator: the dense bool output zeroed and set in wasm (offsets below 2^31: the runtime caps it). */
 export function sparseToIndicator(ctx: WasmContext, js: JsKernel): Kernel {

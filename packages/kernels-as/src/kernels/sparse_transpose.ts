@@ -1,7 +1,7 @@
 import type { SparseData } from '@sparse/kernel-abi';
 import type { WasmContext } from '../wasm-context.js';
 import { delegate } from '../delegate.js';
-import { rowsOf, type Kernel, type JsKernel } from './kernel.js';
+import { rowsOf, type Kernel, type JsKernel } from '../kernel.js';
 import { sortGather, whyNotSortable } from '../sort-gather.js';
 
 /** sparse_transpose: the index columns permuted in wasm, then the shared sort. */

@@ -2,7 +2,7 @@ import type { KernelResult } from '@sparse/kernel-abi';
 import type { SparseData } from '@sparse/kernel-abi';
 import type { GpuContext } from '../gpu-context.js';
 import { delegate } from '../delegate.js';
-import { gpuScatterToDense } from './scatter.js';
+import { gpuScatterToDense } from '../scatter.js';
 
 type Args = Record<string, unknown>;
 

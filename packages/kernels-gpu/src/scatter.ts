@@ -1,9 +1,9 @@
 import type { DenseData, DType, Scalar, Values } from '@sparse/kernel-abi';
 import { rowMajorStrides, sizeOf } from '@sparse/kernel-abi';
-import type { GpuContext } from '../gpu-context.js';
-import { allFinite, EXACT_INT, gpuRefusal, REASONS } from '../delegation.js';
-import { asFloat32, fromGpu, rangeOf } from '../int32-route.js';
-import { exact } from '../generated/int-range.js';
+import type { GpuContext } from './gpu-context.js';
+import { allFinite, EXACT_INT, gpuRefusal, REASONS } from './delegation.js';
+import { asFloat32, fromGpu, rangeOf } from './int32-route.js';
+import { exact } from './generated/int-range.js';
 
 /**
  * One thread per output element: the entry that lands there (entryAt holds its number + 1, 0 for none) gives its

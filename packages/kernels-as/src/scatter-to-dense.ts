@@ -1,16 +1,13 @@
 import type { DenseData, DType, Scalar, SparseData, Values } from '@sparse/kernel-abi';
 import { allocValues, rowMajorStrides, sizeOf } from '@sparse/kernel-abi';
-import { fitsI32, type WasmContext } from '../wasm-context.js';
-import { delegate } from '../delegate.js';
-import { REASONS } from '../delegation.js';
-import { NUMERIC, type JsKernel, type Kernel } from './kernel.js';
+import type { WasmContext } from './wasm-context.js';
 
 /**
  * The flat offset of each entry computed in wasm, the values written at them on the JS side, into an output
  * allocated there: a dense result filled and scattered in wasm memory would then be copied out whole, touching
  * every page of it twice, and a large output's cost is its pages (first-touch faults), not the scatter.
  */
-function scatter(
+export function scatter(
   ctx: WasmContext,
   indices: SparseData | ArrayLike<number>,
   nnz: number,
@@ -40,39 +37,4 @@ function scatter(
     for (let i = 0; i < nnz; i++) data[at[i]] = values[i];
   }
   return { kind: 'dense', data, shape: shape.slice(), dtype };
-}
-
-export function sparseTensorToDense(ctx: WasmContext, js: JsKernel): Kernel {
-  return (args) => {
-    const sp = args.sp_input as SparseData;
-    if (!NUMERIC.has(sp.dtype)) return delegate(js, args, REASONS.notNumeric);
-    if (!fitsI32(sp.shape)) return delegate(js, args, REASONS.wideDims);
-    return {
-      output: scatter(ctx, sp, sp.values.length, sp.values, false, sp.shape, sp.dtype, args.default_value as Scalar),
-    };
-  };
-}
-
-export function sparseToDense(ctx: WasmContext, js: JsKernel): Kernel {
-  return (args) => {
-    const ind = args.sparse_indices as DenseData;
-    const vals = args.sparse_values as DenseData;
-    const shape = args.output_shape as number[];
-    if (!NUMERIC.has(vals.dtype)) return delegate(js, args, REASONS.notNumeric);
-    if (!fitsI32(shape)) return delegate(js, args, REASONS.wideDims);
-    const nnz = ind.shape.length === 0 ? 1 : ind.shape[0];
-    const indices = Array.from(ind.data as ArrayLike<number | bigint>, Number);
-    return {
-      output: scatter(
-        ctx,
-        indices,
-        nnz,
-        vals.data,
-        vals.shape.length === 0,
-        shape,
-        vals.dtype,
-        args.default_value as Scalar,
-      ),
-    };
-  };
 }

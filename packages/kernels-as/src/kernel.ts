@@ -1,6 +1,6 @@
 import type { DType, KernelResult, SparseData } from '@sparse/kernel-abi';
-import type { WasmContext } from '../wasm-context.js';
-import { bytesPerElement } from '../heap.js';
+import type { WasmContext } from './wasm-context.js';
+import { bytesPerElement } from './heap.js';
 
 export type Args = Record<string, unknown>;
 export type Kernel = (args: Args) => KernelResult<Args>;

@@ -1,0 +1,75 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { VariableDeclarationKind } from 'ts-morph';
+import { buildTsFile } from './ts-file.js';
+import { camelCase } from './naming.js';
+import { SpecError, type SpecProblem } from './spec-error.js';
+import { dispatchOf, type BackendTarget } from './backend-targets.js';
+import type { LoadedSpec } from './spec-types.js';
+
+/**
+ * `<backend>/src/generated/kernel-table.ts`: the backend's hand-written kernels (`src/kernels/<op id>.ts`,
+ * exporting `camelCase(op id)`) and the ops it runs on the JS kernels, from each spec's `kernel.dispatch` and the
+ * files present. Nothing else lists them: an op without a kernel on the backend must say `dispatch: {<backend>: js}`,
+ * and a kernel file that no spec calls for is an error.
+ */
+export function emitBackendTable(specs: LoadedSpec[], target: BackendTarget, kernelsDir: string): string {
+  const rel = `packages/${target.dir}/src/kernels`;
+  const files = new Set(
+    existsSync(kernelsDir) ? readdirSync(kernelsDir).filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts')) : [],
+  );
+  const problems: SpecProblem[] = [];
+  const own: LoadedSpec[] = [];
+  const delegated: string[] = [];
+  for (const s of specs) {
+    const how = dispatchOf(s, target);
+    const hasFile = files.delete(`${s.name}.ts`);
+    const problem = (message: string) => problems.push({ file: s.file, field: 'kernel', message });
+    if (how === 'kernel' && !hasFile)
+      problem(
+        `the ${target.name} backend has no kernel for ${s.name}: write ${rel}/${s.name}.ts exporting ${camelCase(s.name)}, or declare \`dispatch: {${target.name}: js}\` to run it on the JS kernels there`,
+      );
+    if (how === 'generated' && hasFile)
+      problem(`the ${target.name} kernel of ${s.name} is generated from its expressions: delete ${rel}/${s.name}.ts`);
+    if (how === 'js' && hasFile)
+      problem(`${s.name} declares \`dispatch: {${target.name}: js}\` but has ${rel}/${s.name}.ts: drop one of them`);
+    if (how === 'kernel' && hasFile) own.push(s);
+    if (how === 'js') delegated.push(s.name);
+  }
+  for (const stray of files)
+    problems.push({
+      file: `${rel}/${stray}`,
+      field: '',
+      message: `no spec is named ${stray.replace(/\.ts$/, '')}: a file in ${rel} is one op's kernel (helpers live outside it)`,
+    });
+  if (problems.length) throw new SpecError(problems);
+
+  return buildTsFile('kernel-table.ts', (f) => {
+    for (const s of own)
+      f.addImportDeclaration({ moduleSpecifier: `../kernels/${s.name}.js`, namedImports: [camelCase(s.name)] });
+    f.addVariableStatement({
+      isExported: true,
+      declarationKind: VariableDeclarationKind.Const,
+      docs: [`The ${target.name} backend's hand-written kernels, by op id.`],
+      declarations: [
+        {
+          name: 'HAND_WRITTEN',
+          initializer: `{\n${own.map((s) => `  ${s.name}: ${camelCase(s.name)},`).join('\n')}\n}`,
+        },
+      ],
+    });
+    f.addVariableStatement({
+      isExported: true,
+      declarationKind: VariableDeclarationKind.Const,
+      docs: [
+        `The ops whose specs run them on the JS kernels on the ${target.name} backend (\`dispatch: {${target.name}: js}\`).`,
+      ],
+      declarations: [
+        {
+          name: 'JS_DISPATCHED',
+          type: 'readonly string[]',
+          initializer: `[${delegated.map((n) => `'${n}'`).join(', ')}]`,
+        },
+      ],
+    });
+  });
+}

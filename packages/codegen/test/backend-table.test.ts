@@ -1,0 +1,78 @@
+import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadSpecs, SpecError } from '../src/index.js';
+import { emitBackendTable } from '../src/emit-backend-table.js';
+import { BACKEND_TARGETS } from '../src/backend-targets.js';
+
+const ROOT = join(import.meta.dirname, '../../..');
+const SPECS = loadSpecs(join(ROOT, 'specs'), ROOT);
+const [WASM, GPU] = ['wasm', 'gpu'].map((n) => BACKEND_TARGETS.find((b) => b.name === n)!);
+
+let dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  dirs = [];
+});
+
+/** A copy of a backend's kernels folder, edited. */
+function kernelsDir(dir: string, edit: (d: string) => void = () => {}): string {
+  const d = mkdtempSync(join(tmpdir(), 'kernels-'));
+  dirs.push(d);
+  cpSync(join(ROOT, 'packages', dir, 'src/kernels'), d, { recursive: true });
+  edit(d);
+  return d;
+}
+
+function problemsOf(run: () => unknown): string {
+  try {
+    run();
+  } catch (e) {
+    expect(e).toBeInstanceOf(SpecError);
+    return (e as SpecError).message;
+  }
+  throw new Error('the broken backend was accepted');
+}
+
+describe("a backend's kernel table comes from the specs and the kernel files", () => {
+  it('holds each kernel file of a hand-written op, and the ops a spec runs on the JS kernels there', () => {
+    const table = emitBackendTable(SPECS, GPU, kernelsDir('kernels-gpu'));
+    for (const f of readdirSync(join(ROOT, 'packages/kernels-gpu/src/kernels'))) {
+      const op = f.replace(/\.ts$/, '');
+      expect(table).toContain(`from '../kernels/${op}.js'`);
+    }
+    const declared = SPECS.filter((s) => s.kernel.dispatch?.gpu === 'js').map((s) => s.name);
+    expect(declared).toContain('sparse_reorder');
+    expect(table).toContain(`JS_DISPATCHED: readonly string[] = [${declared.map((n) => `'${n}'`).join(', ')}]`);
+  });
+
+  it('refuses a hand-written op with neither a kernel file nor a declared delegation', () => {
+    const dir = kernelsDir('kernels-as', (d) => rmSync(join(d, 'sparse_reorder.ts')));
+    expect(problemsOf(() => emitBackendTable(SPECS, WASM, dir))).toMatch(
+      /sparse_reorder\.yaml: kernel: the wasm backend has no kernel for sparse_reorder: write packages\/kernels-as\/src\/kernels\/sparse_reorder\.ts exporting sparseReorder, or declare `dispatch: \{wasm: js\}`/,
+    );
+  });
+
+  it('refuses a kernel file beside a declared delegation, a generated op, or no op at all', () => {
+    const dir = kernelsDir('kernels-gpu', (d) => {
+      writeFileSync(join(d, 'sparse_reorder.ts'), '');
+      writeFileSync(join(d, 'sparse_add.ts'), '');
+      writeFileSync(join(d, 'helpers.ts'), '');
+    });
+    const message = problemsOf(() => emitBackendTable(SPECS, GPU, dir));
+    expect(message).toMatch(
+      /sparse_reorder declares `dispatch: \{gpu: js\}` but has packages\/kernels-gpu\/src\/kernels\/sparse_reorder\.ts/,
+    );
+    expect(message).toMatch(/the gpu kernel of sparse_add is generated from its expressions: delete/);
+    expect(message).toMatch(/kernels\/helpers\.ts: \(spec\): no spec is named helpers/);
+  });
+
+  it('a spec may declare a delegation only to backends that exist', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'specs-'));
+    dirs.push(dir);
+    const yaml = readFileSync(join(ROOT, 'specs/sparse_reorder.yaml'), 'utf8');
+    writeFileSync(join(dir, 'sparse_reorder.yaml'), yaml.replace('    gpu: js', '    webgpu: js'));
+    expect(problemsOf(() => loadSpecs(dir, dir))).toMatch(/kernel\.dispatch.*webgpu/);
+  });
+});
