@@ -13,7 +13,12 @@ const STORAGE: Partial<Record<DType, Ctor>> = {
   int64: BigInt64Array,
 };
 
-export const bytesPerElement = (dtype: DType) => STORAGE[dtype]!.BYTES_PER_ELEMENT;
+export function bytesPerElement(dtype: 'float32' | 'int32'): 4;
+export function bytesPerElement(dtype: 'float64' | 'int64'): 8;
+export function bytesPerElement(dtype: DType): 4 | 8;
+export function bytesPerElement(dtype: DType): 4 | 8 {
+  return STORAGE[dtype]!.BYTES_PER_ELEMENT as 4 | 8;
+}
 
 /**
  * The wasm heap as the JS side lays it out: a bump allocator above the module's own data, reset before every

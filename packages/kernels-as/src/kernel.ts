@@ -9,11 +9,15 @@ export type JsKernel = (args: never) => Args;
 export type KernelFactory = (ctx: WasmContext, js: JsKernel) => Kernel;
 
 /** The dtypes wasm memory holds; bool and string values stay on the JS side. */
-export const NUMERIC = new Set<DType>(['float32', 'float64', 'int32', 'int64']);
+export type NumericDType = 'float32' | 'float64' | 'int32' | 'int64';
+
+export function isNumeric(dtype: DType): dtype is NumericDType {
+  return dtype !== 'bool' && dtype !== 'string';
+}
 
 /** The size in bytes of one value in wasm memory: 4 or 8; undefined for bool and string (not moved in wasm). */
 export function valueBytes(dtype: DType): 4 | 8 | undefined {
-  return NUMERIC.has(dtype) ? (bytesPerElement(dtype) as 4 | 8) : undefined;
+  return isNumeric(dtype) ? (bytesPerElement(dtype) as 4 | 8) : undefined;
 }
 
 export function sparse(indices: Float64Array, values: SparseData['values'], shape: number[], dtype: DType): SparseData {

@@ -2,7 +2,7 @@ import type { DType, SparseData } from '@sparse/kernel-abi';
 import { bytesPerElement } from './heap.js';
 import { fitsI32, type WasmContext } from './wasm-context.js';
 import { REASONS, WASM_BYTES } from './delegation.js';
-import { NUMERIC, sparse } from './kernel.js';
+import { isNumeric, sparse } from './kernel.js';
 
 /** ceil(64 / 11) radix passes × 2048 u32 counters: the histogram buffer of the sort (assembly/radix-sort.ts). */
 const HIST_BYTES = 6 * 2048 * 4;
@@ -86,7 +86,7 @@ export function sortGather(
  * memory before the sort (8 for a copy narrowed in place, more where the kernel rewrites the rows).
  */
 export function whyNotSortable(sp: SparseData, indexBytes: number): string | undefined {
-  if (!NUMERIC.has(sp.dtype)) return REASONS.notNumeric;
+  if (!isNumeric(sp.dtype)) return REASONS.notNumeric;
   if (!fitsI32(sp.shape)) return REASONS.wideDims;
   const n = sp.values.length;
   const rank = sp.shape.length;

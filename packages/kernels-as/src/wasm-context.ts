@@ -1,7 +1,7 @@
 import type { Scalar, SparseData } from '@sparse/kernel-abi';
 import { indexText, KernelError } from '@sparse/kernel-abi';
 import { Heap } from './heap.js';
-import type { WasmExports } from './wasm-module.js';
+import type { WasmExports, WasmFunction } from './wasm-module.js';
 
 const I32_MAX = 2 ** 31 - 1;
 const FAST_CHECK_MIN = 16384;
@@ -35,14 +35,14 @@ export class WasmContext {
   putIds(ids: ArrayLike<number | bigint>): number {
     if (ids instanceof BigInt64Array) {
       const p = this.heap.putValues('int64', ids);
-      (this.exports.narrow_i64 as (p: number, n: number) => void)(p, ids.length);
+      this.exports.narrow_i64(p, ids.length);
       return p;
     }
     return this.heap.putI32(ids as ArrayLike<number>);
   }
 
   private narrow(p: number, n: number): number {
-    (this.exports.indices_to_i32 as (src: number, n: number, dst: number) => void)(p, n, p);
+    this.exports.indices_to_i32(p, n, p);
     return p;
   }
 
@@ -57,24 +57,35 @@ export class WasmContext {
     if (indices.length < FAST_CHECK_MIN || !fitsI32(shape)) return false;
     const p = this.heap.stage(st, indices);
     const dims = this.heap.putValues('float64', Float64Array.from(shape));
-    const ok =
-      (this.exports.indices_valid as (p: number, n: number, rank: number, dims: number) => number)(
-        p,
-        indices.length,
-        shape.length,
-        dims,
-      ) !== 0;
+    const ok = this.exports.indices_valid(p, indices.length, shape.length, dims) !== 0;
     if (!ok) this.heap.reset();
     return ok;
   }
 
-  has(name: string): boolean {
-    return typeof this.exports[name] === 'function';
+  /**
+   * Calls a family kernel, named at run time by op and dtype (`sparse_add__float32`): codegen emits one export
+   * per (op, dtype) the spec allows, so the name is checked here rather than typed.
+   */
+  callFamily(name: string, args: (number | bigint | boolean)[], where?: { what: string; st: SparseData }): number {
+    if (!this.has(name)) throw new Error(`the wasm module has no family kernel ${name}`);
+    return this.call(name, args as never, where) as number;
   }
 
-  /** Calls an export with the heap reset first; a failure the kernel recorded becomes the JS backend's error. */
-  call(name: string, args: (number | bigint | boolean)[], where?: { what: string; st: SparseData }): number {
-    const fn = this.exports[name] as (...a: unknown[]) => number;
+  /** Whether the module exports a function of this name (a family kernel of an (op, dtype) pair, say). */
+  has(name: string): name is WasmFunction {
+    return typeof (this.exports as Record<string, unknown>)[name] === 'function';
+  }
+
+  /**
+   * Calls an export, with its arguments typed by its AssemblyScript signature; a failure the kernel recorded
+   * becomes the JS backend's error.
+   */
+  call<F extends WasmFunction>(
+    name: F,
+    args: Parameters<WasmExports[F]>,
+    where?: { what: string; st: SparseData },
+  ): ReturnType<WasmExports[F]> {
+    const fn = this.exports[name] as (...a: unknown[]) => ReturnType<WasmExports[F]>;
     this.exports.clearError();
     const result = fn(...args);
     const code = this.exports.lastErrorCode();

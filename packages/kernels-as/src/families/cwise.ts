@@ -1,5 +1,4 @@
-import type { KernelResult } from '@sparse/kernel-abi';
-import type { DenseData, SparseData } from '@sparse/kernel-abi';
+import type { DenseData, KernelResult, SparseData } from '@sparse/kernel-abi';
 import { broadcastStrides } from '@sparse/kernels-js/internals';
 import { fitsI32, scalarArg, type WasmContext } from '../wasm-context.js';
 import { delegate } from '../delegate.js';
@@ -22,7 +21,7 @@ export function cwiseKernel(ctx: WasmContext, op: string, meta: FamilyOp, js: (a
     const bv = heap.putValues(sp.dtype, dense.data);
     const out = heap.zeros(sp.dtype, n);
     const scalars = meta.roles.scalars.map((s) => scalarArg(args[s] as never));
-    ctx.call(`${op}__${sp.dtype}`, [idx, rank, n, strides, av, bv, out, ...scalars], {
+    ctx.callFamily(`${op}__${sp.dtype}`, [idx, rank, n, strides, av, bv, out, ...scalars], {
       what: `${meta.roles.sparse}.indices`,
       st: sp,
     });

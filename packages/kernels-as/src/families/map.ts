@@ -1,5 +1,4 @@
-import type { KernelResult } from '@sparse/kernel-abi';
-import type { SparseData } from '@sparse/kernel-abi';
+import type { KernelResult, SparseData } from '@sparse/kernel-abi';
 import { scalarArg, type WasmContext } from '../wasm-context.js';
 import type { FamilyOp } from '../generated/family-ops.js';
 import type { Args } from '../kernel.js';
@@ -14,7 +13,7 @@ export function mapKernel(ctx: WasmContext, op: string, meta: FamilyOp) {
     const xv = heap.putValues(sp.dtype, sp.values);
     const out = heap.zeros(sp.dtype, n);
     const scalars = meta.roles.scalars.map((s) => scalarArg(args[s] as never));
-    ctx.call(`${op}__${sp.dtype}`, [xv, n, out, ...scalars], { what: `${meta.roles.sparse}.indices`, st: sp });
+    ctx.callFamily(`${op}__${sp.dtype}`, [xv, n, out, ...scalars], { what: `${meta.roles.sparse}.indices`, st: sp });
     return {
       [meta.output]: {
         kind: 'sparse',

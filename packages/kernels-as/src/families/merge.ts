@@ -1,5 +1,4 @@
-import type { KernelResult } from '@sparse/kernel-abi';
-import type { DenseData, SparseData } from '@sparse/kernel-abi';
+import type { DenseData, KernelResult, SparseData } from '@sparse/kernel-abi';
 import { rowMajorStrides } from '@sparse/kernel-abi';
 import { fitsI32, scalarArg, type WasmContext } from '../wasm-context.js';
 import { delegate } from '../delegate.js';
@@ -28,7 +27,7 @@ export function mergeKernel(ctx: WasmContext, op: string, meta: FamilyOp, js: (a
       const bv = heap.putValues(a.dtype, b.values);
       const oi = heap.alloc((na + nb) * rank * 4);
       const ov = heap.zeros(a.dtype, na + nb);
-      const m = ctx.call(`${op}__${a.dtype}`, [ai, av, na, bi, bv, nb, rank, oi, ov, ...scalars]);
+      const m = ctx.callFamily(`${op}__${a.dtype}`, [ai, av, na, bi, bv, nb, rank, oi, ov, ...scalars]);
       const output: SparseData = {
         kind: 'sparse',
         indices: heap.readIndices(oi, m * rank),
@@ -45,7 +44,7 @@ export function mergeKernel(ctx: WasmContext, op: string, meta: FamilyOp, js: (a
     const strides = heap.putI32(rowMajorStrides(dn.shape));
     const sv = heap.putValues(sp.dtype, sp.values);
     const out = heap.putValues(dn.dtype, dn.data);
-    ctx.call(
+    ctx.callFamily(
       `${op}__${dn.dtype}__dense`,
       [idx, sp.shape.length, sp.values.length, strides, sv, sparseIsA, out, ...scalars],
       { what: `${sparseIsA ? meta.roles.a : meta.roles.b}.indices`, st: sp },

@@ -1,5 +1,4 @@
-import type { KernelResult } from '@sparse/kernel-abi';
-import type { SparseData } from '@sparse/kernel-abi';
+import type { KernelResult, SparseData } from '@sparse/kernel-abi';
 import { rowMajorStrides, sizeOf } from '@sparse/kernel-abi';
 import { reducePlan } from '@sparse/kernels-js/internals';
 import { fitsI32, scalarArg, type WasmContext } from '../wasm-context.js';
@@ -36,7 +35,7 @@ export function reduceKernel(ctx: WasmContext, op: string, meta: FamilyOp, js: (
       const idx = ctx.startWithIndices(sp);
       const st = heap.putI32(strides);
       group = heap.alloc(n * 4);
-      ctx.call('flat_offsets', [idx, rank, n, st, group]);
+      ctx.callFamily('flat_offsets', [idx, rank, n, st, group]);
     } else {
       const plan = reducePlan(sp, axes, keepdims, 'sparse');
       ({ groups, shape, indices } = plan);
@@ -47,7 +46,7 @@ export function reduceKernel(ctx: WasmContext, op: string, meta: FamilyOp, js: (
     const acc = heap.alloc(groups * (sp.dtype === 'float64' || sp.dtype === 'int64' ? 8 : 4));
     const count = heap.zeros('i32', groups);
     const scalars = meta.roles.scalars.map((s) => scalarArg(args[s] as never));
-    ctx.call(`${op}__${sp.dtype}`, [group, n, xv, groups, acc, count, groupSize, ...scalars]);
+    ctx.callFamily(`${op}__${sp.dtype}`, [group, n, xv, groups, acc, count, groupSize, ...scalars]);
     const values = heap.readValues(sp.dtype, acc, groups);
     const output =
       meta.outputKind === 'dense'

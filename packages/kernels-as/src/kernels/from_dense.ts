@@ -3,14 +3,14 @@ import { bytesPerElement } from '../heap.js';
 import { fitsI32, type WasmContext } from '../wasm-context.js';
 import { delegate } from '../delegate.js';
 import { REASONS, WASM_BYTES } from '../delegation.js';
-import { NUMERIC, sparse, type Kernel, type JsKernel } from '../kernel.js';
+import { isNumeric, sparse, type Kernel, type JsKernel } from '../kernel.js';
 
 /** from_dense: a count of the non-zeros (SIMD), then one pass writing their index rows and values, in wasm. */
 export function fromDense(ctx: WasmContext, js: JsKernel): Kernel {
   return (args) => {
     const t = args.tensor as DenseData;
     const { dtype, shape } = t;
-    if (!NUMERIC.has(dtype)) return delegate(js, args, REASONS.notNumeric);
+    if (!isNumeric(dtype)) return delegate(js, args, REASONS.notNumeric);
     if (!fitsI32(shape)) return delegate(js, args, REASONS.wideDims);
     const size = t.data.length;
     const rank = shape.length;

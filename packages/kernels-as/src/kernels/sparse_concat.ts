@@ -4,7 +4,7 @@ import { bytesPerElement } from '../heap.js';
 import { fitsI32, type WasmContext } from '../wasm-context.js';
 import { delegate } from '../delegate.js';
 import { REASONS, WASM_BYTES } from '../delegation.js';
-import { NUMERIC, rowsOf, sparse, type Kernel, type JsKernel } from '../kernel.js';
+import { isNumeric, rowsOf, sparse, type Kernel, type JsKernel } from '../kernel.js';
 import { sortGather, sortBytes } from '../sort-gather.js';
 
 /** sparse_concat: the inputs copied into one buffer and moved along the axis in wasm, then the shared sort. */
@@ -13,7 +13,7 @@ export function sparseConcat(ctx: WasmContext, js: JsKernel): Kernel {
     const inputs = args.sp_inputs as SparseData[];
     const first = inputs[0];
     const { dtype } = first;
-    if (!NUMERIC.has(dtype)) return delegate(js, args, REASONS.notNumeric);
+    if (!isNumeric(dtype)) return delegate(js, args, REASONS.notNumeric);
     const rank = first.shape.length;
     if (inputs.length === 1) {
       // As TensorFlow (and the JS kernel): a single input comes back as it is — nothing to compute.

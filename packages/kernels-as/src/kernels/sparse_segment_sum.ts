@@ -4,7 +4,7 @@ import { bytesPerElement } from '../heap.js';
 import { fitsI32, type WasmContext } from '../wasm-context.js';
 import { delegate } from '../delegate.js';
 import { REASONS, WASM_BYTES } from '../delegation.js';
-import { NUMERIC, type Kernel, type JsKernel } from '../kernel.js';
+import { isNumeric, type Kernel, type JsKernel } from '../kernel.js';
 
 const I32_MAX = 2 ** 31 - 1;
 
@@ -13,7 +13,7 @@ export function sparseSegmentSum(ctx: WasmContext, js: JsKernel): Kernel {
   return (args) => {
     const data = args.data as DenseData;
     const { dtype } = data;
-    if (!NUMERIC.has(dtype)) return delegate(js, args, REASONS.notNumeric);
+    if (!isNumeric(dtype)) return delegate(js, args, REASONS.notNumeric);
     const idx = (args.indices as DenseData).data as ArrayLike<number | bigint>;
     const ids = (args.segment_ids as DenseData).data as ArrayLike<number | bigint>;
     const n = idx.length;

@@ -1,11 +1,10 @@
-import type { KernelResult } from '@sparse/kernel-abi';
-import type { DenseData } from '@sparse/kernel-abi';
+import type { DenseData, KernelResult } from '@sparse/kernel-abi';
 import { matmulPlan } from '@sparse/kernels-js/internals';
 import { bytesPerElement } from '../heap.js';
 import { fitsI32, type WasmContext } from '../wasm-context.js';
 import { delegate } from '../delegate.js';
 import { REASONS } from '../delegation.js';
-import type { Args } from '../kernel.js';
+import { isNumeric, type Args } from '../kernel.js';
 
 /**
  * sparse_tensor_dense_matmul in wasm (SIMD). Sparse × dense: out[m×n] = A'·B', A' put in CSR form in wasm (a
@@ -19,6 +18,7 @@ export function sparseTensorDenseMatmul(ctx: WasmContext, js: (a: never) => Args
     if (!fitsI32(sp.shape) || !fitsI32(dn.shape)) return delegate(js, args, REASONS.wideDims);
     const [dRows, dCols] = dn.shape;
     const dtype = sp.dtype;
+    if (!isNumeric(dtype)) return delegate(js, args, REASONS.notNumeric);
     const size = bytesPerElement(dtype);
     const nnz = sp.values.length;
     const { heap } = ctx;
@@ -40,6 +40,7 @@ export function sparseTensorDenseMatmul(ctx: WasmContext, js: (a: never) => Args
       const rowPtr = tiles > 1 ? heap.alloc((m + 1) * 4) : ptrs;
       const sorted = heap.alloc(nnz * size);
       const fill = heap.alloc(m * 4);
+      // A usize comes back as a signed i32: read it unsigned.
       vals =
         ctx.call(`spmm_csr_${dtype}`, [indices, swapSparse, nnz, m, vals, n * size, rowPtr, colOff, sorted, fill]) >>>
         0;

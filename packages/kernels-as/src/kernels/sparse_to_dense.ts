@@ -2,7 +2,7 @@ import type { DenseData, Scalar } from '@sparse/kernel-abi';
 import { fitsI32, type WasmContext } from '../wasm-context.js';
 import { delegate } from '../delegate.js';
 import { REASONS } from '../delegation.js';
-import { NUMERIC, type JsKernel, type Kernel } from '../kernel.js';
+import { isNumeric, type JsKernel, type Kernel } from '../kernel.js';
 import { scatter } from '../scatter-to-dense.js';
 
 /** sparse_to_dense: offsets in wasm, values scattered on the JS side (scatter-to-dense.ts says why). */
@@ -11,7 +11,7 @@ export function sparseToDense(ctx: WasmContext, js: JsKernel): Kernel {
     const ind = args.sparse_indices as DenseData;
     const vals = args.sparse_values as DenseData;
     const shape = args.output_shape as number[];
-    if (!NUMERIC.has(vals.dtype)) return delegate(js, args, REASONS.notNumeric);
+    if (!isNumeric(vals.dtype)) return delegate(js, args, REASONS.notNumeric);
     if (!fitsI32(shape)) return delegate(js, args, REASONS.wideDims);
     const nnz = ind.shape.length === 0 ? 1 : ind.shape[0];
     const indices = Array.from(ind.data as ArrayLike<number | bigint>, Number);

@@ -1,5 +1,4 @@
-import type { KernelResult } from '@sparse/kernel-abi';
-import type { DenseData, SparseData } from '@sparse/kernel-abi';
+import type { DenseData, KernelResult, SparseData } from '@sparse/kernel-abi';
 import type { GpuFamilySource } from '../generated/families.js';
 import { broadcastStrides, mergePlan, takeMerged } from '@sparse/kernels-js/internals';
 import type { GpuContext } from '../gpu-context.js';

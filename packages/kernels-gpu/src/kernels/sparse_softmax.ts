@@ -1,5 +1,4 @@
-import type { KernelResult } from '@sparse/kernel-abi';
-import type { SparseData } from '@sparse/kernel-abi';
+import type { KernelResult, SparseData } from '@sparse/kernel-abi';
 import type { GpuContext } from '../gpu-context.js';
 import { rowEnd } from '@sparse/kernels-js/internals';
 import { delegate } from '../delegate.js';

@@ -1,5 +1,4 @@
-import type { KernelResult } from '@sparse/kernel-abi';
-import type { DenseData } from '@sparse/kernel-abi';
+import type { DenseData, KernelResult } from '@sparse/kernel-abi';
 import type { GpuContext, Staged } from '../gpu-context.js';
 import { matmulPlan } from '@sparse/kernels-js/internals';
 import { delegate } from '../delegate.js';
