@@ -3,6 +3,7 @@ import Handlebars from 'handlebars';
 import { mdHeader } from './header.js';
 import { camelCase } from './naming.js';
 import { callToTs, expectationText } from './render-example.js';
+import { BACKEND_TARGETS, dispatchOf, type Dispatch } from './backend-targets.js';
 import {
   ARG_TYPES,
   type ArgSpec,
@@ -50,6 +51,17 @@ hb.registerHelper('shapeText', (r: ShapeRule) =>
             : r.computed,
 );
 hb.registerHelper('checkText', (c: CheckSpec) => CHECK_TEXT[c.rule](c as never));
+const DISPATCH_TEXT: Record<Dispatch, string> = {
+  generated: 'generated from the expressions',
+  kernel: 'hand-written kernel',
+  js: 'runs the JS kernel (reported as delegated)',
+};
+hb.registerHelper('backendsText', (s: LoadedSpec) =>
+  [
+    `js: ${s.compiled ? DISPATCH_TEXT.generated : DISPATCH_TEXT.kernel}`,
+    ...BACKEND_TARGETS.map((b) => `${b.name}: ${DISPATCH_TEXT[dispatchOf(s, b)]}`),
+  ].join('; '),
+);
 hb.registerHelper('call', (s: LoadedSpec, ex: CaseSpec) => callToTs(s, ex));
 hb.registerHelper('expectText', (ex: CaseSpec) =>
   expectationText(ex)
