@@ -30,14 +30,7 @@ export function validateCase(raw: unknown, report: Report, exampleOf?: OpSignatu
   const tally = new Tally(report);
   onlyFields(raw, CASE_FIELDS, [], tally.report);
   checkOp(raw.op, exampleOf?.op, tally.report);
-  if (raw.name === undefined) tally.report([], missingField('name'));
-  else if (typeof raw.name !== 'string' || raw.name === '')
-    tally.report(['name'], `must be a non-empty string, got ${formatValue(raw.name)}`);
-  else if (exampleOf && !EXAMPLE_NAME.test(raw.name))
-    tally.report(
-      ['name'],
-      `an example's name is made of letters, digits, '_', '.' and '-', got ${formatValue(raw.name)}`,
-    );
+  checkName(raw.name, exampleOf !== undefined, tally.report);
   if (raw.doc !== undefined && (typeof raw.doc !== 'string' || raw.doc === ''))
     tally.report(['doc'], `must be a non-empty string, got ${formatValue(raw.doc)}`);
 
@@ -46,14 +39,7 @@ export function validateCase(raw: unknown, report: Report, exampleOf?: OpSignatu
     tally.report([], `a case has exactly one of 'expect' and 'expect_error'`);
   // An example that expects an error may pass a wrong kind on purpose (a dense tensor where a SparseTensor is due).
   const typed = exampleOf !== undefined && expectsOutputs;
-  if (raw.args === undefined) tally.report([], missingField('args'));
-  else if (!isRecord(raw.args))
-    tally.report(['args'], `must be a mapping of argument name to value, got ${formatValue(raw.args)}`);
-  else {
-    for (const [name, value] of Object.entries(raw.args))
-      checkTensorFormsIn(value, ['args', name], tally.report, typed ? 'known' : 'any');
-    if (exampleOf) checkArgsAgainst(raw.args, exampleOf, typed, tally.report);
-  }
+  checkArgs(raw.args, exampleOf, typed, tally.report);
   if (expectsOutputs) checkExpect(raw.expect, exampleOf, tally.report);
   if (raw.expect_error !== undefined) checkExpectError(raw.expect_error, tally.report);
   if (raw.tolerance !== undefined) checkTolerance(raw.tolerance, tally.report);
@@ -66,6 +52,29 @@ function checkOp(op: unknown, specOp: string | undefined, report: Report): void 
   } else if (op === undefined) report([], missingField('op'));
   else if (typeof op !== 'string' || op === '')
     report(['op'], `must be the op id, a non-empty string, got ${formatValue(op)}`);
+}
+
+function checkName(name: unknown, isExample: boolean, report: Report): void {
+  if (name === undefined) report([], missingField('name'));
+  else if (typeof name !== 'string' || name === '')
+    report(['name'], `must be a non-empty string, got ${formatValue(name)}`);
+  else if (isExample && !EXAMPLE_NAME.test(name))
+    report(['name'], `an example's name is made of letters, digits, '_', '.' and '-', got ${formatValue(name)}`);
+}
+
+/** With `typed`, an example's argument values must have the forms of their types, with known dtypes. */
+function checkArgs(args: unknown, exampleOf: OpSignature | undefined, typed: boolean, report: Report): void {
+  if (args === undefined) {
+    report([], missingField('args'));
+    return;
+  }
+  if (!isRecord(args)) {
+    report(['args'], `must be a mapping of argument name to value, got ${formatValue(args)}`);
+    return;
+  }
+  for (const [name, value] of Object.entries(args))
+    checkTensorFormsIn(value, ['args', name], report, typed ? 'known' : 'any');
+  if (exampleOf) checkArgsAgainst(args, exampleOf, typed, report);
 }
 
 function checkExpect(expect: unknown, exampleOf: OpSignature | undefined, report: Report): void {
