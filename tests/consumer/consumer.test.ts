@@ -89,6 +89,7 @@ describe('a user of the published packages', () => {
 
   it('publishes every package complete: entry points, types, README and LICENSE, nothing else (npm publish --dry-run)', () => {
     expect(PACKAGES.map((p) => p.manifest.name).sort()).toEqual([
+      '@sparse/case-format',
       '@sparse/conformance',
       '@sparse/kernel-abi',
       '@sparse/kernels-as',

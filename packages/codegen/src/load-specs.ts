@@ -1,12 +1,12 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
+import { validateCase } from '@sparse/case-format';
 import { Ajv, type ErrorObject } from 'ajv';
 import { LineCounter, parseDocument, isNode, type Document } from 'yaml';
 import { specSchema } from './schema.js';
 import { SpecError, fieldPath, type SpecProblem } from './spec-error.js';
 import { apiNameOf } from './naming.js';
 import { CHECK_RULES, DTYPE_NAMES, type ArgSpec, type CheckSpec, type LoadedSpec, type OpSpec } from './spec-types.js';
-import { checkCaseValues } from './check-case-values.js';
 import { compileKernel } from './expr/family.js';
 import { keepsZero } from './expr/zero-check.js';
 
@@ -162,43 +162,14 @@ function checkSpec(spec: OpSpec, report: Report): void {
   (spec.checks ?? []).forEach((c, i) => checkCheck(c, i, argByName, report));
 
   const caseNames = new Set<string>();
-  const usedOutputs = new Set<string>();
+  const exampleOf = { op: spec.name, args: spec.args, outputs: spec.outputs };
   spec.examples.forEach((ex, i) => {
-    const at = (...p: (string | number)[]) => ['examples', i, ...p];
-    if (caseNames.has(ex.name)) report(at('name'), `the example name '${ex.name}' is used twice`);
+    validateCase(ex, (p, m) => report(['examples', i, ...p], m), exampleOf);
+    if (caseNames.has(ex.name)) report(['examples', i, 'name'], `the example name '${ex.name}' is used twice`);
     caseNames.add(ex.name);
-    if ((ex.expect === undefined) === (ex.expect_error === undefined))
-      report(at(), 'an example has either `expect` or `expect_error`');
-    if (ex.op !== undefined && ex.op !== spec.name)
-      report(at('op'), `an example of ${spec.name} names the op '${ex.op}'`);
-    const given = new Set<string>();
-    for (const key of Object.keys(ex.args)) {
-      const arg = spec.args.find((a) => a.name === key || a.aliases?.includes(key));
-      if (!arg)
-        report(at('args', key), `unknown argument '${key}' (arguments: ${spec.args.map((a) => a.name).join(', ')})`);
-      else {
-        if (given.has(arg.name)) report(at('args', key), `'${arg.name}' is given twice`);
-        given.add(arg.name);
-        // An error example may pass a wrong kind on purpose (a dense tensor where a SparseTensor is due).
-        const nullDefault = ex.args[key] === null && arg.default === null;
-        if (!ex.expect_error && !nullDefault)
-          checkCaseValues(ex.args[key], arg.type, (p, m) => report(at('args', key, ...p), m));
-      }
-    }
-    for (const a of spec.args) {
-      if (a.default === undefined && !given.has(a.name))
-        report(at('args'), `the required argument '${a.name}' is missing`);
-    }
-    for (const key of Object.keys(ex.expect ?? {})) {
-      if (!outNames.has(key))
-        report(at('expect', key), `unknown output '${key}' (outputs: ${[...outNames].join(', ')})`);
-      else {
-        usedOutputs.add(key);
-        const o = spec.outputs.find((x) => x.name === key)!;
-        checkCaseValues(ex.expect![key], o.type, (p, m) => report(at('expect', key, ...p), m));
-      }
-    }
   });
+  // Whatever else is wrong with an example, the outputs it names count as shown.
+  const usedOutputs = new Set(spec.examples.flatMap((ex) => Object.keys(ex.expect ?? {})));
   spec.outputs.forEach((o, i) => {
     if (!usedOutputs.has(o.name)) report(['outputs', i, 'name'], `no example shows the output '${o.name}'`);
   });

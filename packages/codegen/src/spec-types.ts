@@ -1,7 +1,8 @@
 /** The shape of one op spec (`specs/<op>.yaml`) once it has passed the schema. */
 
-export const DTYPE_NAMES = ['float32', 'float64', 'int32', 'int64', 'bool', 'string'] as const;
-export type DTypeName = (typeof DTYPE_NAMES)[number];
+import type { DTypeName, Example } from '@sparse/case-format';
+
+export { DTYPE_NAMES, type DTypeName } from '@sparse/case-format';
 
 /** How a runtime argument is passed and converted. */
 export const ARG_TYPES = {
@@ -79,15 +80,8 @@ export const CHECK_RULES: readonly CheckRule[] = [
   'custom',
 ];
 
-export interface CaseSpec {
-  op?: string;
-  name: string;
-  doc?: string;
-  args: Record<string, unknown>;
-  expect?: Record<string, unknown>;
-  expect_error?: { kind: 'InvalidArgument' | 'TypeError'; match?: string };
-  tolerance?: { rtol?: number; atol?: number };
-}
+/** An example: a conformance case (checked by @sparse/case-format) whose op is the spec's. */
+export type CaseSpec = Example;
 
 export interface OpSpec {
   name: string;

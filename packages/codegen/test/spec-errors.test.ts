@@ -82,6 +82,19 @@ describe('a broken spec fails codegen with a message naming file and field', () 
     expect(msg).toMatch(/examples\[0\]\.expect\.result: unknown output 'result'/);
   });
 
+  it('an example value the case format refuses, located on its own line', () => {
+    const msg = problemsOf(
+      specsWith((y) => y.replace('dense: [[1, 0, 0, 0], [0, 0, 2, 0]', 'dense: [[1, 0, 0, 0], [0, 0, 2.5, 0]')),
+    );
+    const line = GOOD.split('\n').findIndex((l) => l.includes('dense: [[1, 0, 0, 0], [0, 0, 2, 0]')) + 1;
+    expect(msg).toMatch(
+      new RegExp(
+        `^sparse_tensor_to_dense\\.yaml:${line}: examples\\[1\\]\\.expect\\.output\\.dense\\[1\\]\\[2\\]: 2\\.5 is not an int32 value$`,
+        'm',
+      ),
+    );
+  });
+
   it('an output that no example shows', () => {
     const msg = problemsOf(
       specsWith((y) =>

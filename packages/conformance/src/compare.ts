@@ -1,8 +1,14 @@
-import type { Tolerance } from './case.js';
-import { formatValue, isFloatDType } from './case-values.js';
+import {
+  formatValue,
+  isFloatDType,
+  type DenseView,
+  type OutputView,
+  type SparseView,
+  type TensorView,
+  type Tolerance,
+} from '@sparse/case-format';
 import { expectedView } from './expected-view.js';
 import { describeKind, resultView } from './result-view.js';
-import type { DenseView, OutputView, SparseView, TensorView } from './tensor-view.js';
 import { isClose, resolveTolerance } from './tolerance.js';
 
 /** Past this many mismatches the rest are counted, not listed: one wrong shape can make thousands. */

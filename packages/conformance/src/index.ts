@@ -1,11 +1,20 @@
-export type { Case, CaseResult, CaseStatus, ErrorKind, ExpectError, Tolerance } from './case.js';
-export { ERROR_KINDS, STATUSES } from './case.js';
+// The case format is @sparse/case-format's; what this package's functions take and give of it is re-exported.
+export type {
+  Case,
+  DenseView,
+  ErrorKind,
+  ExpectError,
+  OutputView,
+  SparseView,
+  TensorView,
+  Tolerance,
+} from '@sparse/case-format';
+export { ERROR_KINDS, decodeFloat, formatValue, validateCase } from '@sparse/case-format';
+export type { CaseResult, CaseStatus } from './case-result.js';
+export { STATUSES } from './case-result.js';
 export { CaseFormatError } from './case-format-error.js';
 export { loadCases, parseCaseFile, CASE_FILE_EXTENSIONS } from './load-cases.js';
-export { validateCase } from './validate-case.js';
-export { decodeArgValue, decodeFloat, formatValue } from './case-values.js';
-export { toRuntimeArgs, toRuntimeValue } from './runtime-args.js';
-export type { DenseView, OutputView, SparseView, TensorView } from './tensor-view.js';
+export { decodeArgValue, toRuntimeArgs, toRuntimeValue } from './runtime-args.js';
 export { expectedView } from './expected-view.js';
 export { resultView } from './result-view.js';
 export { compareOutputs, compareOutput } from './compare.js';

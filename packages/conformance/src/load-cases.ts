@@ -1,10 +1,8 @@
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { extname, join } from 'node:path';
+import { isRecord, problemText, validateCase, type Case } from '@sparse/case-format';
 import { parse as parseYaml } from 'yaml';
-import type { Case } from './case.js';
 import { CaseFormatError } from './case-format-error.js';
-import { isRecord } from './case-values.js';
-import { validateCase } from './validate-case.js';
 
 export const CASE_FILE_EXTENSIONS = ['.yaml', '.yml', '.json'];
 
@@ -61,13 +59,11 @@ export function parseCaseFile(text: string, file: string): Case[] {
   // The generated bundle wraps its cases with other fields (`generated`), so only `cases` is required there.
   const list = isRecord(doc) ? doc.cases : doc;
   if (!Array.isArray(list)) throw new CaseFormatError(file, 'expected a list of cases, or {cases: [...]}');
-  return list.map((raw, index) => {
-    try {
-      return validateCase(raw);
-    } catch (e) {
-      const name = isRecord(raw) && typeof raw.name === 'string' ? raw.name : undefined;
-      throw new CaseFormatError(file, (e as Error).message, index, name);
-    }
+  return list.map((raw: unknown, index) => {
+    const problems: string[] = [];
+    if (validateCase(raw, (path, message) => problems.push(problemText(path, message)))) return raw;
+    const name = isRecord(raw) && typeof raw.name === 'string' ? raw.name : undefined;
+    throw new CaseFormatError(file, problems.join('; '), index, name);
   });
 }
 

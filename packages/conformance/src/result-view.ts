@@ -1,5 +1,11 @@
-import { formatValue, isDigitString } from './case-values.js';
-import type { DenseView, OutputView, SparseView, TensorView } from './tensor-view.js';
+import {
+  formatValue,
+  isDigitString,
+  type DenseView,
+  type OutputView,
+  type SparseView,
+  type TensorView,
+} from '@sparse/case-format';
 
 /**
  * The view of an output a runtime returned, found by its structure rather than its class so that plain data

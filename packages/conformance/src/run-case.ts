@@ -1,5 +1,6 @@
+import type { Case, ErrorKind, ExpectError } from '@sparse/case-format';
 import { InvalidArgumentError, UnimplementedError, type Runtime } from '@sparse/runtime';
-import type { Case, CaseResult, CaseStatus, ErrorKind, ExpectError } from './case.js';
+import type { CaseResult, CaseStatus } from './case-result.js';
 import { compareOutputs } from './compare.js';
 import { toRuntimeArgs } from './runtime-args.js';
 

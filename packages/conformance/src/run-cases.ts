@@ -1,4 +1,5 @@
-import type { Case, CaseResult } from './case.js';
+import type { Case } from '@sparse/case-format';
+import type { CaseResult } from './case-result.js';
 import { openRuntime } from './open-runtime.js';
 import { runCase } from './run-case.js';
 

@@ -1,5 +1,5 @@
+import { decodeFloat, isDenseForm, isDigitString, isFloatDType, isRecord, isSparseForm } from '@sparse/case-format';
 import { SparseTensor, tensor, type DType } from '@sparse/runtime';
-import { decodeArgValue, isDenseForm, isRecord, isSparseForm, mapLeaves } from './case-values.js';
 
 /**
  * A case value as a runtime argument: `{sparse}` → SparseTensor, `{dense}` → Tensor, a list → a list of converted
@@ -33,6 +33,21 @@ export function toRuntimeValue(value: unknown): unknown {
 /** Every argument of a case converted by `toRuntimeValue`. */
 export function toRuntimeArgs(args: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(args).map(([name, value]) => [name, toRuntimeValue(value)]));
+}
+
+/**
+ * An argument value as the runtime takes it: inside float tensors `nan`/`inf`/`-inf` become numbers, inside int64
+ * tensors digit strings become bigints (exact past 2^53); everything else is left for the runtime to judge.
+ */
+export function decodeArgValue(v: unknown, dtype: unknown): unknown {
+  if (isFloatDType(dtype)) return typeof v === 'string' ? (decodeFloat(v) ?? v) : v;
+  if (dtype === 'int64' && isDigitString(v)) return BigInt(v);
+  return v;
+}
+
+/** Maps the leaves of nested lists, keeping the nesting. */
+function mapLeaves(nested: unknown, f: (leaf: unknown) => unknown): unknown {
+  return Array.isArray(nested) ? nested.map((x) => mapLeaves(x, f)) : f(nested);
 }
 
 function containsTensorForm(x: unknown): boolean {

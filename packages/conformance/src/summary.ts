@@ -1,4 +1,4 @@
-import { STATUSES, type CaseResult, type CaseStatus } from './case.js';
+import { STATUSES, type CaseResult, type CaseStatus } from './case-result.js';
 
 export type StatusCounts = Record<CaseStatus, number>;
 

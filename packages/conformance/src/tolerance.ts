@@ -1,4 +1,4 @@
-import type { Tolerance } from './case.js';
+import type { Tolerance } from '@sparse/case-format';
 
 export interface ResolvedTolerance {
   rtol: number;

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { listBackends } from '@sparse/runtime';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Case } from '../src/case.js';
+import type { Case } from '@sparse/case-format';
 import { parseCaseFile } from '../src/load-cases.js';
 import { openRuntime } from '../src/open-runtime.js';
 import { runCase, type CaseRuntime } from '../src/run-case.js';

@@ -111,38 +111,56 @@ describe('loadCases: malformed files', () => {
   it('names the case index when the name is missing', () => {
     const { name: _dropped, ...nameless } = denseCase('from_dense', 'x');
     expect(errorOf(() => parseCaseFile(JSON.stringify([nameless]), 'f.json')).message).toBe(
-      `f.json: cases[0]: 'name' must be a non-empty string`,
+      `f.json: cases[0]: the field 'name' is missing`,
+    );
+  });
+
+  it('lists every problem of the case, each with its path', () => {
+    const bad = {
+      op: 'from_dense',
+      name: 'many',
+      args: { tensor: { dense: [1], dtype: 5 } },
+      expect: { output: { dense: [1, 'x'], dtype: 'int32' } },
+      tolerance: { rtol: -1 },
+    };
+    expect(errorOf(() => parseCaseFile(JSON.stringify([bad]), 'f.json')).message).toBe(
+      'f.json: cases[0] (many): args.tensor.dtype: must be a dtype name, got 5; ' +
+        'expect.output.dense[1]: "x" is not an int32 value; tolerance.rtol: must be a number >= 0, got -1',
     );
   });
 
   it.each([
-    ['no op', { name: 'n', args: {}, expect: {} }, /'op' must be/],
+    ['no op', { name: 'n', args: {}, expect: {} }, /the field 'op' is missing/],
     [
       'args not a mapping',
       { op: 'o', name: 'n', args: [1], expect_error: { kind: 'TypeError' } },
-      /'args' must be a mapping/,
+      /args: must be a mapping of argument name to value, got \[1\]/,
     ],
     ['neither expect nor expect_error', { op: 'o', name: 'n', args: {} }, /exactly one of/],
-    ['a misspelt field', { op: 'o', name: 'n', args: {}, expected: {} }, /unknown field 'expected'/],
+    [
+      'a misspelt field',
+      { op: 'o', name: 'n', args: {}, expected: {} },
+      /expected: unknown field \(allowed: op, name, doc, args, expect, expect_error, tolerance\)/,
+    ],
     [
       'an unknown error kind',
       { op: 'o', name: 'n', args: {}, expect_error: { kind: 'ValueError' } },
-      /kind must be one of InvalidArgument, TypeError/,
+      /expect_error\.kind: must be one of InvalidArgument, TypeError, got "ValueError"/,
     ],
     [
       'a bad regex',
       { op: 'o', name: 'n', args: {}, expect_error: { kind: 'TypeError', match: '(' } },
-      /not a valid regex/,
+      /expect_error\.match: not a valid regex/,
     ],
     [
       'a negative tolerance',
       { ...denseCase('o', 'n'), tolerance: { rtol: -1 } },
-      /tolerance\.rtol must be a number >= 0/,
+      /tolerance\.rtol: must be a number >= 0, got -1/,
     ],
     [
       'an expected value of the wrong dtype',
       { ...denseCase('o', 'n'), expect: { output: { dense: [1, 'x'], dtype: 'int32' } } },
-      /expect\.output\.dense \(value 1\): "x" is not an int32 value/,
+      /expect\.output\.dense\[1\]: "x" is not an int32 value/,
     ],
     [
       'an expected int64 past 2^53 as a number',
@@ -152,12 +170,12 @@ describe('loadCases: malformed files', () => {
     [
       'an expected value with no dtype',
       { ...denseCase('o', 'n'), expect: { output: { dense: [1] } } },
-      /expect\.output\.dtype: expected one of/,
+      /expect\.output: the field 'dtype' is missing \(one of float32, /,
     ],
     [
       'ragged expected nesting',
       { ...denseCase('o', 'n'), expect: { output: { dense: [[1, 2], [3]], dtype: 'int32' } } },
-      /not rectangular at \[1\]/,
+      /expect\.output\.dense\[1\]: the nesting is not rectangular: expected a list of 2, got \[3\]/,
     ],
     [
       'indices and values of different lengths',
@@ -165,7 +183,7 @@ describe('loadCases: malformed files', () => {
         ...denseCase('o', 'n'),
         expect: { output: { sparse: { indices: [[0]], values: [1, 2], dense_shape: [3] }, dtype: 'int32' } },
       },
-      /1 indices but 2 values/,
+      /expect\.output\.sparse: 1 indices but 2 values/,
     ],
     [
       'an index of the wrong rank',
@@ -173,7 +191,7 @@ describe('loadCases: malformed files', () => {
         ...denseCase('o', 'n'),
         expect: { output: { sparse: { indices: [[0, 1]], values: [1], dense_shape: [3] }, dtype: 'int32' } },
       },
-      /indices\[0\]: expected 1 whole numbers/,
+      /expect\.output\.sparse\.indices\[0\]: expected 1 whole numbers/,
     ],
     [
       'an expected plain value',
@@ -183,7 +201,7 @@ describe('loadCases: malformed files', () => {
     [
       'a sparse arg missing a field',
       { ...denseCase('o', 'n'), args: { sp: { sparse: { indices: [], values: [] }, dtype: 'int32' } } },
-      /args\.sp\.sparse\.dense_shape must be a list/,
+      /args\.sp\.sparse: the field 'dense_shape' is missing/,
     ],
   ])('rejects %s', (_what, raw, message) => {
     const e = errorOf(() => parseCaseFile(JSON.stringify([raw]), 'bad.json'));

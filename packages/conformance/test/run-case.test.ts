@@ -1,6 +1,6 @@
 import { InvalidArgumentError, SparseTensor, Tensor, UnimplementedError } from '@sparse/runtime';
 import { describe, expect, it } from 'vitest';
-import type { Case } from '../src/case.js';
+import type { Case } from '@sparse/case-format';
 import { runCase, type CaseRuntime } from '../src/run-case.js';
 import { runCases } from '../src/run-cases.js';
 

@@ -11,13 +11,16 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { withoutColours } from '../../../tools/terminal-text.js';
 
 const ROOT = join(import.meta.dirname, '../../..');
 const OP = 'sparse_spec_only_fixture';
-const PACKAGES = ['codegen', 'kernel-abi', 'runtime', 'kernels-js', 'kernels-as', 'kernels-gpu', 'conformance'];
+/** Every workspace package, by folder under packages/. */
+const PACKAGES = (
+  JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { workspaces: string[] }
+).workspaces.map((w) => basename(w));
 
 // The promise of the project: a new op of a kernel family needs its YAML file and nothing else.
 const FIXTURE = `name: ${OP}

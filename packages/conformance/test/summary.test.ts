@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseBackendList } from '../src/backend-names.js';
-import type { CaseResult, CaseStatus } from '../src/case.js';
+import type { CaseResult, CaseStatus } from '../src/case-result.js';
 import { countByBackend, formatSummaryLine } from '../src/summary.js';
 
 const result = (backend: string, status: CaseStatus): CaseResult => ({

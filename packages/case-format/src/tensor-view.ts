@@ -1,6 +1,6 @@
 /**
- * A plain structural view of a tensor, the common ground the comparator works on: expected values from a case
- * and results from a runtime are both turned into views, so comparing needs no runtime classes.
+ * A plain structural view of a tensor: what an expected output of a case means once read, and the common ground a
+ * comparator works on (results from a runtime can be turned into views too, so comparing needs no runtime classes).
  * Values are normalized by dtype: float32/float64/int32 as numbers, int64 as bigints, bool as booleans.
  */
 export interface SparseView {

@@ -1,4 +1,4 @@
-/** The shape of a conformance case (see docs/cases.md) and of the result of running one. */
+/** The shape of a conformance case (docs/cases.md), once it has passed `validateCase`. */
 
 /** The two error kinds a case may expect: bad data, or an argument of the wrong kind. */
 export const ERROR_KINDS = ['InvalidArgument', 'TypeError'] as const;
@@ -30,15 +30,5 @@ export interface Case {
   tolerance?: Tolerance;
 }
 
-/** `delegated`: a backend handed the op to another backend (an explicit fallback), so the result is not its own. */
-export const STATUSES = ['passed', 'failed', 'unsupported', 'delegated'] as const;
-export type CaseStatus = (typeof STATUSES)[number];
-
-export interface CaseResult {
-  op: string;
-  name: string;
-  backend: string;
-  status: CaseStatus;
-  /** Empty when passed; otherwise what differed, what was thrown, or why the case could not run. */
-  message: string;
-}
+/** A case among an op spec's `examples`: the spec says which op it is, so `op` may be left out. */
+export type Example = Omit<Case, 'op'> & { op?: string };
