@@ -2,9 +2,9 @@ import { type OptionalKind, type PropertySignatureStructure } from 'ts-morph';
 import { buildTsFile } from './ts-file.js';
 import { camelCase, pascalCase } from './naming.js';
 import { callToTs, expectationText } from './render-example.js';
-import type { ArgSpec, LoadedSpec } from './spec-types.js';
+import type { ArgSpec, LoadedSpec, ArgType, OutputType } from './spec-types.js';
 
-const ARG_TS: Record<string, string> = {
+const ARG_TS: Record<ArgType, string> = {
   sparse: 'SparseLike',
   dense: 'TensorLike',
   scalar: 'ScalarLike',
@@ -19,7 +19,7 @@ const ARG_TS: Record<string, string> = {
   axes: 'AxesLike',
 };
 
-const OUTPUT_TS: Record<string, string> = {
+const OUTPUT_TS: Record<OutputType, string> = {
   sparse: 'SparseTensor',
   dense: 'Tensor',
   sparse_list: 'SparseTensor[]',

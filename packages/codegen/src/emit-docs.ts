@@ -3,6 +3,7 @@ import Handlebars from 'handlebars';
 import { mdHeader } from './header.js';
 import { camelCase } from './naming.js';
 import { callToTs, expectationText } from './render-example.js';
+import { CHECK_RULES, type CheckRuleDecl } from './check-rules.js';
 import { BACKEND_TARGETS, dispatchOf, type Dispatch } from './backend-targets.js';
 import {
   ARG_TYPES,
@@ -50,7 +51,7 @@ hb.registerHelper('shapeText', (r: ShapeRule) =>
             ? `[rows of \`${r.matmul.a}\`, columns of \`${r.matmul.b}\`] after \`${r.matmul.adjoint_a}\` / \`${r.matmul.adjoint_b}\``
             : r.computed,
 );
-hb.registerHelper('checkText', (c: CheckSpec) => CHECK_TEXT[c.rule](c as never));
+hb.registerHelper('checkText', (c: CheckSpec) => (CHECK_RULES[c.rule] as CheckRuleDecl<CheckSpec>).doc(c));
 const DISPATCH_TEXT: Record<Dispatch, string> = {
   generated: 'generated from the expressions',
   kernel: 'hand-written kernel',
@@ -69,21 +70,6 @@ hb.registerHelper('expectText', (ex: CaseSpec) =>
     .map((l) => `→ \`${l.replace(/`/g, "'")}\``)
     .join('<br>'),
 );
-
-const CHECK_TEXT: { [R in CheckSpec['rule']]: (c: Extract<CheckSpec, { rule: R }>) => string } = {
-  indices_ordered: (c) =>
-    `\`${c.arg}\` indices in canonical row-major order without repeats${c.when ? ` (when \`${c.when}\`)` : ''}: InvalidArgumentError naming the index`,
-  same_shape: (c) => `\`${c.args[0]}\` and \`${c.args[1]}\` have the same dense shape: InvalidArgumentError`,
-  broadcast_to_sparse: (c) =>
-    `\`${c.dense}\` broadcasts to the dense shape of \`${c.sparse}\` (never the other way): InvalidArgumentError`,
-  not_both_dense: (c) => `at least one of \`${c.args[0]}\`, \`${c.args[1]}\` is sparse: TypeError`,
-  rank: (c) =>
-    `\`${c.arg}\` has rank ${c.min !== undefined && c.max !== undefined ? `${c.min}..${c.max}` : c.min !== undefined ? `≥ ${c.min}` : `≤ ${c.max}`}: InvalidArgumentError`,
-  custom: (c) => c.doc.trim(),
-  axes_in_range: (c) => `every axis of \`${c.axes}\` in [-rank, rank) of \`${c.of}\`: InvalidArgumentError`,
-  index_matrix: (c) =>
-    `\`${c.indices}\` is a scalar, vector or [N, rank] matrix of indices within \`${c.shape}\`, with one value of \`${c.values}\` per index or a single value${c.ordered_when ? `; in canonical order without repeats when \`${c.ordered_when}\`` : ''}: InvalidArgumentError`,
-};
 
 /** `docs/ops.md`: the op reference, from the specs through the handlebars template. */
 export function emitDocs(specs: LoadedSpec[], templatePath: string): string {

@@ -1,8 +1,8 @@
 import { buildTsFile } from './ts-file.js';
 import { pascalCase } from './naming.js';
-import type { LoadedSpec } from './spec-types.js';
+import type { LoadedSpec, ArgType, OutputType } from './spec-types.js';
 
-const KERNEL_ARG: Record<string, string> = {
+const KERNEL_ARG: Record<ArgType, string> = {
   sparse: 'SparseData',
   dense: 'DenseData',
   scalar: 'Scalar',
@@ -17,7 +17,7 @@ const KERNEL_ARG: Record<string, string> = {
   axes: 'number[] | null',
 };
 
-const KERNEL_OUT: Record<string, string> = {
+const KERNEL_OUT: Record<OutputType, string> = {
   sparse: 'SparseData',
   dense: 'DenseData',
   sparse_list: 'SparseData[]',

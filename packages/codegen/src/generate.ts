@@ -53,6 +53,7 @@ export function generatedFiles(opts: GenerateOptions): Map<string, string> {
       emitSourceCopy(join(CODEGEN, 'src/expr/js-runtime.ts'), { '../kernel-error.js': '@sparse/kernel-abi' }),
     ],
     [join(pkg('runtime'), 'src/generated/ops-meta.ts'), emitOpsMeta(specs)],
+    [join(pkg('runtime'), 'src/generated/spec-format.ts'), emitSourceCopy(join(CODEGEN, 'src/spec-format.ts'))],
     [join(pkg('runtime'), 'src/generated/ops-api.ts'), emitOpsApi(specs)],
     [
       join(pkg('runtime'), 'src/generated/custom-checks.ts'),

@@ -6,8 +6,9 @@ import { LineCounter, parseDocument, isNode, type Document } from 'yaml';
 import { specSchema } from './schema.js';
 import { SpecError, fieldPath, type SpecProblem } from './spec-error.js';
 import { apiNameOf } from './naming.js';
-import { CHECK_RULES, DTYPE_NAMES, type ArgSpec, type CheckSpec, type LoadedSpec, type OpSpec } from './spec-types.js';
+import { DTYPE_NAMES, type ArgSpec, type CheckSpec, type LoadedSpec, type OpSpec } from './spec-types.js';
 import { compileKernel } from './expr/family.js';
+import { CHECK_RULES, type CheckRuleDecl, type Field } from './check-rules.js';
 import { keepsZero } from './expr/zero-check.js';
 
 const ajv = new Ajv({
@@ -175,46 +176,21 @@ function checkSpec(spec: OpSpec, report: Report): void {
   });
 }
 
+/** A check against the op's arguments: each field that names an argument names one of the types its rule takes. */
 function checkCheck(c: CheckSpec, i: number, args: Map<string, ArgSpec>, report: Report): void {
-  const need = (field: string, name: string | undefined, types: string[]) => {
-    if (name === undefined) return;
-    const a = args.get(name);
-    if (!a) report(['checks', i, field], `unknown argument '${name}'`);
-    else if (!types.includes(a.type))
-      report(['checks', i, field], `'${name}' is a ${a.type} argument; ${c.rule} needs ${types.join(' or ')}`);
-  };
-  const tensor = ['sparse', 'dense', 'sparse_or_dense', 'scalar'];
-  switch (c.rule) {
-    case 'indices_ordered':
-      need('arg', c.arg, ['sparse', 'sparse_or_dense', 'sparse_list', 'sparse_or_sparse_list']);
-      need('when', c.when, ['bool']);
-      break;
-    case 'same_shape':
-    case 'not_both_dense':
-      need('args', c.args[0], tensor);
-      need('args', c.args[1], tensor);
-      break;
-    case 'broadcast_to_sparse':
-      need('dense', c.dense, ['dense', 'scalar']);
-      need('sparse', c.sparse, ['sparse']);
-      break;
-    case 'rank':
-      need('arg', c.arg, tensor);
-      if (c.min !== undefined && c.max !== undefined && c.min > c.max) report(['checks', i], 'min is above max');
-      break;
-    case 'index_matrix':
-      need('indices', c.indices, ['dense', 'scalar']);
-      need('values', c.values, ['dense', 'scalar']);
-      need('shape', c.shape, ['shape']);
-      need('ordered_when', c.ordered_when, ['bool']);
-      break;
-    case 'axes_in_range':
-      need('axes', c.axes, ['axes']);
-      need('of', c.of, ['sparse', 'dense']);
-      break;
-    case 'custom':
-      break;
+  const decl = CHECK_RULES[c.rule] as CheckRuleDecl<CheckSpec>;
+  for (const [field, d] of Object.entries(decl.fields as Record<string, Field>)) {
+    const value = (c as Record<string, unknown>)[field];
+    if (value === undefined || (d.kind !== 'arg' && d.kind !== 'arg_pair')) continue;
+    for (const name of d.kind === 'arg' ? [value as string] : (value as string[])) {
+      const a = args.get(name);
+      if (!a) report(['checks', i, field], `unknown argument '${name}'`);
+      else if (!d.types.includes(a.type))
+        report(['checks', i, field], `'${name}' is a ${a.type} argument; ${c.rule} needs ${d.types.join(' or ')}`);
+    }
   }
+  const wrong = decl.consistent?.(c);
+  if (wrong) report(['checks', i], wrong);
 }
 
 function checkAcrossSpecs(specs: LoadedSpec[], problems: SpecProblem[]): void {
@@ -249,7 +225,7 @@ function schemaMessage(e: ErrorObject): string {
     case 'pattern':
       return `${JSON.stringify(e.data)} does not match ${e.params.pattern}`;
     case 'discriminator':
-      return `unknown ${e.params.tag} ${JSON.stringify(e.params.tagValue)} (known: ${CHECK_RULES.join(', ')})`;
+      return `unknown ${e.params.tag} ${JSON.stringify(e.params.tagValue)} (known: ${Object.keys(CHECK_RULES).join(', ')})`;
     case 'const':
       return `must be ${JSON.stringify(e.params.allowedValue)}`;
     default:

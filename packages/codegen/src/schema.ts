@@ -1,5 +1,6 @@
 import { ARG_TYPES, DTYPE_NAMES, KERNEL_FAMILIES, OUTPUT_TYPES } from './spec-types.js';
 import { BACKEND_NAMES } from './backend-targets.js';
+import { CHECK_RULES, type Field } from './check-rules.js';
 
 const identifier = { type: 'string', pattern: '^[a-z][a-z0-9_]*$' };
 const camel = { type: 'string', pattern: '^[a-z][A-Za-z0-9]*$' };
@@ -8,13 +9,26 @@ const text = { type: 'string', minLength: 1 };
 // YAML reads `init: 0` as a number; an expression may be one.
 const expression = { type: ['string', 'number'], minLength: 1 };
 
-const check = (rule: string, props: Record<string, unknown>, required: string[]) => ({
-  type: 'object',
-  additionalProperties: false,
-  required: ['rule', ...required],
-  properties: { rule: { const: rule }, ...props },
-});
-const argPair = { type: 'array', items: identifier, minItems: 2, maxItems: 2 };
+const FIELD_SCHEMAS: Record<Field['kind'], object> = {
+  arg: identifier,
+  arg_pair: { type: 'array', items: identifier, minItems: 2, maxItems: 2 },
+  integer: { type: 'integer', minimum: 0 },
+  identifier,
+  text,
+};
+
+/** A check's schema, from its declaration: its fields, which of them are required. */
+function checkSchema(rule: string, fields: Record<string, Field & { required: boolean }>) {
+  return {
+    type: 'object',
+    additionalProperties: false,
+    required: ['rule', ...Object.keys(fields).filter((f) => fields[f].required)],
+    properties: {
+      rule: { const: rule },
+      ...Object.fromEntries(Object.entries(fields).map(([f, d]) => [f, FIELD_SCHEMAS[d.kind]])),
+    },
+  };
+}
 
 /** The JSON Schema every spec must pass before any other check. */
 export const specSchema = {
@@ -107,24 +121,9 @@ export const specSchema = {
         type: 'object',
         required: ['rule'],
         discriminator: { propertyName: 'rule' },
-        oneOf: [
-          check('indices_ordered', { arg: identifier, when: identifier }, ['arg']),
-          check('same_shape', { args: argPair }, ['args']),
-          check('broadcast_to_sparse', { dense: identifier, sparse: identifier }, ['dense', 'sparse']),
-          check('not_both_dense', { args: argPair }, ['args']),
-          check(
-            'rank',
-            { arg: identifier, min: { type: 'integer', minimum: 0 }, max: { type: 'integer', minimum: 0 } },
-            ['arg'],
-          ),
-          check(
-            'index_matrix',
-            { indices: identifier, values: identifier, shape: identifier, ordered_when: identifier },
-            ['indices', 'values', 'shape'],
-          ),
-          check('axes_in_range', { axes: identifier, of: identifier }, ['axes', 'of']),
-          check('custom', { name: identifier, doc: text }, ['name', 'doc']),
-        ],
+        oneOf: Object.entries(CHECK_RULES).map(([rule, d]) =>
+          checkSchema(rule, d.fields as Record<string, Field & { required: boolean }>),
+        ),
       },
     },
     kernel: {

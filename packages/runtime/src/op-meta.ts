@@ -1,20 +1,16 @@
 import type { DType } from './dtype.js';
+import type { ArgType, CheckSpec, OutputType, ShapeRule } from './generated/spec-format.js';
 
-/** The runtime's view of one op spec (generated into `generated/ops-meta.ts` by @sparse/codegen). */
-export type ArgKind =
-  | 'sparse'
-  | 'dense'
-  | 'scalar'
-  | 'sparse_or_dense'
-  | 'sparse_list'
-  | 'sparse_or_sparse_list'
-  | 'int'
-  | 'bool'
-  | 'int_list'
-  | 'int_or_int_list'
-  | 'shape'
-  | 'axes';
-export type OutputKind = 'sparse' | 'dense' | 'sparse_list' | 'sparse_or_dense';
+// The runtime's view of one op spec (generated into `generated/ops-meta.ts` by @sparse/codegen), in the
+// vocabulary codegen validates specs with (generated/spec-format.ts).
+
+/** How an argument is passed and converted. */
+export type ArgKind = ArgType;
+/** What an output is. */
+export type OutputKind = OutputType;
+/** A check the runtime makes before any kernel runs. */
+export type CheckMeta = CheckSpec;
+export type { ShapeRule };
 
 export interface ArgMeta {
   name: string;
@@ -28,30 +24,12 @@ export interface ArgMeta {
   bounds?: 'except_last';
 }
 
-export type ShapeRule =
-  | { like: string }
-  | { value: string }
-  | { reduce: { input: string; axes: string; keepdims: string } }
-  | { replace_last: { input: string; with: string } }
-  | { matmul: { a: string; b: string; adjoint_a: string; adjoint_b: string } }
-  | { computed: string };
-
 export interface OutputMeta {
   name: string;
   type: OutputKind;
   dtype: string;
   shape: ShapeRule;
 }
-
-export type CheckMeta =
-  | { rule: 'indices_ordered'; arg: string; when?: string }
-  | { rule: 'same_shape'; args: string[] }
-  | { rule: 'broadcast_to_sparse'; dense: string; sparse: string }
-  | { rule: 'not_both_dense'; args: string[] }
-  | { rule: 'rank'; arg: string; min?: number; max?: number }
-  | { rule: 'index_matrix'; indices: string; values: string; shape: string; ordered_when?: string }
-  | { rule: 'axes_in_range'; axes: string; of: string }
-  | { rule: 'custom'; name: string; doc: string };
 
 export interface OpMeta {
   name: string;

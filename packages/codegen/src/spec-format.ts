@@ -1,0 +1,48 @@
+// The vocabulary of a spec that the runtime shares with codegen: argument and output types, shape rules and
+// checks. The generator copies this file into @sparse/runtime (src/generated/spec-format.ts), so that the
+// runtime's op metadata is typed by the very declarations codegen validates specs with.
+
+/** How a runtime argument is passed and converted. */
+export const ARG_TYPES = {
+  sparse: 'a SparseTensor',
+  dense: 'a dense tensor (a Tensor, or nested arrays)',
+  scalar: 'a rank-0 tensor or a plain value',
+  sparse_or_dense: 'a SparseTensor or a dense tensor',
+  sparse_list: 'a list of SparseTensors',
+  sparse_or_sparse_list: 'a SparseTensor or a list of SparseTensors',
+  int: 'a whole number',
+  bool: 'a boolean',
+  int_list: 'a list of whole numbers',
+  int_or_int_list: 'a whole number or a list of whole numbers',
+  shape: 'a dense shape: a list of non-negative whole numbers',
+  axes: 'null (every axis), an axis, or a list of axes',
+} as const;
+export type ArgType = keyof typeof ARG_TYPES;
+
+export const OUTPUT_TYPES = ['sparse', 'dense', 'sparse_list', 'sparse_or_dense'] as const;
+export type OutputType = (typeof OUTPUT_TYPES)[number];
+
+/** How an output's dense shape follows from the arguments. */
+export type ShapeRule =
+  | { like: string }
+  | { value: string }
+  | { reduce: { input: string; axes: string; keepdims: string } }
+  | { replace_last: { input: string; with: string } }
+  | { matmul: { a: string; b: string; adjoint_a: string; adjoint_b: string } }
+  | { computed: string };
+
+/**
+ * A check the runtime makes before any kernel runs; each rule is one function in @sparse/runtime, and one entry
+ * of codegen's check-rules.ts (its fields, what it says in the docs).
+ */
+export type CheckSpec =
+  | { rule: 'indices_ordered'; arg: string; when?: string }
+  | { rule: 'same_shape'; args: [string, string] }
+  | { rule: 'broadcast_to_sparse'; dense: string; sparse: string }
+  | { rule: 'not_both_dense'; args: [string, string] }
+  | { rule: 'rank'; arg: string; min?: number; max?: number }
+  | { rule: 'index_matrix'; indices: string; values: string; shape: string; ordered_when?: string }
+  | { rule: 'axes_in_range'; axes: string; of: string }
+  | { rule: 'custom'; name: string; doc: string };
+
+export type CheckRule = CheckSpec['rule'];
