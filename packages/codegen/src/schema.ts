@@ -1,4 +1,14 @@
-import { ARG_TYPES, DTYPE_NAMES, KERNEL_FAMILIES, OUTPUT_TYPES } from './spec-types.js';
+import {
+  ARG_TYPES,
+  DTYPE_NAMES,
+  KERNEL_FAMILIES,
+  OUTPUT_TYPES,
+  type ArgSpec,
+  type KernelSpec,
+  type OpSpec,
+  type OutputSpec,
+  type ShapeRule,
+} from './spec-types.js';
 import { BACKEND_NAMES } from './backend-targets.js';
 import { CHECK_RULES, type Field } from './check-rules.js';
 
@@ -153,3 +163,17 @@ export const specSchema = {
     examples: { type: 'array', minItems: 1, items: { type: 'object' } },
   },
 } as const;
+
+// The schema and the spec types (spec-types.ts) describe the same fields: the compiler holds them together, so a
+// field added to one and not the other does not compile.
+type UnionToKeys<U> = { [K in U extends unknown ? keyof U : never]: unknown };
+type SameKeys<A, B> = [Exclude<keyof A, keyof B> | Exclude<keyof B, keyof A>] extends [never] ? true : never;
+type Props = typeof specSchema.properties;
+export const schemaMatchesTypes: [
+  SameKeys<Props, OpSpec>,
+  SameKeys<Props['args']['items']['properties'], ArgSpec>,
+  SameKeys<Props['outputs']['items']['properties'], OutputSpec>,
+  SameKeys<Props['outputs']['items']['properties']['shape']['properties'], UnionToKeys<ShapeRule>>,
+  SameKeys<Props['kernel']['properties'], KernelSpec>,
+  SameKeys<Props['api']['properties'], NonNullable<OpSpec['api']>>,
+] = [true, true, true, true, true, true];
