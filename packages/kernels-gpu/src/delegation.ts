@@ -21,7 +21,7 @@ export const REASONS = {
   nonFinite:
     'float32 inputs holding inf, nan or a subnormal: WebGL does not promise IEEE special values and flushes subnormals to zero, ran on the JS kernels',
   nonFiniteResult:
-    'the GPU result held inf or nan, which WebGL does not promise to compute as IEEE does: rerun on the JS kernels',
+    'the GPU result held inf, nan or the largest float32 (where GLSL has no infinity, or leaves the result undefined), which WebGL does not promise to compute as IEEE does: rerun on the JS kernels',
   tooBig:
     'a buffer or offset of this call passes 2^24, beyond the integers a float texture holds exactly: ran on the JS kernels',
   repeatedEntries:
@@ -43,11 +43,17 @@ export function gpuExact(values: ArrayLike<number>): boolean {
   return true;
 }
 
-/** Whether every value is finite (a GPU result with inf or nan is rerun on the JS kernels). */
+/** Whether every value is finite and below the largest float32 (else a GPU result is rerun on the JS kernels). */
 export function allFinite(values: ArrayLike<number>): boolean {
-  for (let i = 0; i < values.length; i++) if (!Number.isFinite(values[i])) return false;
+  for (let i = 0; i < values.length; i++) if (!(Math.abs(values[i]) < FLOAT32_MAX)) return false;
   return true;
 }
+
+/**
+ * The largest float32. The generated kernels write it for inf and the limits (GLSL ES has no infinity) and for
+ * results GLSL leaves undefined, and a GPU may clamp an infinity to it: a result that reaches it is not trusted.
+ */
+const FLOAT32_MAX = 3.4028234663852886e38;
 
 /**
  * Why the GPU cannot take these operands, or undefined if it can: a dtype other than float32 (or int32, for a

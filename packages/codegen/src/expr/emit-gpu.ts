@@ -7,8 +7,8 @@ export const GPU_INF = '3.4028234663852886e38';
  * Emits an expression as the body of a gpu.js kernel function: JS that gpu.js translates to GLSL, float32 only
  * (int32 values run through it as float32 only where emit-int-range.ts's bound shows that exact; the GPU backend
  * delegates every other dtype). Math.* functions; `where` becomes a ternary; `inf` and the
- * limits become ±the largest float32 (a result that reaches them is rerun on the JS kernels, see
- * kernels-gpu/src/delegation.ts). `vars` maps each variable to the JS that reads it.
+ * limits become ±the largest float32, and so does a pow GLSL leaves undefined (a result that reaches them is
+ * rerun on the JS kernels, see kernels-gpu/src/delegation.ts). `vars` maps each variable to the JS that reads it.
  */
 export function emitGpu(e: Expr, vars: Record<string, string>): string {
   const go = (x: Expr) => emitGpu(x, vars);
@@ -33,8 +33,11 @@ export function emitGpu(e: Expr, vars: Record<string, string>): string {
           return `(${a[0]} ? ${a[1]} : ${a[2]})`;
         case 'min':
         case 'max':
-        case 'pow':
           return `Math.${e.fn}(${a[0]}, ${a[1]})`;
+        case 'pow':
+          // GLSL leaves pow undefined for a negative base, and for 0 to a power ≤ 0 (drivers return 0 for 1/0):
+          // those entries yield the largest float32, so the call is rerun on the JS kernels.
+          return `((${a[0]} < 0.0 || (${a[0]} === 0.0 && ${a[1]} <= 0.0)) ? ${GPU_INF} : Math.pow(${a[0]}, ${a[1]}))`;
         default:
           return `Math.${e.fn}(${a[0]})`;
       }
