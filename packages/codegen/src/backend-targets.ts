@@ -9,14 +9,31 @@ export interface BackendTarget {
   name: string;
   /** Its package's folder under packages/. */
   dir: string;
+  /** Its package, and the function that makes the backend (given the runtime option named by `passes`, if any). */
+  package: string;
+  factory: string;
+  passes?: 'wasmPath';
   /** Whether its family emitter generates the op's kernel. */
   generates(spec: LoadedSpec): boolean;
 }
 
 export const BACKEND_TARGETS: readonly BackendTarget[] = [
-  { name: 'wasm', dir: 'kernels-as', generates: (s) => s.compiled !== undefined },
+  {
+    name: 'wasm',
+    dir: 'kernels-as',
+    package: '@sparse/kernels-as',
+    factory: 'createWasmBackend',
+    passes: 'wasmPath',
+    generates: (s) => s.compiled !== undefined,
+  },
   // gpu.js computes in float32: an expression-family op is generated where float32 is one of its dtypes.
-  { name: 'gpu', dir: 'kernels-gpu', generates: (s) => s.compiled?.dtypes.includes('float32') ?? false },
+  {
+    name: 'gpu',
+    dir: 'kernels-gpu',
+    package: '@sparse/kernels-gpu',
+    factory: 'createGpuBackend',
+    generates: (s) => s.compiled?.dtypes.includes('float32') ?? false,
+  },
 ];
 
 export const BACKEND_NAMES = BACKEND_TARGETS.map((b) => b.name);

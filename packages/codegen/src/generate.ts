@@ -15,6 +15,7 @@ import { emitSourceCopy, emitJsFamilyKernels } from './emit-js-kernels.js';
 import { emitAsErrorCodes } from './emit-error-codes.js';
 import { emitBackendTable } from './emit-backend-table.js';
 import { BACKEND_TARGETS } from './backend-targets.js';
+import { emitBackendLoaders } from './emit-backend-loaders.js';
 
 const CODEGEN = join(dirname(fileURLToPath(import.meta.url)), '..');
 const TEMPLATES = join(CODEGEN, 'templates');
@@ -53,6 +54,10 @@ export function generatedFiles(opts: GenerateOptions): Map<string, string> {
       emitSourceCopy(join(CODEGEN, 'src/expr/js-runtime.ts'), { '../kernel-error.js': '@sparse/kernel-abi' }),
     ],
     [join(pkg('runtime'), 'src/generated/ops-meta.ts'), emitOpsMeta(specs)],
+    [
+      join(pkg('runtime'), 'src/generated/backend-loaders.ts'),
+      emitBackendLoaders(join(opts.root, pkg('runtime'), 'package.json')),
+    ],
     [join(pkg('runtime'), 'src/generated/spec-format.ts'), emitSourceCopy(join(CODEGEN, 'src/spec-format.ts'))],
     [join(pkg('runtime'), 'src/generated/ops-api.ts'), emitOpsApi(specs)],
     [

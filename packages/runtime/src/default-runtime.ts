@@ -1,19 +1,14 @@
 import { kernels } from '@sparse/kernels-js';
 import { registerBackend } from './backend.js';
 import { createRuntime, Runtime } from './runtime.js';
-import { loadGpuPackage } from './gpu-package.js';
+import { BACKEND_LOADERS } from './generated/backend-loaders.js';
 import { checkRuntimeOptions, type RuntimeOptions } from './runtime-options.js';
 import { bindOps, type SparseOps } from './generated/ops-api.js';
 import { setDefaultOps } from './default-ops.js';
 
 registerBackend('js', () => ({ name: 'js', kernels }));
-// Loaded on demand: the wasm module is compiled the first time a runtime asks for it.
-registerBackend('wasm', async ({ wasmPath }) => {
-  const { createWasmBackend } = await import('@sparse/kernels-as');
-  return createWasmBackend(wasmPath);
-});
-// A separate install (gpu.js on WebGL), loaded on demand where it is installed; else the error says how to get it.
-registerBackend('gpu', loadGpuPackage);
+// The others on demand: the wasm module is compiled the first time a runtime asks for it.
+for (const [name, loader] of Object.entries(BACKEND_LOADERS)) registerBackend(name, loader);
 
 let current: Runtime | undefined;
 
