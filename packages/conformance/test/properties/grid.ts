@@ -44,20 +44,8 @@ export function toGrid(f: SparseForm): Grid {
   return { shape, data, stored };
 }
 
-/** The stored positions of a grid as a SparseTensor in canonical order. */
-export function fromGrid(g: Grid, dtype: NumericDType): SparseForm {
-  const indices: number[][] = [];
-  const values: number[] = [];
-  g.data.forEach((v, off) => {
-    if (!g.stored[off]) return;
-    indices.push(indexOf(off, g.shape));
-    values.push(v);
-  });
-  return { sparse: { indices, values, dense_shape: g.shape }, dtype };
-}
-
 /** Nested lists of a flat row-major array. */
-export function nest(data: readonly number[], shape: readonly number[]): unknown {
+export function nest(data: readonly unknown[], shape: readonly number[]): unknown {
   if (shape.length === 0) return data[0];
   const inner = sizeOf(shape.slice(1));
   return Array.from({ length: shape[0] }, (_, i) => nest(data.slice(i * inner, (i + 1) * inner), shape.slice(1)));

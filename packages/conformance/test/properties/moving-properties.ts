@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import type { Case } from '../../src/index.js';
 import { shapeArb, valueArb } from './arbitraries.js';
-import type { Property } from './family-properties.js';
+import { oracleProperty, type Property } from './property.js';
 import { indexOf, nest, offsetOf, sizeOf } from './grid.js';
 
 // Properties of the ops that move entries (retain, reset_shape, fill_empty_rows, transpose, to_indicator,
@@ -82,7 +82,7 @@ function retain(): Property {
       );
     }),
   );
-  return { op: 'sparse_retain', cases };
+  return oracleProperty('sparse_retain', cases);
 }
 
 /** sparse_reset_shape: the same entries with a larger shape, or the bounding box of the stored positions. */
@@ -104,7 +104,7 @@ function resetShape(): Property {
       });
     });
   });
-  return { op: 'sparse_reset_shape', cases };
+  return oracleProperty('sparse_reset_shape', cases);
 }
 
 /** sparse_fill_empty_rows: rows in increasing order, each with its input entries in input order or the default. */
@@ -140,7 +140,7 @@ function fillEmptyRows(): Property {
         }),
       ),
   );
-  return { op: 'sparse_fill_empty_rows', cases };
+  return oracleProperty('sparse_fill_empty_rows', cases);
 }
 
 /** sparse_transpose: the dense tensor transposed by perm, its stored positions read back in row-major order. */
@@ -172,7 +172,7 @@ function transpose(): Property {
       return one('sparse_transpose', args, { output: st(indices, values, outShape, sp.dtype) });
     });
   });
-  return { op: 'sparse_transpose', cases };
+  return oracleProperty('sparse_transpose', cases);
 }
 
 /** sparse_to_indicator: a dense bool tensor true exactly at [index[:-1], id] of every entry. */
@@ -192,11 +192,11 @@ function toIndicator(): Property {
         return one(
           'sparse_to_indicator',
           { sp_input: sp, vocab_size: vocab },
-          { output: { dense: nest(data as never, outShape), shape: outShape, dtype: 'bool' } },
+          { output: { dense: nest(data, outShape), shape: outShape, dtype: 'bool' } },
         );
       }),
     );
-  return { op: 'sparse_to_indicator', cases };
+  return oracleProperty('sparse_to_indicator', cases);
 }
 
 /**
@@ -261,10 +261,10 @@ function merge(): Property {
           }),
       );
     });
-  return { op: 'sparse_merge', cases };
+  return oracleProperty('sparse_merge', cases);
 }
 
-/** Properties of the moving ops against a dense oracle (see family-properties.ts for the pattern). */
+/** Properties of the moving ops against a dense oracle. */
 export const MOVING_PROPERTIES: Property[] = [
   retain(),
   resetShape(),

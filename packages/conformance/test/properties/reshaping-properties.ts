@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import type { Case } from '../../src/index.js';
-import type { Property } from './family-properties.js';
+import { oracleProperty, type Property } from './property.js';
 import { indexOf, offsetOf, sizeOf } from './grid.js';
 import {
   ANY_DTYPES,
@@ -74,7 +74,7 @@ function concat(): Property {
       ),
     ),
   );
-  return { op: 'sparse_concat', cases };
+  return oracleProperty('sparse_concat', cases);
 }
 
 /** split: piece p covers [start_p, start_p + len_p) along the axis; the first size % n pieces are one longer. */
@@ -100,7 +100,7 @@ function split(): Property {
       }),
     ),
   );
-  return { op: 'sparse_split', cases };
+  return oracleProperty('sparse_split', cases);
 }
 
 /** slice: output position i is input position start + i, inside the part of the box that lies in the input. */
@@ -142,7 +142,7 @@ function slice(): Property {
       ),
     ),
   );
-  return { op: 'sparse_slice', cases };
+  return oracleProperty('sparse_slice', cases);
 }
 
 /** A random shape of rank 0..3 holding exactly `n` elements (n = 0: some dim is 0; n = 1: maybe rank 0). */
@@ -209,7 +209,7 @@ function reshape(): Property {
         });
     }),
   );
-  return { op: 'sparse_reshape', cases };
+  return oracleProperty('sparse_reshape', cases);
 }
 
 /** expand_dims: output position i is i without the new dim. */
@@ -228,7 +228,7 @@ function expandDims(): Property {
       }),
     ),
   );
-  return { op: 'sparse_expand_dims', cases };
+  return oracleProperty('sparse_expand_dims', cases);
 }
 
 export const RESHAPING_PROPERTIES: Property[] = [concat(), split(), slice(), reshape(), expandDims()];

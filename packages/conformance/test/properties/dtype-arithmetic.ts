@@ -1,0 +1,136 @@
+import type { NumericDType } from './grid.js';
+
+// TensorFlow's arithmetic per dtype, written from the spec language's rules (specs/README.md) rather than from the
+// emitted kernels: integers compute exactly as bigints and then wrap to their width, float32 rounds every result.
+
+/** A value as the oracles hold it: int64 as a bigint, the other numeric dtypes as numbers. */
+export type Num = number | bigint;
+
+/** What TensorFlow refuses to compute for integers; the op throws an InvalidArgumentError whose message matches `match`. */
+export class ArithmeticRefusal extends Error {
+  override name = 'ArithmeticRefusal';
+  constructor(readonly match: string) {
+    super(match);
+  }
+}
+
+type Unary = (x: Num) => Num;
+type Binary = (a: Num, b: Num) => Num;
+
+export interface Arithmetic {
+  dtype: NumericDType;
+  zero: Num;
+  /** A whole number (a count) as a value of the dtype. */
+  fromInt(n: number): Num;
+  literal(text: string): Num;
+  limit(name: 'inf' | 'max_value' | 'min_value'): Num;
+  neg: Unary;
+  abs: Unary;
+  sign: Unary;
+  exp: Unary;
+  log: Unary;
+  sqrt: Unary;
+  add: Binary;
+  sub: Binary;
+  mul: Binary;
+  div: Binary;
+  min: Binary;
+  max: Binary;
+  pow: Binary;
+}
+
+export const isIntDType = (dtype: string): dtype is 'int32' | 'int64' => dtype === 'int32' || dtype === 'int64';
+
+export function arithmeticOf(dtype: NumericDType): Arithmetic {
+  return isIntDType(dtype) ? intArithmetic(dtype) : floatArithmetic(dtype);
+}
+
+function floatArithmetic(dtype: 'float32' | 'float64'): Arithmetic {
+  const round = dtype === 'float32' ? Math.fround : (x: number) => x;
+  const unary =
+    (f: (x: number) => number): Unary =>
+    (x) =>
+      round(f(x as number));
+  const binary =
+    (f: (a: number, b: number) => number): Binary =>
+    (a, b) =>
+      round(f(a as number, b as number));
+  const nan = (...xs: number[]) => xs.some(Number.isNaN);
+  return {
+    dtype,
+    zero: 0,
+    fromInt: (n) => round(n),
+    literal: (text) => round(Number(text)),
+    limit: (name) => (name === 'min_value' ? -Infinity : Infinity),
+    neg: unary((x) => -x),
+    abs: unary((x) => (x < 0 ? -x : x)),
+    sign: unary((x) => (nan(x) ? NaN : x > 0 ? 1 : x < 0 ? -1 : 0)),
+    exp: unary(Math.exp),
+    log: unary(Math.log),
+    sqrt: unary(Math.sqrt),
+    add: binary((a, b) => a + b),
+    sub: binary((a, b) => a - b),
+    mul: binary((a, b) => a * b),
+    div: binary((a, b) => a / b),
+    min: binary((a, b) => (nan(a, b) ? NaN : a < b ? a : b)),
+    max: binary((a, b) => (nan(a, b) ? NaN : a > b ? a : b)),
+    pow: binary(Math.pow),
+  };
+}
+
+function intArithmetic(dtype: 'int32' | 'int64'): Arithmetic {
+  const bits = dtype === 'int32' ? 32 : 64;
+  const wrap = (v: bigint): Num => (bits === 64 ? BigInt.asIntN(64, v) : Number(BigInt.asIntN(32, v)));
+  const unary =
+    (f: (x: bigint) => bigint): Unary =>
+    (x) =>
+      wrap(f(BigInt(x)));
+  const binary =
+    (f: (a: bigint, b: bigint) => bigint): Binary =>
+    (a, b) =>
+      wrap(f(BigInt(a), BigInt(b)));
+  const notInteger = () => {
+    throw new Error(`exp, log and sqrt are not ${dtype} operations (codegen refuses them)`);
+  };
+  return {
+    dtype,
+    zero: wrap(0n),
+    fromInt: (n) => wrap(BigInt(n)),
+    literal: (text) => wrap(/^\d+$/.test(text) ? BigInt(text) : BigInt(Number(text))),
+    limit: (name) => {
+      if (name === 'inf') throw new Error(`inf is not a ${dtype} value (codegen refuses it)`);
+      return wrap(name === 'max_value' ? 2n ** BigInt(bits - 1) - 1n : -(2n ** BigInt(bits - 1)));
+    },
+    neg: unary((x) => -x),
+    abs: unary((x) => (x < 0n ? -x : x)),
+    sign: unary((x) => (x > 0n ? 1n : x < 0n ? -1n : 0n)),
+    exp: notInteger,
+    log: notInteger,
+    sqrt: notInteger,
+    add: binary((a, b) => a + b),
+    sub: binary((a, b) => a - b),
+    mul: binary((a, b) => a * b),
+    // bigint division truncates toward zero, as C++ does; wrapping then gives INT_MIN / -1 = INT_MIN.
+    div: binary((a, b) => {
+      if (b === 0n) throw new ArithmeticRefusal('division by zero');
+      return a / b;
+    }),
+    min: binary((a, b) => (a < b ? a : b)),
+    max: binary((a, b) => (a > b ? a : b)),
+    pow: binary((base, exponent) => {
+      if (exponent < 0n) throw new ArithmeticRefusal('negative integer powers');
+      return powModulo(base, exponent, bits);
+    }),
+  };
+}
+
+/** base ** exponent modulo 2^bits, by squaring: the exact power's low bits, without computing the power. */
+function powModulo(base: bigint, exponent: bigint, bits: number): bigint {
+  let result = 1n;
+  let b = BigInt.asUintN(bits, base);
+  for (let e = exponent; e > 0n; e >>= 1n) {
+    if (e & 1n) result = BigInt.asUintN(bits, result * b);
+    b = BigInt.asUintN(bits, b * b);
+  }
+  return result;
+}
