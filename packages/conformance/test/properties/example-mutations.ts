@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import type { ArgSpec, LoadedSpec } from '@sparse/codegen';
 import type { Case } from '../../src/index.js';
-import { flattenNested, isDenseForm, isSparseForm } from '../../src/case-values.js';
-import { nest } from './grid.js';
+import { isDenseForm, isSparseForm } from '@sparse/case-format';
+import { flattenNested, nest } from './grid.js';
 import { ANY_DTYPES, anyValueArb, type AnyDType } from './reshaping-arbitraries.js';
 
 // Random arguments for any op, made from the op's own spec examples, so that they are mostly valid without knowing

@@ -45,6 +45,17 @@ export function toGrid(f: SparseForm): Grid {
 }
 
 /** Nested lists of a flat row-major array. */
+/** Rectangular nested lists (as a valid example holds) flattened row-major, with their shape. */
+export function flattenNested(nested: unknown): { flat: unknown[]; shape: number[] } {
+  const shape: number[] = [];
+  for (let v = nested; Array.isArray(v); v = v[0]) {
+    shape.push(v.length);
+    if (v.length === 0) break;
+  }
+  const flat = Array.isArray(nested) ? (nested as unknown[]).flat(shape.length) : [nested];
+  return { flat, shape };
+}
+
 export function nest(data: readonly unknown[], shape: readonly number[]): unknown {
   if (shape.length === 0) return data[0];
   const inner = sizeOf(shape.slice(1));

@@ -1,5 +1,5 @@
 import type { LoadedSpec } from '@sparse/codegen';
-import { isDenseForm, isSparseForm } from '../../src/case-values.js';
+import { isDenseForm, isSparseForm } from '@sparse/case-format';
 import { resultView, type Case, type SparseView, type TensorView } from '../../src/index.js';
 
 // What the spec says of every output, whatever the op computes: the output's kind and dtype, and for a sparse output
