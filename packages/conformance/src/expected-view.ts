@@ -78,7 +78,7 @@ function expectedDense(value: Record<string, unknown>, path: string): DenseView 
 }
 
 /** One expected value in its normalized form; throws if it is not a value of the dtype. */
-export function expectedElement(v: unknown, dtype: string, path: string): unknown {
+function expectedElement(v: unknown, dtype: string, path: string): unknown {
   const article = dtype.startsWith('int') ? 'an' : 'a';
   const bad = (why = `is not ${article} ${dtype} value`) => new Error(`${path}: ${formatValue(v)} ${why}`);
   switch (dtype) {

@@ -4,7 +4,7 @@ import type { Backend } from './backend.js';
  * The GPU backend's package. It is a separate install, not a dependency of ours: gpu.js and headless-gl are large
  * and native, and most users never load them.
  */
-export const GPU_PACKAGE = '@sparse/kernels-gpu';
+const GPU_PACKAGE = '@sparse/kernels-gpu';
 
 /**
  * Loads the GPU backend from its package where it is installed beside this one (Node). The specifier is not a
