@@ -1,42 +1,16 @@
-import { readFileSync, readdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { importViolations, importsOf, modulesUnder, runtimeImports } from './import-rules.js';
 
-// The arrows between and inside packages, read from the sources: each package's src imports only what its
-// package.json declares; no kernel package imports the runtime (kernels speak plain data); and no module reaches
-// itself through its own imports (a cycle makes module order decide what is defined). Type-only imports are
-// erased at build time, so they make no arrow.
+// The arrows between and inside packages, read from the sources and the tests: each package imports only what its
+// package.json declares (tests may add its devDependencies) and reaches no file outside itself; no kernel package
+// imports the runtime (kernels speak plain data); and no module reaches itself through its own imports (a cycle
+// makes module order decide what is defined). Type-only imports are erased at build time, so they make no cycle.
 
 const ROOT = join(import.meta.dirname, '..');
 const PACKAGES = readdirSync(join(ROOT, 'packages'));
-
-/** The specifiers a module imports at run time: static and dynamic imports and re-exports, not `import type`. */
-export function runtimeImports(source: string): string[] {
-  const specs: string[] = [];
-  for (const m of source.matchAll(/^\s*(import|export)\s+(type\s+)?([^'";]*?\s+from\s+)?['"]([^'"]+)['"]/gm)) {
-    const clause = (m[3] ?? '').replace(/\s+from\s+$/, '').trim();
-    const names = /^\{([^}]*)\}$/
-      .exec(clause)?.[1]
-      .split(',')
-      .map((n) => n.trim())
-      .filter(Boolean);
-    const typeOnly =
-      m[2] !== undefined || (names !== undefined && names.length > 0 && names.every((n) => n.startsWith('type ')));
-    if (!typeOnly) specs.push(m[4]);
-  }
-  for (const m of source.matchAll(/\bimport\(\s*['"]([^'"]+)['"]\s*\)/g)) specs.push(m[1]);
-  return specs;
-}
-
-function sourcesOf(pkg: string): string[] {
-  const dir = join(ROOT, 'packages', pkg, 'src');
-  return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile() && e.name.endsWith('.ts') && !e.name.endsWith('.d.ts'))
-    .map((e) => join(e.parentPath, e.name));
-}
-
-const packageName = (spec: string) =>
-  spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0];
 
 describe('the import graph', () => {
   it('reads imports as they run: value imports and re-exports, dynamic imports, not type-only ones', () => {
@@ -44,48 +18,87 @@ describe('the import graph', () => {
     expect(runtimeImports(src).sort()).toEqual(['./a.js', './c.js', './side.js', 'g']);
   });
 
+  it('reads every import, type-only ones too, and none written inside a string', () => {
+    const src = `import type { A } from 'a';\nconst r = require('r');\nconst page = \`<script type="module">\n  import { x } from '/page.js';\n</script>\`;`;
+    expect(importsOf(src)).toEqual([
+      { spec: 'a', typeOnly: true },
+      { spec: 'r', typeOnly: false },
+    ]);
+  });
+
+  describe('finds each kind of violation in a package that has them', () => {
+    const fake = join(mkdtempSync(join(tmpdir(), 'sparse-import-rules-')), 'kernels-fake');
+    afterAll(() => rmSync(dirname(fake), { recursive: true, force: true }));
+    const write = (path: string, text: string) => {
+      mkdirSync(dirname(join(fake, path)), { recursive: true });
+      writeFileSync(join(fake, path), text);
+    };
+    write(
+      'package.json',
+      JSON.stringify({
+        name: '@sparse/kernels-fake',
+        dependencies: { '@sparse/kernel-abi': '0.1.0' },
+        devDependencies: { vitest: '4.1.12', '@sparse/runtime': '0.1.0' },
+      }),
+    );
+    write(
+      'src/index.ts',
+      `import { a } from '@sparse/kernel-abi';\nimport { b } from 'vitest';\nimport './local.js';\n`,
+    );
+    write('src/local.ts', `import type { T } from 'undeclared-types';\n`);
+    write(
+      'test/x.test.ts',
+      `import { it } from 'vitest';\nimport { rng } from '../../../tools/seeded-random.js';\nimport { createRuntime } from '@sparse/runtime';\nimport { k } from '../src/index.js';\nimport fc from 'fast-check';\nimport { readFileSync } from 'node:fs';\nimport { join } from 'path';\n`,
+    );
+    const found = importViolations(fake);
+
+    it('a source importing a devDependency, or a package it does not declare (a type-only import too)', () => {
+      expect(found).toContain('src/index.ts imports vitest, which its package.json does not declare for src/');
+      expect(found).toContain(
+        'src/local.ts imports undeclared-types, which its package.json does not declare for src/',
+      );
+    });
+
+    it('a test importing a file outside its package, or a package it does not declare', () => {
+      expect(found).toContain('test/x.test.ts imports ../../../tools/seeded-random.js, outside its package');
+      expect(found).toContain('test/x.test.ts imports fast-check, which its package.json does not declare for test/');
+    });
+
+    it('a kernel package importing the runtime, even from a test and even when declared', () => {
+      expect(found).toContain('test/x.test.ts imports the runtime from a kernel package');
+    });
+
+    it('nothing else: declared packages, files inside the package and Node built-ins pass', () => {
+      expect(found).toHaveLength(5);
+    });
+  });
+
   it('the types kernels speak come from @sparse/kernel-abi, never from a backend package', () => {
     const typeImports = PACKAGES.flatMap((pkg) =>
-      sourcesOf(pkg).flatMap((file) =>
-        [
-          ...readFileSync(file, 'utf8').matchAll(
-            /import\s+type\s+\{[^}]*\}\s+from\s+'(@sparse\/kernels-[a-z]+)[^']*'/g,
-          ),
-        ].map((m) => `${relative(ROOT, file)}: ${m[1]}`),
+      modulesUnder(join(ROOT, 'packages', pkg, 'src')).flatMap((file) =>
+        importsOf(readFileSync(file, 'utf8'), file)
+          .filter((i) => i.typeOnly && /^@sparse\/kernels-[a-z]+/.test(i.spec))
+          .map((i) => `${relative(ROOT, file)}: ${i.spec}`),
       ),
     );
     expect(typeImports).toEqual([]);
   });
 
   for (const pkg of PACKAGES) {
-    const manifest = JSON.parse(readFileSync(join(ROOT, 'packages', pkg, 'package.json'), 'utf8')) as Record<
-      string,
-      Record<string, string> | string
-    >;
-    const declared = new Set([
-      manifest.name as string,
-      ...Object.keys({ ...(manifest.dependencies as object), ...(manifest.peerDependencies as object) }),
-    ]);
-    const files = sourcesOf(pkg);
-    const edges = new Map<string, string[]>();
-    for (const file of files) {
-      const specs = runtimeImports(readFileSync(file, 'utf8'));
-      edges.set(
-        file,
-        specs.filter((s) => s.startsWith('.')).map((s) => resolve(dirname(file), s).replace(/\.js$/, '.ts')),
-      );
-      for (const spec of specs.filter((s) => !s.startsWith('.') && !s.startsWith('node:') && !s.startsWith('#'))) {
-        it(`${pkg}: ${relative(ROOT, file)} imports ${spec}, which its package declares`, () => {
-          expect(declared.has(packageName(spec))).toBe(true);
-        });
-      }
-      if (pkg.startsWith('kernels-')) {
-        it(`${pkg}: ${relative(ROOT, file)} does not import the runtime`, () => {
-          expect(specs.filter((s) => s.startsWith('@sparse/runtime'))).toEqual([]);
-        });
-      }
-    }
+    it(`${pkg}: its sources and tests import only what its package declares, and nothing outside it`, () => {
+      expect(importViolations(join(ROOT, 'packages', pkg))).toEqual([]);
+    });
+
     it(`${pkg}: no module imports itself through a cycle`, () => {
+      const edges = new Map<string, string[]>();
+      for (const file of modulesUnder(join(ROOT, 'packages', pkg, 'src'))) {
+        edges.set(
+          file,
+          runtimeImports(readFileSync(file, 'utf8'))
+            .filter((s) => s.startsWith('.'))
+            .map((s) => resolve(dirname(file), s).replace(/\.js$/, '.ts')),
+        );
+      }
       expect(cycles(edges).map((c) => c.map((f) => relative(ROOT, f)).join(' → '))).toEqual([]);
     });
   }

@@ -3,8 +3,8 @@
 // timed calls and at least `time` ms of them; the peers get the same minimums.
 
 export const TF_DENSITIES = [0.01, 0.2, 0.5, 0.8];
-export const TF_NS = [1, 10, 25];
-export const TF_MK = [100, 1000];
+const TF_NS = [1, 10, 25];
+const TF_MK = [100, 1000];
 
 export function benchConfig(quick) {
   // TensorFlow's table: every density × n × m × k of the published grid (quick runs it whole too, on a smaller

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { SparseTensor } from '@sparse/runtime';
 
 /** A seeded linear congruential generator on [0, 1). */
-export function lcg(seed) {
+function lcg(seed) {
   let s = seed >>> 0;
   return () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
 }

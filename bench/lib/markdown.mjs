@@ -62,7 +62,7 @@ export function markdown(r, chartFile) {
       L.push(row([label(key), ms(res), fmt0(res.min_ms), fmt0(res.max_ms)]));
     L.push('');
   }
-  L.push('## Targets (issues 5 and 7)', '');
+  L.push('## Targets', '');
   L.push(...head(['target', 'measured', 'met']));
   for (const t of tg) L.push(row([t.target, `${x(t.measured)}${t.detail ? ` (${t.detail})` : ''}`, verdict(t)]));
   L.push('');

@@ -5,7 +5,7 @@ import { TF_DENSITIES } from './config.mjs';
 import { geomean } from './measure.mjs';
 
 /** The dense peer each of our backends is set against for the sparse/dense ratio. */
-export const DENSE_PAIR = { js: 'tfjs-cpu', wasm: 'tfjs-wasm' };
+const DENSE_PAIR = { js: 'tfjs-cpu', wasm: 'tfjs-wasm' };
 export const densePair = (backend) => DENSE_PAIR[backend] ?? 'tfjs-cpu';
 
 /**

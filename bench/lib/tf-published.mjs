@@ -6,7 +6,6 @@
 
 export const TF_TABLE_SOURCE =
   'TensorFlow Python API guide: Sparse Tensors (tf.sparse_tensor_dense_matmul, "dt(sparse)/dt(dense)" table)';
-export const TF_TABLE_SYSTEM = 'Intel Ivybridge 6 cores + HT, NVidia Tesla K40c (TensorFlow r0.x era)';
 
 // [density, n, gpu, m, k, dt(dense) s, dt(sparse) s, dt(sparse)/dt(dense)]
 const ROWS = [
@@ -109,7 +108,7 @@ const ROWS = [
 ];
 
 /** Every published row, as objects. */
-export const TF_PUBLISHED = ROWS.map(([density, n, gpu, m, k, dense_s, sparse_s, ratio]) => ({
+const TF_PUBLISHED = ROWS.map(([density, n, gpu, m, k, dense_s, sparse_s, ratio]) => ({
   density,
   n,
   gpu,

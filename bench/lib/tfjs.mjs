@@ -4,7 +4,7 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
-export const TFJS_BACKENDS = ['cpu', 'wasm'];
+const TFJS_BACKENDS = ['cpu', 'wasm'];
 
 /**
  * Loads TensorFlow.js. Returns {tf, backends: the ones that initialised} and records versions and availability

@@ -27,7 +27,7 @@ const STAGES = [
     'runtime glue',
   ],
 ];
-export const stageOf = (name) => STAGES.find(([re]) => re.test(name))?.[1] ?? 'other';
+const stageOf = (name) => STAGES.find(([re]) => re.test(name))?.[1] ?? 'other';
 
 /**
  * Profiles `seconds` of calls of the backend's SpMM on `meta` (a data dir). Returns {calls, windowMs, msPerCall,

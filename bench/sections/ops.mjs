@@ -20,7 +20,7 @@ export const OPS = [
 ];
 
 /** What each op does here, for the tables (the same words for every peer). */
-export const OP_WORK = {
+const OP_WORK = {
   reorder: 'sparse_reorder of the entries shuffled',
   to_dense: 'sparse_tensor_to_dense',
   add: 'sparse_add of two such matrices',

@@ -10,7 +10,7 @@ import { consume, useTfjs } from '../lib/tfjs.mjs';
 import { densePair } from '../lib/summary.mjs';
 import { tfPublished } from '../lib/tf-published.mjs';
 
-export const pointId = (p) => `d${p.density}-n${p.n}-m${p.m}-k${p.k}`;
+const pointId = (p) => `d${p.density}-n${p.n}-m${p.m}-k${p.k}`;
 
 export async function spmmGrid(ctx) {
   const { config, ours, tf, tfBackends, peers } = ctx;

@@ -14,8 +14,8 @@ import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { extname, join, relative } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { launchChromium, type Chromium } from '../../tools/chromium.js';
-import { withoutColours } from '../../tools/terminal-text.js';
+import { launchChromium, type Chromium } from '@sparse/test-kit/chromium';
+import { withoutColours } from '@sparse/test-kit/terminal-text';
 import { afterAll, describe, expect, it } from 'vitest';
 
 // What a user does with our packages, from this checkout: publish (dry run) and pack each one, install the

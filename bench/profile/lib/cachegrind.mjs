@@ -48,7 +48,7 @@ const spec = (c) => `${c.size},${c.ways},${c.line}`;
  * memset the zeroing of new buffers. Note that valgrind counts a `rep movsb`/`rep stosb` (glibc's choice for
  * mid-sized copies) once per byte: read those instructions as bytes moved, not as work.
  */
-export function category(fn) {
+function category(fn) {
   if (fn === '???') return 'jit';
   if (/^__(memcpy|memmove)/.test(fn)) return 'memcpy';
   if (/^__memset/.test(fn)) return 'memset';

@@ -10,7 +10,7 @@ const typed = (Ctor, path) => {
 };
 
 /** {rows, cols, vals, shape} of the COO files in `dir` (an m×k matrix). */
-export function readCoo(dir, m, k) {
+function readCoo(dir, m, k) {
   return {
     rows: typed(Int32Array, join(dir, 'rows.bin')),
     cols: typed(Int32Array, join(dir, 'cols.bin')),

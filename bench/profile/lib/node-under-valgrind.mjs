@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import { HERE } from './tools.mjs';
 
-export const V8_FLAGS = ['--predictable', '--no-liftoff'];
+const V8_FLAGS = ['--predictable', '--no-liftoff'];
 
 /** argsFor(calls) for perCall: a worker of workers/ with its arguments, the call count and WARMUP in place. */
 export function nodeWorker(worker, args, warmup = 2) {

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 
 export const HERE = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const ROOT = join(HERE, '..', '..');
-export const PEER_CPP = join(ROOT, 'bench', 'peers', 'spmm.cpp');
+const PEER_CPP = join(ROOT, 'bench', 'peers', 'spmm.cpp');
 export const WASM_FILE = join(ROOT, 'packages', 'kernels-as', 'build', 'kernels.wasm');
 
 /** Runs a command; returns {ok, stdout, stderr, status}, never throws. */

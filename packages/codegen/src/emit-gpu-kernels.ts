@@ -4,6 +4,7 @@ import { tsHeader } from './header.js';
 import { emitGpu } from './expr/emit-gpu.js';
 import { emitIntRange, int32Blocker } from './expr/emit-int-range.js';
 import type { CompiledKernel, ExprField } from './expr/family.js';
+import { variablesOf } from './expr/variables.js';
 import type { LoadedSpec } from './spec-types.js';
 
 const hb = Handlebars.create();
@@ -47,10 +48,16 @@ export function emitGpuFamilies(specs: LoadedSpec[], templatePath: string): stri
   return template({ header: tsHeader.trim(), ops });
 }
 
+/** An int32 range function of the template: its parameter list and the expression it returns. */
+interface RangeFunction {
+  params: string;
+  body: string;
+}
+
 /** The template's int32 entry: why int32 is not float arithmetic here, or each expression over value ranges. */
 function int32Ranges(
   k: CompiledKernel,
-): { not: string } | Partial<Record<'value' | 'keep' | 'init' | 'combine' | 'finalize', string>> {
+): { not: string } | Partial<Record<'value' | 'keep' | 'init' | 'combine' | 'finalize', RangeFunction>> {
   for (const e of Object.values(k.exprs)) {
     const not = e && int32Blocker(e);
     if (not) return { not };
@@ -58,20 +65,40 @@ function int32Ranges(
   const vars: Record<string, string> = { a: 'a', b: 'b', x: 'x', acc: 'acc', out: 'out', count: 'count' };
   for (const sc of k.roles.scalars) vars[sc] = sc;
   const range = (f: ExprField) => emitIntRange(k.exprs[f]!, vars);
+  // The host passes every variable by position, then the scalars; one the expression does not read keeps its place
+  // under a leading _.
+  const fn = (names: string[], fields: ExprField[], body: string, bodyReads: string[] = []): RangeFunction => {
+    const read = new Set<string>(bodyReads);
+    for (const f of fields) if (k.exprs[f]) variablesOf(k.exprs[f]!, read);
+    const params = [...names, ...k.roles.scalars].map((n) => `${read.has(n) ? n : `_${n}`}: R.Maybe`).join(', ');
+    return { params, body };
+  };
   switch (k.family) {
     case 'map':
+      return { value: fn(['x'], ['expr'], range('expr')) };
     case 'cwise':
-      return { value: range('expr') };
-    case 'merge':
+      return { value: fn(['a', 'b'], ['expr'], range('expr')) };
+    case 'merge': {
       // A union takes only_a / only_b where one side is missing, an intersection never does.
+      const union = k.join === 'union';
       return {
-        value:
-          k.join === 'union'
-            ? `R.join(R.join(${range('only_a')}, ${range('only_b')}), ${range('expr')})`
-            : range('expr'),
-        keep: k.exprs.keep ? range('keep') : 'R.cond()',
+        value: union
+          ? fn(
+              ['a', 'b'],
+              ['only_a', 'only_b', 'expr'],
+              `R.join(R.join(${range('only_a')}, ${range('only_b')}), ${range('expr')})`,
+            )
+          : fn(['a', 'b'], ['expr'], range('expr')),
+        keep: fn(['out', 'a', 'b'], ['keep'], k.exprs.keep ? range('keep') : 'R.cond()'),
       };
+    }
     case 'reduce':
-      return { init: range('init'), combine: range('combine'), finalize: k.exprs.finalize ? range('finalize') : 'acc' };
+      return {
+        init: fn([], ['init'], range('init')),
+        combine: fn(['acc', 'x'], ['combine'], range('combine')),
+        finalize: k.exprs.finalize
+          ? fn(['acc', 'count'], ['finalize'], range('finalize'))
+          : fn(['acc', 'count'], [], 'acc', ['acc']),
+      };
   }
 }

@@ -5,6 +5,7 @@ import { tsHeader } from './header.js';
 import { formatTs } from './ts-file.js';
 import { camelCase, pascalCase } from './naming.js';
 import { emitJs } from './expr/emit-js.js';
+import { variablesOf } from './expr/variables.js';
 import type { CompiledKernel, ExprField } from './expr/family.js';
 import type { DTypeName, LoadedSpec } from './spec-types.js';
 
@@ -47,6 +48,12 @@ function contextOf(s: LoadedSpec, k: CompiledKernel) {
     const e = k.exprs[field];
     return e ? emitJs(e, dtype, vars) : '';
   };
+  // The scalars an expression reads: a merge's dense path computes only `expr`, its sparse path every field.
+  const scalarsIn = (fields: ExprField[]) => {
+    const read = new Set<string>();
+    for (const f of fields) if (k.exprs[f]) variablesOf(k.exprs[f]!, read);
+    return k.roles.scalars.filter((sc) => read.has(sc));
+  };
   const output = s.outputs[0];
   return {
     header: tsHeader.trim(),
@@ -59,6 +66,8 @@ function contextOf(s: LoadedSpec, k: CompiledKernel) {
     denseOutput: output.type === 'dense',
     denseOperands: s.args.some((a) => a.type === 'sparse_or_dense'),
     roles: k.roles,
+    sparseScalars: scalarsIn(['expr', 'only_a', 'only_b', 'keep']),
+    denseScalars: scalarsIn(['expr']),
     join: k.join ?? '',
     includeZeros: k.implicitZeros === 'include',
     source: { ...s.kernel, only_a: s.kernel.only_a ?? 'expr with b = 0', only_b: s.kernel.only_b ?? 'expr with a = 0' },

@@ -21,7 +21,7 @@ const CODEGEN = join(dirname(fileURLToPath(import.meta.url)), '..');
 const TEMPLATES = join(CODEGEN, 'templates');
 
 /** The folders codegen owns: a file there that the specs no longer make is deleted. */
-export const GENERATED_DIRS = [
+const GENERATED_DIRS = [
   'packages/kernel-abi/src/generated',
   'packages/runtime/src/generated',
   'packages/kernels-js/src/generated',

@@ -4,7 +4,7 @@ import type { CaseSpec, LoadedSpec } from './spec-types.js';
 const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 
 /** A case value as TS source that builds it with @sparse/runtime. */
-export function valueToTs(v: unknown): string {
+function valueToTs(v: unknown): string {
   if (isObject(v) && isObject(v.sparse)) {
     const s = v.sparse;
     return `new SparseTensor(${json(s.indices)}, ${json(s.values)}, ${json(s.dense_shape)}, '${v.dtype}')`;
@@ -19,7 +19,7 @@ export function valueToTs(v: unknown): string {
 }
 
 /** A case value as a short readable result (the dense data, or a sparse tensor's triple). */
-export function valueToText(v: unknown): string {
+function valueToText(v: unknown): string {
   if (isObject(v) && isObject(v.sparse)) {
     const s = v.sparse;
     return `SparseTensor(indices=${json(s.indices)}, values=${json(s.values)}, dense_shape=${json(s.dense_shape)}) ${v.dtype}`;

@@ -3,6 +3,7 @@ import { parseExpr } from '../src/expr/parse.js';
 import { checkExpr } from '../src/expr/check.js';
 import { emitJs } from '../src/expr/emit-js.js';
 import { keepsZero } from '../src/expr/zero-check.js';
+import { variablesOf } from '../src/expr/variables.js';
 import { ExprError } from '../src/expr/ast.js';
 import * as h from '../src/expr/js-runtime.js';
 import type { DTypeName } from '../src/spec-types.js';
@@ -42,6 +43,18 @@ describe('parse', () => {
     expect(unknown.pos).toBe(4);
     expect(errorOf(() => parseExpr('max(a)')).message).toMatch(/max takes 2 argument\(s\), got 1/);
     expect(errorOf(() => parseExpr('a $ b')).message).toMatch(/unexpected character '\$'/);
+  });
+});
+
+describe('variablesOf', () => {
+  it('names every variable an expression reads, through operators and calls, and nothing else', () => {
+    expect([...variablesOf(parseExpr('where(thresh <= abs(out), -a, max(b, 1)) + inf'))].sort()).toEqual([
+      'a',
+      'b',
+      'out',
+      'thresh',
+    ]);
+    expect([...variablesOf(parseExpr('2 * max_value'))]).toEqual([]);
   });
 });
 

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { extname, join } from 'node:path';
 import { build } from 'esbuild';
-import { launchChromium } from '../../../tools/chromium.js';
+import { launchChromium } from '@sparse/test-kit/chromium';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 
 // The browser bundles run every spec example in headless Chromium: the runtime's (packages/runtime/dist/browser:

@@ -13,7 +13,7 @@ import {
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { withoutColours } from '../../../tools/terminal-text.js';
+import { withoutColours } from '@sparse/test-kit/terminal-text';
 
 const ROOT = join(import.meta.dirname, '../../..');
 const OP = 'sparse_spec_only_fixture';

@@ -7,8 +7,8 @@ export function expand_dims(idx: usize, n: i32, rank: i32, at: i32, out: usize):
   for (let i = 0; i < n; i++) {
     const src = idx + ((<usize>i * <usize>rank) << 3);
     const dst = out + ((<usize>i * <usize>outRank) << 3);
-    for (let d = 0; d < at; d++) store<u64>(dst + (<usize>d << 3), load<u64>(src + (<usize>d << 3)));
-    store<u64>(dst + (<usize>at << 3), 0);
-    for (let d = at; d < rank; d++) store<u64>(dst + (<usize>(d + 1) << 3), load<u64>(src + (<usize>d << 3)));
+    for (let d = 0; d < at; d++) store<u64>(dst + ((<usize>d) << 3), load<u64>(src + ((<usize>d) << 3)));
+    store<u64>(dst + ((<usize>at) << 3), 0);
+    for (let d = at; d < rank; d++) store<u64>(dst + ((<usize>(d + 1)) << 3), load<u64>(src + ((<usize>d) << 3)));
   }
 }

@@ -24,7 +24,7 @@ export function fdlibmExp(x: f64): f64 {
   // Non-finite, overflow, underflow.
   if (hx >= 0x40862e42) {
     if (hx >= 0x7ff00000) {
-      if (((hx & 0xfffff) | <u32>bits) != 0) return x + x;
+      if (((hx & 0xfffff) | (<u32>bits)) != 0) return x + x;
       return xsb == 0 ? x : 0.0;
     }
     if (x > O_THRESHOLD) return Infinity;
@@ -51,10 +51,10 @@ export function fdlibmExp(x: f64): f64 {
     return 1.0 + x;
   }
   const t = x * x;
-  const twopk = reinterpret<f64>(<u64>(<u32>(0x3ff00000 + ((k >= -1021 ? k : k + 1000) << 20))) << 32);
+  const twopk = reinterpret<f64>((<u64>(<u32>(0x3ff00000 + ((k >= -1021 ? k : k + 1000) << 20)))) << 32);
   const c = x - t * (P1 + t * (P2 + t * (P3 + t * (P4 + t * P5))));
   if (k == 0) return 1.0 - ((x * c) / (c - 2.0) - x);
-  const y = 1.0 - ((lo - (x * c) / (2.0 - c)) - hi);
+  const y = 1.0 - (lo - (x * c) / (2.0 - c) - hi);
   if (k >= -1021) {
     if (k == 1024) return y * 2.0 * TWO_1023;
     return y * twopk;
@@ -108,6 +108,6 @@ const VECTOR_MAX: f64 = 700.0; // 2^k stays a normal number: |k| <= 1010
 /** For the tests: fdlibmExp over n f64 at src into out, two at a time as the softmax takes them. */
 export function exp_f64(src: usize, n: i32, out: usize): void {
   let i = 0;
-  for (; i + 2 <= n; i += 2) v128.store(out + (<usize>i << 3), fdlibmExp2(v128.load(src + (<usize>i << 3))));
-  for (; i < n; i++) store<f64>(out + (<usize>i << 3), fdlibmExp(load<f64>(src + (<usize>i << 3))));
+  for (; i + 2 <= n; i += 2) v128.store(out + ((<usize>i) << 3), fdlibmExp2(v128.load(src + ((<usize>i) << 3))));
+  for (; i < n; i++) store<f64>(out + ((<usize>i) << 3), fdlibmExp(load<f64>(src + ((<usize>i) << 3))));
 }

@@ -20,7 +20,18 @@ export function fill_rows_plan(idx: usize, n: i32, rank: i32, rows: i32, start: 
 }
 
 /** Second pass: each row's entries in input order at its place, `[row, 0, ..., 0]` with *fill (a T) for an empty row. */
-@inline function fillRows<T>(idx: usize, n: i32, rank: i32, rows: i32, start: usize, empty: usize, vals: usize, fill: usize, outIdx: usize, outVals: usize): void {
+@inline function fillRows<T>(
+  idx: usize,
+  n: i32,
+  rank: i32,
+  rows: i32,
+  start: usize,
+  empty: usize,
+  vals: usize,
+  fill: usize,
+  outIdx: usize,
+  outVals: usize,
+): void {
   for (let i = 0; i < n; i++) {
     const src = rowAt(idx, i, rank);
     const r = load<i32>(src);
@@ -41,9 +52,31 @@ export function fill_rows_plan(idx: usize, n: i32, rank: i32, rows: i32, start: 
   }
 }
 
-export function fill_rows_4(idx: usize, n: i32, rank: i32, rows: i32, start: usize, empty: usize, vals: usize, fill: usize, outIdx: usize, outVals: usize): void {
+export function fill_rows_4(
+  idx: usize,
+  n: i32,
+  rank: i32,
+  rows: i32,
+  start: usize,
+  empty: usize,
+  vals: usize,
+  fill: usize,
+  outIdx: usize,
+  outVals: usize,
+): void {
   fillRows<u32>(idx, n, rank, rows, start, empty, vals, fill, outIdx, outVals);
 }
-export function fill_rows_8(idx: usize, n: i32, rank: i32, rows: i32, start: usize, empty: usize, vals: usize, fill: usize, outIdx: usize, outVals: usize): void {
+export function fill_rows_8(
+  idx: usize,
+  n: i32,
+  rank: i32,
+  rows: i32,
+  start: usize,
+  empty: usize,
+  vals: usize,
+  fill: usize,
+  outIdx: usize,
+  outVals: usize,
+): void {
   fillRows<u64>(idx, n, rank, rows, start, empty, vals, fill, outIdx, outVals);
 }

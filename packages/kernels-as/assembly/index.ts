@@ -19,28 +19,112 @@ export * from './to-indicator';
 export * from './merge-rows';
 export { exp_f64 } from './fdlibm-exp';
 
-export function spmm_csr_float32(indices: usize, swap: bool, nnz: i32, m: i32, vals: usize, rowBytes: usize, rowPtr: usize, colOff: usize, sorted: usize, fill: usize): usize {
+export function spmm_csr_float32(
+  indices: usize,
+  swap: bool,
+  nnz: i32,
+  m: i32,
+  vals: usize,
+  rowBytes: usize,
+  rowPtr: usize,
+  colOff: usize,
+  sorted: usize,
+  fill: usize,
+): usize {
   return spmmCsr<f32>(indices, swap, nnz, m, vals, rowBytes, rowPtr, colOff, sorted, fill);
 }
-export function spmm_float32(ptrs: usize, stride: usize, tiles: i32, colOff: usize, vals: usize, m: i32, b: usize, n: i32, out: usize): void {
+export function spmm_float32(
+  ptrs: usize,
+  stride: usize,
+  tiles: i32,
+  colOff: usize,
+  vals: usize,
+  m: i32,
+  b: usize,
+  n: i32,
+  out: usize,
+): void {
   spmm<f32>(ptrs, stride, tiles, colOff, vals, m, b, n, out);
 }
-export function spmm_csr_float64(indices: usize, swap: bool, nnz: i32, m: i32, vals: usize, rowBytes: usize, rowPtr: usize, colOff: usize, sorted: usize, fill: usize): usize {
+export function spmm_csr_float64(
+  indices: usize,
+  swap: bool,
+  nnz: i32,
+  m: i32,
+  vals: usize,
+  rowBytes: usize,
+  rowPtr: usize,
+  colOff: usize,
+  sorted: usize,
+  fill: usize,
+): usize {
   return spmmCsr<f64>(indices, swap, nnz, m, vals, rowBytes, rowPtr, colOff, sorted, fill);
 }
-export function spmm_float64(ptrs: usize, stride: usize, tiles: i32, colOff: usize, vals: usize, m: i32, b: usize, n: i32, out: usize): void {
+export function spmm_float64(
+  ptrs: usize,
+  stride: usize,
+  tiles: i32,
+  colOff: usize,
+  vals: usize,
+  m: i32,
+  b: usize,
+  n: i32,
+  out: usize,
+): void {
   spmm<f64>(ptrs, stride, tiles, colOff, vals, m, b, n, out);
 }
-export function spmm_csr_int32(indices: usize, swap: bool, nnz: i32, m: i32, vals: usize, rowBytes: usize, rowPtr: usize, colOff: usize, sorted: usize, fill: usize): usize {
+export function spmm_csr_int32(
+  indices: usize,
+  swap: bool,
+  nnz: i32,
+  m: i32,
+  vals: usize,
+  rowBytes: usize,
+  rowPtr: usize,
+  colOff: usize,
+  sorted: usize,
+  fill: usize,
+): usize {
   return spmmCsr<i32>(indices, swap, nnz, m, vals, rowBytes, rowPtr, colOff, sorted, fill);
 }
-export function spmm_int32(ptrs: usize, stride: usize, tiles: i32, colOff: usize, vals: usize, m: i32, b: usize, n: i32, out: usize): void {
+export function spmm_int32(
+  ptrs: usize,
+  stride: usize,
+  tiles: i32,
+  colOff: usize,
+  vals: usize,
+  m: i32,
+  b: usize,
+  n: i32,
+  out: usize,
+): void {
   spmm<i32>(ptrs, stride, tiles, colOff, vals, m, b, n, out);
 }
-export function spmm_csr_int64(indices: usize, swap: bool, nnz: i32, m: i32, vals: usize, rowBytes: usize, rowPtr: usize, colOff: usize, sorted: usize, fill: usize): usize {
+export function spmm_csr_int64(
+  indices: usize,
+  swap: bool,
+  nnz: i32,
+  m: i32,
+  vals: usize,
+  rowBytes: usize,
+  rowPtr: usize,
+  colOff: usize,
+  sorted: usize,
+  fill: usize,
+): usize {
   return spmmCsr<i64>(indices, swap, nnz, m, vals, rowBytes, rowPtr, colOff, sorted, fill);
 }
-export function spmm_int64(ptrs: usize, stride: usize, tiles: i32, colOff: usize, vals: usize, m: i32, b: usize, n: i32, out: usize): void {
+export function spmm_int64(
+  ptrs: usize,
+  stride: usize,
+  tiles: i32,
+  colOff: usize,
+  vals: usize,
+  m: i32,
+  b: usize,
+  n: i32,
+  out: usize,
+): void {
   spmm<i64>(ptrs, stride, tiles, colOff, vals, m, b, n, out);
 }
 

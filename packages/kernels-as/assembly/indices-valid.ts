@@ -18,21 +18,40 @@ export function indices_valid(ptr: usize, count: i32, rank: i32, dims: usize): b
     const magic = f64x2.splat(4503599627370496); // 2^52
     let ok = i64x2.splat(-1);
     for (; i + 4 <= count; i += 4) {
-      const a = v128.load(ptr + (<usize>i << 3));
-      const b = v128.load(ptr + (<usize>i << 3), 16);
+      const a = v128.load(ptr + ((<usize>i) << 3));
+      const b = v128.load(ptr + ((<usize>i) << 3), 16);
       const okA = v128.and(f64x2.eq(f64x2.floor(a), a), v128.and(f64x2.ge(a, zero), f64x2.lt(a, hi)));
       const okB = v128.and(f64x2.eq(f64x2.floor(b), b), v128.and(f64x2.ge(b, zero), f64x2.lt(b, hi)));
       ok = v128.and(ok, v128.and(okA, okB));
-      const t = i8x16.shuffle(f64x2.add(a, magic), f64x2.add(b, magic), 0, 1, 2, 3, 8, 9, 10, 11, 16, 17, 18, 19, 24, 25, 26, 27);
-      v128.store(ptr + (<usize>i << 2), t);
+      const t = i8x16.shuffle(
+        f64x2.add(a, magic),
+        f64x2.add(b, magic),
+        0,
+        1,
+        2,
+        3,
+        8,
+        9,
+        10,
+        11,
+        16,
+        17,
+        18,
+        19,
+        24,
+        25,
+        26,
+        27,
+      );
+      v128.store(ptr + ((<usize>i) << 2), t);
     }
     if (!i64x2.all_true(ok)) return false;
   }
   for (; i < count; i++) {
-    const x = load<f64>(ptr + (<usize>i << 3));
-    const dim = load<f64>(dims + (<usize>(i % rank) << 3));
+    const x = load<f64>(ptr + ((<usize>i) << 3));
+    const dim = load<f64>(dims + ((<usize>(i % rank)) << 3));
     if (!(Math.floor(x) == x && x >= 0 && x < dim)) return false;
-    store<i32>(ptr + (<usize>i << 2), <i32>x);
+    store<i32>(ptr + ((<usize>i) << 2), <i32>x);
   }
   return true;
 }

@@ -13,7 +13,18 @@
  * (most of them: only their offsets are written); an entry that starts a row or crosses into the next slab goes
  * one by one.
  */
-export function spmm_runs(indices: usize, swap: bool, nnz: i32, m: i32, rowBytes: u32, tileBytes: u32, tiles: i32, ptrs: usize, stride: usize, colOff: usize): bool {
+export function spmm_runs(
+  indices: usize,
+  swap: bool,
+  nnz: i32,
+  m: i32,
+  rowBytes: u32,
+  tileBytes: u32,
+  tiles: i32,
+  ptrs: usize,
+  stride: usize,
+  colOff: usize,
+): bool {
   // Offsets stay below B's size, so this end is never reached: the last run's.
   const NEVER: u32 = 0xffffffff;
   // Each entry's (row, col) read as one i64 and split by shifts (so Aᵀ costs no branch): the row is the low half,
@@ -33,11 +44,11 @@ export function spmm_runs(indices: usize, swap: bool, nnz: i32, m: i32, rowBytes
       const rowV = i32x4.splat(cur);
       const endV = i32x4.splat(<i32>end);
       for (; p + 4 <= nnz; p += 4) {
-        const a = v128.load(indices + (<usize>p << 3));
-        const b = v128.load(indices + (<usize>p << 3), 16);
+        const a = v128.load(indices + ((<usize>p) << 3));
+        const b = v128.load(indices + ((<usize>p) << 3), 16);
         const rows = i8x16.shuffle(a, b, 0, 1, 2, 3, 8, 9, 10, 11, 16, 17, 18, 19, 24, 25, 26, 27);
         const offs = i32x4.mul(i8x16.shuffle(a, b, 4, 5, 6, 7, 12, 13, 14, 15, 20, 21, 22, 23, 28, 29, 30, 31), perRow);
-        v128.store(colOff + (<usize>p << 2), offs);
+        v128.store(colOff + ((<usize>p) << 2), offs);
         const stop = i32x4.bitmask(v128.or(i32x4.ne(rows, rowV), i32x4.ge_u(offs, endV)));
         if (stop != 0) {
           // The entries before the first that stops are done.
@@ -47,22 +58,22 @@ export function spmm_runs(indices: usize, swap: bool, nnz: i32, m: i32, rowBytes
       }
     }
     if (p >= nnz) break;
-    const rc = load<u64>(indices + (<usize>p << 3));
+    const rc = load<u64>(indices + ((<usize>p) << 3));
     const r = <i32>(rc >> rs);
     const off = <u32>(rc >> cs) * rowBytes;
-    store<u32>(colOff + (<usize>p << 2), off);
+    store<u32>(colOff + ((<usize>p) << 2), off);
     if (r != cur) {
       if (r < cur) return false;
       if (cur >= 0) endRuns(ptrs, stride, cur, t + 1, tiles, p);
       for (let q = cur + 1; q < r; q++) endRuns(ptrs, stride, q, 0, tiles, p);
-      store<i32>(ptrs + (<usize>r << 2), p);
+      store<i32>(ptrs + ((<usize>r) << 2), p);
       cur = r;
       t = 0;
       end = tiles > 1 ? tileBytes : NEVER;
     }
     while (off >= end) {
       t++;
-      store<i32>(ptrs + <usize>t * stride + (<usize>cur << 2), p);
+      store<i32>(ptrs + <usize>t * stride + ((<usize>cur) << 2), p);
       end = t < tiles - 1 ? end + tileBytes : NEVER;
     }
     p++;
@@ -76,22 +87,31 @@ export function spmm_runs(indices: usize, swap: bool, nnz: i32, m: i32, rowBytes
  * spmm_runs with one run per row and few entries a row: the plain CSR row pointers (m + 1 i32), which advance as the
  * rows do, with no look at slabs.
  */
-@inline function rowPointers(indices: usize, rs: u64, cs: u64, nnz: i32, m: i32, rowBytes: u32, rowPtr: usize, colOff: usize): bool {
+@inline function rowPointers(
+  indices: usize,
+  rs: u64,
+  cs: u64,
+  nnz: i32,
+  m: i32,
+  rowBytes: u32,
+  rowPtr: usize,
+  colOff: usize,
+): bool {
   let next = 0;
   for (let p = 0; p < nnz; p++) {
-    const rc = load<u64>(indices + (<usize>p << 3));
+    const rc = load<u64>(indices + ((<usize>p) << 3));
     const r = <i32>(rc >> rs);
     if (r < next - 1) return false;
-    for (; next <= r; next++) store<i32>(rowPtr + (<usize>next << 2), p);
-    store<u32>(colOff + (<usize>p << 2), <u32>(rc >> cs) * rowBytes);
+    for (; next <= r; next++) store<i32>(rowPtr + ((<usize>next) << 2), p);
+    store<u32>(colOff + ((<usize>p) << 2), <u32>(rc >> cs) * rowBytes);
   }
-  for (; next <= m; next++) store<i32>(rowPtr + (<usize>next << 2), nnz);
+  for (; next <= m; next++) store<i32>(rowPtr + ((<usize>next) << 2), nnz);
   return true;
 }
 
 /** Run bounds `from`..`to` of row `row` all at entry `p` (the runs between are empty). */
 @inline function endRuns(ptrs: usize, stride: usize, row: i32, from: i32, to: i32, p: i32): void {
-  for (let u = from; u <= to; u++) store<i32>(ptrs + <usize>u * stride + (<usize>row << 2), p);
+  for (let u = from; u <= to; u++) store<i32>(ptrs + <usize>u * stride + ((<usize>row) << 2), p);
 }
 
 /**
@@ -100,26 +120,37 @@ export function spmm_runs(indices: usize, swap: bool, nnz: i32, m: i32, rowBytes
  * kernel sums them in), the values permuted into `sorted`, which it returns. `fill` is m i32 of scratch. Linear:
  * O(nnz + m).
  */
-@inline export function spmmCsr<T>(indices: usize, swap: bool, nnz: i32, m: i32, vals: usize, rowBytes: usize, rowPtr: usize, colOff: usize, sorted: usize, fill: usize): usize {
+@inline export function spmmCsr<T>(
+  indices: usize,
+  swap: bool,
+  nnz: i32,
+  m: i32,
+  vals: usize,
+  rowBytes: usize,
+  rowPtr: usize,
+  colOff: usize,
+  sorted: usize,
+  fill: usize,
+): usize {
   const size = <usize>sizeof<T>();
   const rs: u64 = swap ? 32 : 0;
   const cs: u64 = swap ? 0 : 32;
   memory.fill(rowPtr, 0, (<usize>m + 1) << 2);
   for (let p = 0; p < nnz; p++) {
-    const rc = load<u64>(indices + (<usize>p << 3));
-    const c = rowPtr + ((<usize><i32>(rc >> rs) + 1) << 2);
+    const rc = load<u64>(indices + ((<usize>p) << 3));
+    const c = rowPtr + ((<usize>(<i32>(rc >> rs)) + 1) << 2);
     store<i32>(c, load<i32>(c) + 1);
   }
   for (let r = 0; r < m; r++) {
     const c = rowPtr + ((<usize>r + 1) << 2);
     store<i32>(c, load<i32>(c) + load<i32>(c - 4));
   }
-  memory.copy(fill, rowPtr, <usize>m << 2);
+  memory.copy(fill, rowPtr, (<usize>m) << 2);
   for (let p = 0; p < nnz; p++) {
-    const rc = load<u64>(indices + (<usize>p << 3));
+    const rc = load<u64>(indices + ((<usize>p) << 3));
     const r = <i32>(rc >> rs);
     const c = <i32>(rc >> cs);
-    const f = fill + (<usize>r << 2);
+    const f = fill + ((<usize>r) << 2);
     const q = <usize>load<i32>(f);
     store<i32>(f, <i32>q + 1);
     store<u32>(colOff + (q << 2), <u32>(<usize>c * rowBytes));
@@ -136,23 +167,30 @@ export function spmm_runs(indices: usize, swap: bool, nnz: i32, m: i32, rowBytes
  * and the runs are still consecutive pieces of the row, taken in order: the same sums, only without the cache
  * benefit. `ptrs` is (tiles + 1) × m i32: run t of row i is ptrs[t·m + i] .. ptrs[(t+1)·m + i].
  */
-@inline export function spmmTiles(rowPtr: usize, colOff: usize, m: i32, tileBytes: usize, tiles: i32, ptrs: usize): void {
-  const stride = <usize>m << 2;
+@inline export function spmmTiles(
+  rowPtr: usize,
+  colOff: usize,
+  m: i32,
+  tileBytes: usize,
+  tiles: i32,
+  ptrs: usize,
+): void {
+  const stride = (<usize>m) << 2;
   for (let i = 0; i < m; i++) {
     const e = load<i32>(rowPtr + ((<usize>i + 1) << 2));
-    let p = load<i32>(rowPtr + (<usize>i << 2));
+    let p = load<i32>(rowPtr + ((<usize>i) << 2));
     for (let t = 0; t < tiles; t++) {
-      store<i32>(ptrs + <usize>t * stride + (<usize>i << 2), p);
+      store<i32>(ptrs + <usize>t * stride + ((<usize>i) << 2), p);
       // The first entry in [p, e) at or past the slab's end.
       const end = <u64>(t + 1) * <u64>tileBytes;
       let hi = e;
       while (p < hi) {
         const mid = (p + hi) >>> 1;
-        if (<u64>load<u32>(colOff + (<usize>mid << 2)) < end) p = mid + 1;
+        if (<u64>load<u32>(colOff + ((<usize>mid) << 2)) < end) p = mid + 1;
         else hi = mid;
       }
     }
-    store<i32>(ptrs + <usize>tiles * stride + (<usize>i << 2), e);
+    store<i32>(ptrs + <usize>tiles * stride + ((<usize>i) << 2), e);
   }
 }
 
@@ -169,7 +207,17 @@ export function spmm_runs(indices: usize, swap: bool, nnz: i32, m: i32, rowBytes
  * accumulator to the stack and cost 15% of the kernel. Every element is summed from zero in the entries' order, as
  * the JS kernel does, and every element is written (no zero fill first).
  */
-@inline export function spmm<T>(ptrs: usize, stride: usize, tiles: i32, colOff: usize, vals: usize, m: i32, b: usize, n: i32, out: usize): void {
+@inline export function spmm<T>(
+  ptrs: usize,
+  stride: usize,
+  tiles: i32,
+  colOff: usize,
+  vals: usize,
+  m: i32,
+  b: usize,
+  n: i32,
+  out: usize,
+): void {
   const size = <usize>sizeof<T>();
   const lanes = 16 / <i32>sizeof<T>();
   const rowBytes = <usize>n * size;
@@ -180,8 +228,8 @@ export function spmm_runs(indices: usize, swap: bool, nnz: i32, m: i32, rowBytes
     if (n >= 7 * lanes) {
       // Wide rows: a whole row at a time, so its entries and the lines of B its blocks share stay in cache.
       for (let i = 0; i < m; i++) {
-        const s0 = load<i32>(lo + (<usize>i << 2));
-        const e = load<i32>(hi + (<usize>i << 2));
+        const s0 = load<i32>(lo + ((<usize>i) << 2));
+        const e = load<i32>(hi + ((<usize>i) << 2));
         // A later slab with nothing in this row leaves it as it is.
         if (more && s0 == e) continue;
         rowBlocks<T>(s0, e, colOff, vals, b, out + <usize>i * rowBytes, 0, n, more);
@@ -190,27 +238,65 @@ export function spmm_runs(indices: usize, swap: bool, nnz: i32, m: i32, rowBytes
       // Narrow rows: a loop over the rows for each block, tighter when rows hold few entries.
       let j = 0;
       if (j + 4 * lanes <= n) {
-        for (let i = 0; i < m; i++) block4<T>(load<i32>(lo + (<usize>i << 2)), load<i32>(hi + (<usize>i << 2)), colOff, vals, b, out + <usize>i * rowBytes, more);
+        for (let i = 0; i < m; i++)
+          block4<T>(
+            load<i32>(lo + ((<usize>i) << 2)),
+            load<i32>(hi + ((<usize>i) << 2)),
+            colOff,
+            vals,
+            b,
+            out + <usize>i * rowBytes,
+            more,
+          );
         j += 4 * lanes;
       }
       for (; j + lanes <= n; j += lanes) {
         const bj = b + <usize>j * size;
-        for (let i = 0; i < m; i++) block1<T>(load<i32>(lo + (<usize>i << 2)), load<i32>(hi + (<usize>i << 2)), colOff, vals, bj, out + <usize>i * rowBytes + <usize>j * size, more);
+        for (let i = 0; i < m; i++)
+          block1<T>(
+            load<i32>(lo + ((<usize>i) << 2)),
+            load<i32>(hi + ((<usize>i) << 2)),
+            colOff,
+            vals,
+            bj,
+            out + <usize>i * rowBytes + <usize>j * size,
+            more,
+          );
       }
       for (; j < n; j++) {
         const bj = b + <usize>j * size;
-        for (let i = 0; i < m; i++) column<T>(load<i32>(lo + (<usize>i << 2)), load<i32>(hi + (<usize>i << 2)), colOff, vals, bj, out + <usize>i * rowBytes + <usize>j * size, more);
+        for (let i = 0; i < m; i++)
+          column<T>(
+            load<i32>(lo + ((<usize>i) << 2)),
+            load<i32>(hi + ((<usize>i) << 2)),
+            colOff,
+            vals,
+            bj,
+            out + <usize>i * rowBytes + <usize>j * size,
+            more,
+          );
       }
     }
   }
 }
 
 /** Columns j0..j1 of one output row (at `row`) over entries s0..e: blocks of seven v128, then four, one, single. */
-@inline function rowBlocks<T>(s0: i32, e: i32, colOff: usize, vals: usize, b: usize, row: usize, j0: i32, j1: i32, more: bool): void {
+@inline function rowBlocks<T>(
+  s0: i32,
+  e: i32,
+  colOff: usize,
+  vals: usize,
+  b: usize,
+  row: usize,
+  j0: i32,
+  j1: i32,
+  more: bool,
+): void {
   const size = <usize>sizeof<T>();
   const lanes = 16 / <i32>sizeof<T>();
   let j = j0;
-  for (; j + 7 * lanes <= j1; j += 7 * lanes) block7<T>(s0, e, colOff, vals, b + <usize>j * size, row + <usize>j * size, more);
+  for (; j + 7 * lanes <= j1; j += 7 * lanes)
+    block7<T>(s0, e, colOff, vals, b + <usize>j * size, row + <usize>j * size, more);
   if (j + 4 * lanes <= j1) {
     block4<T>(s0, e, colOff, vals, b + <usize>j * size, row + <usize>j * size, more);
     j += 4 * lanes;
@@ -222,7 +308,13 @@ export function spmm_runs(indices: usize, swap: bool, nnz: i32, m: i32, rowBytes
 /** Seven v128 of output (at `o`) summed over entries s0..e, B's block at `bj`; added to what is there when `more`. */
 @inline function block7<T>(s0: i32, e: i32, colOff: usize, vals: usize, bj: usize, o: usize, more: bool): void {
   const size = <usize>sizeof<T>();
-  let a0 = i64x2.splat(0), a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0, a6 = a0;
+  let a0 = i64x2.splat(0),
+    a1 = a0,
+    a2 = a0,
+    a3 = a0,
+    a4 = a0,
+    a5 = a0,
+    a6 = a0;
   if (more) {
     a0 = v128.load(o);
     a1 = v128.load(o, 16);
@@ -234,7 +326,7 @@ export function spmm_runs(indices: usize, swap: bool, nnz: i32, m: i32, rowBytes
   }
   for (let p = s0; p < e; p++) {
     const x = vsplat<T>(load<T>(vals + <usize>p * size));
-    const r = bj + <usize>load<u32>(colOff + (<usize>p << 2));
+    const r = bj + <usize>load<u32>(colOff + ((<usize>p) << 2));
     a0 = vadd<T>(a0, vmul<T>(x, v128.load(r)));
     a1 = vadd<T>(a1, vmul<T>(x, v128.load(r, 16)));
     a2 = vadd<T>(a2, vmul<T>(x, v128.load(r, 32)));
@@ -258,7 +350,10 @@ export function spmm_runs(indices: usize, swap: bool, nnz: i32, m: i32, rowBytes
  */
 @inline function block4<T>(s0: i32, e: i32, colOff: usize, vals: usize, bj: usize, o: usize, more: bool): void {
   const size = <usize>sizeof<T>();
-  let a0 = i64x2.splat(0), a1 = a0, a2 = a0, a3 = a0;
+  let a0 = i64x2.splat(0),
+    a1 = a0,
+    a2 = a0,
+    a3 = a0;
   if (more) {
     a0 = v128.load(o);
     a1 = v128.load(o, 16);
@@ -267,7 +362,7 @@ export function spmm_runs(indices: usize, swap: bool, nnz: i32, m: i32, rowBytes
   }
   for (let p = s0; p < e; p++) {
     const x = vsplat<T>(load<T>(vals + <usize>p * size));
-    const r = bj + <usize>load<u32>(colOff + (<usize>p << 2));
+    const r = bj + <usize>load<u32>(colOff + ((<usize>p) << 2));
     a0 = vadd<T>(a0, vmul<T>(x, v128.load(r)));
     a1 = vadd<T>(a1, vmul<T>(x, v128.load(r, 16)));
     a2 = vadd<T>(a2, vmul<T>(x, v128.load(r, 32)));
@@ -283,7 +378,11 @@ export function spmm_runs(indices: usize, swap: bool, nnz: i32, m: i32, rowBytes
 @inline function block1<T>(s0: i32, e: i32, colOff: usize, vals: usize, bj: usize, o: usize, more: bool): void {
   const size = <usize>sizeof<T>();
   let a = more ? v128.load(o) : i64x2.splat(0);
-  for (let p = s0; p < e; p++) a = vadd<T>(a, vmul<T>(vsplat<T>(load<T>(vals + <usize>p * size)), v128.load(bj + <usize>load<u32>(colOff + (<usize>p << 2)))));
+  for (let p = s0; p < e; p++)
+    a = vadd<T>(
+      a,
+      vmul<T>(vsplat<T>(load<T>(vals + <usize>p * size)), v128.load(bj + <usize>load<u32>(colOff + ((<usize>p) << 2)))),
+    );
   v128.store(o, a);
 }
 
@@ -291,7 +390,8 @@ export function spmm_runs(indices: usize, swap: bool, nnz: i32, m: i32, rowBytes
 @inline function column<T>(s0: i32, e: i32, colOff: usize, vals: usize, bj: usize, o: usize, more: bool): void {
   const size = <usize>sizeof<T>();
   let a = more ? load<T>(o) : <T>0;
-  for (let p = s0; p < e; p++) a += load<T>(vals + <usize>p * size) * load<T>(bj + <usize>load<u32>(colOff + (<usize>p << 2)));
+  for (let p = s0; p < e; p++)
+    a += load<T>(vals + <usize>p * size) * load<T>(bj + <usize>load<u32>(colOff + ((<usize>p) << 2)));
   store<T>(o, a);
 }
 
@@ -319,7 +419,10 @@ export function spmm_runs(indices: usize, swap: bool, nnz: i32, m: i32, rowBytes
       const j1 = min(j0 + TILE, cols);
       for (let i = i0; i < i1; i++) {
         for (let j = j0; j < j1; j++) {
-          store<T>(dst + (<usize>j * <usize>rows + <usize>i) * size, load<T>(src + (<usize>i * <usize>cols + <usize>j) * size));
+          store<T>(
+            dst + (<usize>j * <usize>rows + <usize>i) * size,
+            load<T>(src + (<usize>i * <usize>cols + <usize>j) * size),
+          );
         }
       }
     }

@@ -10,8 +10,20 @@ import { gatherRows, gatherValues, sortEntries } from './radix-sort';
  * keys/keys2 (n u64), order/order2 (n u32) and hist (6 × 2048 u32) as scratch.
  */
 @inline function reorder<T>(
-  idx: usize, n: i32, rank: i32, vals: usize, outIdx: usize, outVals: usize,
-  strides: usize, bounds: usize, chunks: i32, keys: usize, keys2: usize, order: usize, order2: usize, hist: usize,
+  idx: usize,
+  n: i32,
+  rank: i32,
+  vals: usize,
+  outIdx: usize,
+  outVals: usize,
+  strides: usize,
+  bounds: usize,
+  chunks: i32,
+  keys: usize,
+  keys2: usize,
+  order: usize,
+  order2: usize,
+  hist: usize,
 ): void {
   const sorted = sortEntries(idx, n, rank, strides, bounds, chunks, keys, keys2, order, order2, hist);
   gatherRows(idx, rank, sorted, n, outIdx);
@@ -19,14 +31,38 @@ import { gatherRows, gatherValues, sortEntries } from './radix-sort';
 }
 
 export function reorder_4(
-  idx: usize, n: i32, rank: i32, vals: usize, outIdx: usize, outVals: usize,
-  strides: usize, bounds: usize, chunks: i32, keys: usize, keys2: usize, order: usize, order2: usize, hist: usize,
+  idx: usize,
+  n: i32,
+  rank: i32,
+  vals: usize,
+  outIdx: usize,
+  outVals: usize,
+  strides: usize,
+  bounds: usize,
+  chunks: i32,
+  keys: usize,
+  keys2: usize,
+  order: usize,
+  order2: usize,
+  hist: usize,
 ): void {
   reorder<u32>(idx, n, rank, vals, outIdx, outVals, strides, bounds, chunks, keys, keys2, order, order2, hist);
 }
 export function reorder_8(
-  idx: usize, n: i32, rank: i32, vals: usize, outIdx: usize, outVals: usize,
-  strides: usize, bounds: usize, chunks: i32, keys: usize, keys2: usize, order: usize, order2: usize, hist: usize,
+  idx: usize,
+  n: i32,
+  rank: i32,
+  vals: usize,
+  outIdx: usize,
+  outVals: usize,
+  strides: usize,
+  bounds: usize,
+  chunks: i32,
+  keys: usize,
+  keys2: usize,
+  order: usize,
+  order2: usize,
+  hist: usize,
 ): void {
   reorder<u64>(idx, n, rank, vals, outIdx, outVals, strides, bounds, chunks, keys, keys2, order, order2, hist);
 }
@@ -35,7 +71,7 @@ export function reorder_8(
 export function permute_cols(idx: usize, n: i32, rank: i32, perm: usize, out: usize): void {
   if (rank == 2 && load<i32>(perm) == 1) {
     for (let i = 0; i < n; i++) {
-      const p = <usize>i << 3;
+      const p = (<usize>i) << 3;
       store<i32>(out + p, load<i32>(idx + p + 4));
       store<i32>(out + p + 4, load<i32>(idx + p));
     }
@@ -44,7 +80,10 @@ export function permute_cols(idx: usize, n: i32, rank: i32, perm: usize, out: us
   for (let i = 0; i < n; i++) {
     const row = (<usize>i * <usize>rank) << 2;
     for (let d = 0; d < rank; d++) {
-      store<i32>(out + row + (<usize>d << 2), load<i32>(idx + row + (<usize>load<i32>(perm + (<usize>d << 2)) << 2)));
+      store<i32>(
+        out + row + ((<usize>d) << 2),
+        load<i32>(idx + row + ((<usize>load<i32>(perm + ((<usize>d) << 2))) << 2)),
+      );
     }
   }
 }
@@ -52,7 +91,7 @@ export function permute_cols(idx: usize, n: i32, rank: i32, perm: usize, out: us
 /** Adds `offset` to column `ax` of n rows (concat: an input's entries move along the axis). */
 export function shift_col(idx: usize, n: i32, rank: i32, ax: i32, offset: i32): void {
   if (offset == 0) return;
-  const stride = <usize>rank << 2;
-  let p = idx + (<usize>ax << 2);
+  const stride = (<usize>rank) << 2;
+  let p = idx + ((<usize>ax) << 2);
   for (let i = 0; i < n; i++, p += stride) store<i32>(p, load<i32>(p) + offset);
 }

@@ -4,8 +4,16 @@ import { moveValue } from './rows';
  * The rows whose flag (u8 [n]) is non-zero, with their values, in input order. Returns how many. The rows are only
  * moved, so they stay the f64 [n × rank] the JS side speaks (8-byte moves, any dim).
  */
-@inline function retain<T>(idx: usize, n: i32, rank: i32, mask: usize, vals: usize, outIdx: usize, outVals: usize): i32 {
-  const rowBytes = <usize>rank << 3;
+@inline function retain<T>(
+  idx: usize,
+  n: i32,
+  rank: i32,
+  mask: usize,
+  vals: usize,
+  outIdx: usize,
+  outVals: usize,
+): i32 {
+  const rowBytes = (<usize>rank) << 3;
   let m = 0;
   for (let i = 0; i < n; i++) {
     if (load<u8>(mask + <usize>i) == 0) continue;

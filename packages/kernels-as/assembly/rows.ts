@@ -2,10 +2,10 @@
 
 /** Element i of an i32 array. */
 @inline export function getI32(p: usize, i: i32): i32 {
-  return load<i32>(p + (<usize>i << 2));
+  return load<i32>(p + ((<usize>i) << 2));
 }
 @inline export function setI32(p: usize, i: i32, v: i32): void {
-  store<i32>(p + (<usize>i << 2), v);
+  store<i32>(p + ((<usize>i) << 2), v);
 }
 
 /** Where row i of i32 rows of `rank` columns starts. */
@@ -28,22 +28,23 @@
   const pa = a + ((<usize>i * <usize>rank) << 2);
   const pb = b + ((<usize>j * <usize>rank) << 2);
   for (let d = 0; d < rank; d++) {
-    const x = load<i32>(pa + (<usize>d << 2));
-    const y = load<i32>(pb + (<usize>d << 2));
+    const x = load<i32>(pa + ((<usize>d) << 2));
+    const y = load<i32>(pb + ((<usize>d) << 2));
     if (x != y) return x < y ? -1 : 1;
   }
   return 0;
 }
 
 @inline export function copyRow(dst: usize, k: i32, src: usize, i: i32, rank: i32): void {
-  memory.copy(dst + ((<usize>k * <usize>rank) << 2), src + ((<usize>i * <usize>rank) << 2), <usize>rank << 2);
+  memory.copy(dst + ((<usize>k * <usize>rank) << 2), src + ((<usize>i * <usize>rank) << 2), (<usize>rank) << 2);
 }
 
 /** The flat offset of row i read through `strides` (i32 per dim; 0 for a broadcast dim). */
 @inline export function offsetOf(idx: usize, i: i32, rank: i32, strides: usize): usize {
   const row = idx + ((<usize>i * <usize>rank) << 2);
   let off: usize = 0;
-  for (let d = 0; d < rank; d++) off += <usize>load<i32>(row + (<usize>d << 2)) * <usize>load<i32>(strides + (<usize>d << 2));
+  for (let d = 0; d < rank; d++)
+    off += <usize>load<i32>(row + ((<usize>d) << 2)) * <usize>load<i32>(strides + ((<usize>d) << 2));
   return off;
 }
 
@@ -52,7 +53,7 @@
  * reduction's reduced dims): the output position of a scatter or a reduction.
  */
 export function flat_offsets(idx: usize, rank: i32, nnz: i32, strides: usize, out: usize): void {
-  for (let i = 0; i < nnz; i++) store<i32>(out + (<usize>i << 2), <i32>offsetOf(idx, i, rank, strides));
+  for (let i = 0; i < nnz; i++) store<i32>(out + ((<usize>i) << 2), <i32>offsetOf(idx, i, rank, strides));
 }
 
 /**
@@ -63,14 +64,14 @@ export function flat_offsets(idx: usize, rank: i32, nnz: i32, strides: usize, ou
 export function indices_to_i32(src: usize, n: i32, dst: usize): void {
   let i = 0;
   for (; i + 4 <= n; i += 4) {
-    const a = i32x4.trunc_sat_f64x2_s_zero(v128.load(src + (<usize>i << 3)));
-    const b = i32x4.trunc_sat_f64x2_s_zero(v128.load(src + (<usize>i << 3) + 16));
-    v128.store(dst + (<usize>i << 2), v128.shuffle<i64>(a, b, 0, 2));
+    const a = i32x4.trunc_sat_f64x2_s_zero(v128.load(src + ((<usize>i) << 3)));
+    const b = i32x4.trunc_sat_f64x2_s_zero(v128.load(src + ((<usize>i) << 3) + 16));
+    v128.store(dst + ((<usize>i) << 2), v128.shuffle<i64>(a, b, 0, 2));
   }
-  for (; i < n; i++) store<i32>(dst + (<usize>i << 2), <i32>load<f64>(src + (<usize>i << 3)));
+  for (; i < n; i++) store<i32>(dst + ((<usize>i) << 2), <i32>load<f64>(src + ((<usize>i) << 3)));
 }
 
 /** In place: n i64 whole numbers (ids, each fits i32) narrowed to i32, from the front. */
 export function narrow_i64(p: usize, n: i32): void {
-  for (let i = 0; i < n; i++) store<i32>(p + (<usize>i << 2), <i32>load<i64>(p + (<usize>i << 3)));
+  for (let i = 0; i < n; i++) store<i32>(p + ((<usize>i) << 2), <i32>load<i64>(p + ((<usize>i) << 3)));
 }

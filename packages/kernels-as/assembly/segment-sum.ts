@@ -8,19 +8,19 @@
 
 @inline function segmentSum<T>(data: usize, inner: i32, idx: usize, ids: usize, n: i32, out: usize): void {
   const sh = alignof<T>();
-  const rowBytes = <usize>inner << sh;
+  const rowBytes = (<usize>inner) << sh;
   const lanes = 16 / <i32>sizeof<T>();
   const nv = inner - (inner % lanes);
   for (let i = 0; i < n; i++) {
-    const o = out + <usize>load<i32>(ids + (<usize>i << 2)) * rowBytes;
-    const s = data + <usize>load<i32>(idx + (<usize>i << 2)) * rowBytes;
+    const o = out + <usize>load<i32>(ids + ((<usize>i) << 2)) * rowBytes;
+    const s = data + <usize>load<i32>(idx + ((<usize>i) << 2)) * rowBytes;
     let j = 0;
     for (; j < nv; j += lanes) {
-      const off = <usize>j << sh;
+      const off = (<usize>j) << sh;
       v128.store(o + off, vaddT<T>(v128.load(o + off), v128.load(s + off)));
     }
     for (; j < inner; j++) {
-      const off = <usize>j << sh;
+      const off = (<usize>j) << sh;
       store<T>(o + off, load<T>(o + off) + load<T>(s + off));
     }
   }

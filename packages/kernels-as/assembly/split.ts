@@ -7,8 +7,18 @@ import { getI32, setI32, rowAt, moveValue } from './rows';
  * relative to the piece's start.
  */
 @inline function split<T>(
-  idx: usize, n: i32, rank: i32, ax: i32, q: i32, r: i32, pieces: i32, ends: usize, piece: usize,
-  vals: usize, outIdx: usize, outVals: usize,
+  idx: usize,
+  n: i32,
+  rank: i32,
+  ax: i32,
+  q: i32,
+  r: i32,
+  pieces: i32,
+  ends: usize,
+  piece: usize,
+  vals: usize,
+  outIdx: usize,
+  outVals: usize,
 ): void {
   const big = r * (q + 1);
   for (let i = 0; i < n; i++) {
@@ -37,9 +47,35 @@ import { getI32, setI32, rowAt, moveValue } from './rows';
   }
 }
 
-export function split_4(idx: usize, n: i32, rank: i32, ax: i32, q: i32, r: i32, pieces: i32, ends: usize, piece: usize, vals: usize, outIdx: usize, outVals: usize): void {
+export function split_4(
+  idx: usize,
+  n: i32,
+  rank: i32,
+  ax: i32,
+  q: i32,
+  r: i32,
+  pieces: i32,
+  ends: usize,
+  piece: usize,
+  vals: usize,
+  outIdx: usize,
+  outVals: usize,
+): void {
   split<u32>(idx, n, rank, ax, q, r, pieces, ends, piece, vals, outIdx, outVals);
 }
-export function split_8(idx: usize, n: i32, rank: i32, ax: i32, q: i32, r: i32, pieces: i32, ends: usize, piece: usize, vals: usize, outIdx: usize, outVals: usize): void {
+export function split_8(
+  idx: usize,
+  n: i32,
+  rank: i32,
+  ax: i32,
+  q: i32,
+  r: i32,
+  pieces: i32,
+  ends: usize,
+  piece: usize,
+  vals: usize,
+  outIdx: usize,
+  outVals: usize,
+): void {
   split<u64>(idx, n, rank, ax, q, r, pieces, ends, piece, vals, outIdx, outVals);
 }

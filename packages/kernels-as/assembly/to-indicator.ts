@@ -4,7 +4,15 @@ import { getI32, rowAt, idAt } from './rows';
  * out (u8 [size]) = 0, then 1 at offset id + Σ index[d] × strides[d] over the first rank - 1 dims of each row
  * (the last dim is discarded). Every offset is below size < 2^31 (checked by the runtime).
  */
-@inline function toIndicator<I>(idx: usize, n: i32, rank: i32, strides: usize, ids: usize, out: usize, size: i32): void {
+@inline function toIndicator<I>(
+  idx: usize,
+  n: i32,
+  rank: i32,
+  strides: usize,
+  ids: usize,
+  out: usize,
+  size: i32,
+): void {
   memory.fill(out, 0, <usize>size);
   const kept = rank - 1;
   for (let i = 0; i < n; i++) {

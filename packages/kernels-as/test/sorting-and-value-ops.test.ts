@@ -1,8 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { SparseTensor, Tensor, createRuntime, tensor, type Runtime } from '@sparse/runtime';
+import type { SparseData } from '@sparse/kernel-abi';
+import { dense, scalar, sparse, type Plain } from '@sparse/test-kit/plain-data';
+import { rng, type Rng } from '@sparse/test-kit/seeded-random';
+import { createWasmBackend, type WasmBackend } from '../dist/index.js';
 import { instantiateKernels } from '../dist/wasm-module.js';
 import { WasmContext } from '../dist/wasm-context.js';
-import { rng, type Rng } from '../../../tools/seeded-random.js';
+import { againstJs, runJs, runWasm } from './against-js.js';
 
 // The wasm kernels of the sorting ops, the scatters and the value ops (reorder, transpose, concat, to_dense,
 // from_dense, softmax, segment_sum) against the JS backend: random inputs of every numeric dtype, unordered and repeated indices, huge dense shapes, ≥ 100k entries.
@@ -30,11 +33,11 @@ function randomValues(
 }
 
 /** n random index rows in `shape` (any order, repeats likely when the shape is small). */
-function randomSparse(r: Rng, shape: number[], n: number, dtype: DType): SparseTensor {
+function randomSparse(r: Rng, shape: number[], n: number, dtype: DType): SparseData {
   const rank = shape.length;
   const idx = new Float64Array(n * rank);
   for (let i = 0; i < n; i++) for (let d = 0; d < rank; d++) idx[i * rank + d] = r.int(shape[d]);
-  return new SparseTensor(idx, randomValues(r, dtype, n), shape, dtype);
+  return sparse(idx, randomValues(r, dtype, n), shape, dtype);
 }
 
 function randomShape(r: Rng, rank: number, maxDim: number): number[] {
@@ -48,37 +51,20 @@ function firstMismatch(a: ArrayLike<unknown>, b: ArrayLike<unknown>): number {
   return -1;
 }
 
-function expectSame(wasm: unknown, js: unknown, what: string): void {
-  if (wasm instanceof SparseTensor && js instanceof SparseTensor) {
-    expect(wasm.dtype, what).toBe(js.dtype);
-    expect(wasm.denseShape, what).toEqual(js.denseShape);
-    expect(wasm.values.constructor, what).toBe(js.values.constructor);
-    expect(firstMismatch(wasm.indexData, js.indexData), `${what}: indices`).toBe(-1);
-    expect(firstMismatch(wasm.values, js.values), `${what}: values`).toBe(-1);
-  } else if (wasm instanceof Tensor && js instanceof Tensor) {
-    expect(wasm.dtype, what).toBe(js.dtype);
-    expect(wasm.shape, what).toEqual(js.shape);
-    expect(wasm.data.constructor, what).toBe(js.data.constructor);
-    expect(firstMismatch(wasm.data, js.data), `${what}: data`).toBe(-1);
-  } else {
-    throw new Error(`${what}: unexpected outputs ${String(wasm)} / ${String(js)}`);
-  }
-}
-
-let wasmRt: Runtime;
-let jsRt: Runtime;
+let wasm: WasmBackend;
 beforeAll(async () => {
-  wasmRt = await createRuntime({ backend: 'wasm' });
-  jsRt = await createRuntime({ backend: 'js' });
+  wasm = await createWasmBackend();
 });
 
-/** Runs op on both backends; the wasm run must be its own (not delegated) and equal the JS one. */
+/** Runs op on wasm and on the JS kernels; the wasm run must be its own (not delegated) and equal the JS one. */
 function same(op: string, args: Record<string, unknown>, what = op): void {
-  const w = wasmRt.runWithReport(op, args);
-  expect(w.delegated, `${what} delegated`).toBeUndefined();
-  const j = jsRt.run(op, args);
-  expectSame(w.outputs.output, j.output, what);
+  const { diff, delegated } = againstJs(wasm, op, args);
+  expect(delegated, `${what} delegated`).toBeUndefined();
+  expect(diff, what).toBeUndefined();
 }
+
+/** The output of a wasm call. */
+const wasmOutput = (op: string, args: Record<string, unknown>) => runWasm(wasm, op, args).outputs.output as SparseData;
 
 describe('sparse_reorder on wasm', () => {
   it('equals the JS kernel on random unordered inputs with repeated indices, every dtype and rank 0..5', () => {
@@ -123,7 +109,7 @@ describe('sparse_reorder on wasm', () => {
   });
 
   it('keeps repeated indices in input order, and an ordered input as it is', () => {
-    const st = new SparseTensor(
+    const st = sparse(
       [
         [1, 1],
         [0, 0],
@@ -134,12 +120,12 @@ describe('sparse_reorder on wasm', () => {
       [2, 2],
       'int32',
     );
-    const out = wasmRt.run('sparse_reorder', { sp_input: st }).output as SparseTensor;
+    const out = wasmOutput('sparse_reorder', { sp_input: st });
     expect(Array.from(out.values as Int32Array)).toEqual([2, 4, 1, 3]);
     const r = rng(3);
     const many = randomSparse(r, [5, 7], 20_000, 'float64');
     same('sparse_reorder', { sp_input: many }, 'many repeats');
-    const sorted = wasmRt.run('sparse_reorder', { sp_input: many }).output as SparseTensor;
+    const sorted = wasmOutput('sparse_reorder', { sp_input: many });
     same('sparse_reorder', { sp_input: sorted }, 'already sorted');
   });
 
@@ -150,14 +136,14 @@ describe('sparse_reorder on wasm', () => {
   });
 
   it('runs numeric values in wasm and hands bool and string values to the JS kernels, saying so', () => {
-    const numeric = new SparseTensor([[1], [0]], [1, 2], [2], 'float32');
-    expect(wasmRt.runWithReport('sparse_reorder', { sp_input: numeric }).delegated).toBeUndefined();
-    const strings = new SparseTensor([[1], [0]], ['a', 'b'], [2]);
-    const { outputs, delegated } = wasmRt.runWithReport('sparse_reorder', { sp_input: strings });
+    const numeric = sparse([[1], [0]], [1, 2], [2], 'float32');
+    expect(runWasm(wasm, 'sparse_reorder', { sp_input: numeric }).delegated).toBeUndefined();
+    const strings = sparse([[1], [0]], ['a', 'b'], [2], 'string');
+    const { outputs, delegated } = runWasm(wasm, 'sparse_reorder', { sp_input: strings });
     expect(delegated).toMatch(/bool and string/);
-    expect((outputs.output as SparseTensor).values).toEqual(['b', 'a']);
-    const wide = new SparseTensor([[2 ** 40], [0]], [1, 2], [2 ** 41], 'float32');
-    expect(wasmRt.runWithReport('sparse_reorder', { sp_input: wide }).delegated).toMatch(/do not fit i32/);
+    expect((outputs.output as SparseData).values).toEqual(['b', 'a']);
+    const wide = sparse([[2 ** 40], [0]], [1, 2], [2 ** 41], 'float32');
+    expect(runWasm(wasm, 'sparse_reorder', { sp_input: wide }).delegated).toMatch(/do not fit i32/);
   });
 });
 
@@ -207,10 +193,10 @@ describe('sparse_transpose on wasm', () => {
   });
 
   it('delegates string values and runs numeric ones', () => {
-    const numeric = new SparseTensor([[0, 1]], [1], [2, 3], 'int32');
-    expect(wasmRt.runWithReport('sparse_transpose', { sp_input: numeric }).delegated).toBeUndefined();
+    const numeric = sparse([[0, 1]], [1], [2, 3], 'int32');
+    expect(runWasm(wasm, 'sparse_transpose', { sp_input: numeric, perm: null }).delegated).toBeUndefined();
     expect(
-      wasmRt.runWithReport('sparse_transpose', { sp_input: new SparseTensor([[0, 1]], ['a'], [2, 3]) }).delegated,
+      runWasm(wasm, 'sparse_transpose', { sp_input: sparse([[0, 1]], ['a'], [2, 3], 'string'), perm: null }).delegated,
     ).toMatch(/bool and string/);
   });
 });
@@ -240,7 +226,11 @@ describe('sparse_concat on wasm', () => {
 
   it('returns a single input as it is, in wasm', () => {
     const r = rng(8);
-    same('sparse_concat', { axis: 0, sp_inputs: [randomSparse(r, [5, 5], 30, 'float32')] }, 'one input');
+    same(
+      'sparse_concat',
+      { axis: 0, sp_inputs: [randomSparse(r, [5, 5], 30, 'float32')], expand_nonconcat_dim: false },
+      'one input',
+    );
   });
 
   it('equals the JS kernel on huge dense shapes and on 300,000 entries in all', () => {
@@ -248,20 +238,26 @@ describe('sparse_concat on wasm', () => {
     const huge = [4096, 4096, 4096, 4096, 4096, 4096];
     same(
       'sparse_concat',
-      { axis: 2, sp_inputs: [randomSparse(r, huge, 2000, 'int64'), randomSparse(r, huge, 2000, 'int64')] },
+      {
+        axis: 2,
+        sp_inputs: [randomSparse(r, huge, 2000, 'int64'), randomSparse(r, huge, 2000, 'int64')],
+        expand_nonconcat_dim: false,
+      },
       'huge',
     );
     const big = [0, 1, 2].map(() => randomSparse(r, [1000, 1000], 100_000, 'float64'));
-    same('sparse_concat', { axis: 1, sp_inputs: big }, 'large axis 1');
-    const sorted = big.map((s) => wasmRt.run('sparse_reorder', { sp_input: s }).output as SparseTensor);
-    same('sparse_concat', { axis: 0, sp_inputs: sorted }, 'large ordered axis 0');
+    same('sparse_concat', { axis: 1, sp_inputs: big, expand_nonconcat_dim: false }, 'large axis 1');
+    const sorted = big.map((s) => wasmOutput('sparse_reorder', { sp_input: s }));
+    same('sparse_concat', { axis: 0, sp_inputs: sorted, expand_nonconcat_dim: false }, 'large ordered axis 0');
   });
 
   it('delegates string values and runs numeric ones', () => {
-    const a = new SparseTensor([[0, 1]], [1], [2, 3], 'int32');
-    expect(wasmRt.runWithReport('sparse_concat', { axis: 1, sp_inputs: [a, a] }).delegated).toBeUndefined();
-    const s = new SparseTensor([[0, 1]], ['x'], [2, 3]);
-    expect(wasmRt.runWithReport('sparse_concat', { axis: 1, sp_inputs: [s, s] }).delegated).toMatch(/bool and string/);
+    const concat = (sp_inputs: SparseData[]) =>
+      runWasm(wasm, 'sparse_concat', { axis: 1, sp_inputs, expand_nonconcat_dim: false }).delegated;
+    const a = sparse([[0, 1]], [1], [2, 3], 'int32');
+    expect(concat([a, a])).toBeUndefined();
+    const s = sparse([[0, 1]], ['x'], [2, 3], 'string');
+    expect(concat([s, s])).toMatch(/bool and string/);
   });
 });
 
@@ -276,11 +272,7 @@ describe('from_dense on wasm', () => {
       const data = randomValues(r, dtype, size, [0, 0.5, 0.9, 1][t % 4]);
       if (dtype === 'float32' || dtype === 'float64')
         for (let i = 0; i < size; i++) if (r.next() < 0.1) data[i] = [NaN, -0, Infinity][r.int(3)];
-      same(
-        'from_dense',
-        { tensor: new Tensor(data, shape, dtype) },
-        `from_dense #${t} ${dtype} ${JSON.stringify(shape)}`,
-      );
+      same('from_dense', { tensor: dense(data, shape, dtype) }, `from_dense #${t} ${dtype} ${JSON.stringify(shape)}`);
     }
   });
 
@@ -288,30 +280,22 @@ describe('from_dense on wasm', () => {
     const r = rng(11);
     same(
       'from_dense',
-      { tensor: new Tensor(randomValues(r, 'float32', 1_000_000, 0.5), [1000, 1000], 'float32') },
+      { tensor: dense(randomValues(r, 'float32', 1_000_000, 0.5), [1000, 1000], 'float32') },
       'large half zero',
     );
     same(
       'from_dense',
-      { tensor: new Tensor(randomValues(r, 'int64', 1_000_000, 0.99), [10, 100, 1000], 'int64') },
+      { tensor: dense(randomValues(r, 'int64', 1_000_000, 0.99), [10, 100, 1000], 'int64') },
       'large mostly zero',
     );
   });
 
   it('delegates bool and string tensors and runs numeric ones', () => {
-    expect(
-      wasmRt.runWithReport('from_dense', {
-        tensor: tensor(
-          [
-            [1, 0],
-            [0, 2],
-          ],
-          'int32',
-        ),
-      }).delegated,
-    ).toBeUndefined();
-    expect(wasmRt.runWithReport('from_dense', { tensor: tensor(['', 'a']) }).delegated).toMatch(/bool and string/);
-    expect(wasmRt.runWithReport('from_dense', { tensor: tensor([true, false]) }).delegated).toMatch(/bool and string/);
+    const fromDense = (data: Plain[], dt: 'int32' | 'string' | 'bool') =>
+      runWasm(wasm, 'from_dense', { tensor: dense(data, [data.length], dt) }).delegated;
+    expect(runWasm(wasm, 'from_dense', { tensor: dense([1, 0, 0, 2], [2, 2], 'int32') }).delegated).toBeUndefined();
+    expect(fromDense(['', 'a'], 'string')).toMatch(/bool and string/);
+    expect(fromDense([true, false], 'bool')).toMatch(/bool and string/);
   });
 });
 
@@ -321,7 +305,7 @@ describe('sparse_softmax on wasm', () => {
     const size = shape.reduce((a, b) => a * b, 1);
     const data = randomValues(r, dtype, size, zeros) as Float32Array | Float64Array;
     for (let i = 0; i < size; i++) if (r.next() < 0.01) data[i] = [NaN, Infinity, -Infinity, 1000][r.int(4)];
-    return jsRt.run('from_dense', { tensor: new Tensor(data, shape, dtype) }).output as SparseTensor;
+    return runJs('from_dense', { tensor: dense(data, shape, dtype) }).output as SparseData;
   };
 
   /** Both dtypes as the JS kernel to the bit: exp is V8's algorithm (fdlibm), float32 rounds every step. */
@@ -388,7 +372,7 @@ describe('sparse_softmax on wasm', () => {
         `softmax #${t} ${dtype} ${JSON.stringify(shape)}`,
       );
     }
-    const huge = new SparseTensor(
+    const huge = sparse(
       [
         [0, 0, 0, 0, 0, 4095],
         [4095, 4095, 4095, 4095, 4095, 0],
@@ -414,8 +398,8 @@ describe('sparse_segment_sum on wasm', () => {
     let s = 0;
     const seg = Array.from({ length: n }, () => (s += r.int(3)));
     return wide
-      ? [tensor(BigInt64Array.from(idx, BigInt), 'int64'), tensor(BigInt64Array.from(seg, BigInt), 'int64')]
-      : [tensor(Int32Array.from(idx), 'int32'), tensor(Int32Array.from(seg), 'int32')];
+      ? [dense(BigInt64Array.from(idx, BigInt), [n], 'int64'), dense(BigInt64Array.from(seg, BigInt), [n], 'int64')]
+      : [dense(Int32Array.from(idx), [n], 'int32'), dense(Int32Array.from(seg), [n], 'int32')];
   };
 
   it('equals the JS kernel on random data, int32 and int64 indices and ids, every dtype', () => {
@@ -430,7 +414,7 @@ describe('sparse_segment_sum on wasm', () => {
       same(
         'sparse_segment_sum',
         {
-          data: new Tensor(randomValues(r, dtype, size), shape, dtype),
+          data: dense(randomValues(r, dtype, size), shape, dtype),
           indices: t % 5 === 0 ? i2 : indices,
           segment_ids,
         },
@@ -440,12 +424,21 @@ describe('sparse_segment_sum on wasm', () => {
   });
 
   it('sums float32 in float32 and wraps integers, as the JS kernel', () => {
-    same('sparse_segment_sum', { data: tensor([16777216, 1], 'float32'), indices: [0, 1, 1], segment_ids: [0, 0, 0] });
-    same('sparse_segment_sum', { data: tensor([2147483647, 1], 'int32'), indices: [0, 1], segment_ids: [0, 0] });
+    const int32s = (xs: number[]) => dense(xs, [xs.length], 'int32');
     same('sparse_segment_sum', {
-      data: tensor([9223372036854775807n, 1n], 'int64'),
-      indices: [0, 1],
-      segment_ids: [0, 0],
+      data: dense([16777216, 1], [2], 'float32'),
+      indices: int32s([0, 1, 1]),
+      segment_ids: int32s([0, 0, 0]),
+    });
+    same('sparse_segment_sum', {
+      data: dense([2147483647, 1], [2], 'int32'),
+      indices: int32s([0, 1]),
+      segment_ids: int32s([0, 0]),
+    });
+    same('sparse_segment_sum', {
+      data: dense([9223372036854775807n, 1n], [2], 'int64'),
+      indices: int32s([0, 1]),
+      segment_ids: int32s([0, 0]),
     });
   });
 
@@ -454,19 +447,19 @@ describe('sparse_segment_sum on wasm', () => {
     const [indices, segment_ids] = ids(r, 1_000_000, true, 10_000);
     same(
       'sparse_segment_sum',
-      { data: new Tensor(randomValues(r, 'float32', 80_000), [10_000, 8], 'float32'), indices, segment_ids },
+      { data: dense(randomValues(r, 'float32', 80_000), [10_000, 8], 'float32'), indices, segment_ids },
       'large float32',
     );
     same(
       'sparse_segment_sum',
-      { data: new Tensor(randomValues(r, 'int32', 30_000), [10_000, 3], 'int32'), indices, segment_ids },
+      { data: dense(randomValues(r, 'int32', 30_000), [10_000, 3], 'int32'), indices, segment_ids },
       'large int32',
     );
   });
 });
 
 describe('sparse_tensor_to_dense and sparse_to_dense on wasm', () => {
-  const DEFAULTS: Record<DType, unknown[]> = {
+  const DEFAULTS: Record<DType, Plain[]> = {
     float32: [0, -0, 2.5, NaN, -Infinity],
     float64: [0, -0, -1e300, NaN],
     int32: [0, -7, 2 ** 31 - 1],
@@ -480,7 +473,7 @@ describe('sparse_tensor_to_dense and sparse_to_dense on wasm', () => {
       const rank = r.int(5);
       const shape = randomShape(r, rank, 7);
       const sp = randomSparse(r, shape, r.int(12), dtype);
-      const default_value = DEFAULTS[dtype][r.int(DEFAULTS[dtype].length)];
+      const default_value = scalar(dtype, DEFAULTS[dtype][r.int(DEFAULTS[dtype].length)]);
       // Random indices repeat and come in any order: only validate_indices false takes them (the last one wins).
       same(
         'sparse_tensor_to_dense',
@@ -488,18 +481,18 @@ describe('sparse_tensor_to_dense and sparse_to_dense on wasm', () => {
         `to_dense ${dtype} [${shape}]`,
       );
       if (rank === 0) continue;
-      const scalar = r.next() < 0.5;
+      const scalarValue = r.next() < 0.5;
       const n = sp.values.length;
       same(
         'sparse_to_dense',
         {
-          sparse_indices: tensor(Int32Array.from(sp.indexData), 'int32', [n, rank]),
+          sparse_indices: dense(Int32Array.from(sp.indices), [n, rank], 'int32'),
           output_shape: shape,
-          sparse_values: scalar ? tensor(randomValues(r, dtype, 1), dtype, []) : tensor(sp.values, dtype, [n]),
+          sparse_values: scalarValue ? dense(randomValues(r, dtype, 1), [], dtype) : dense(sp.values, [n], dtype),
           default_value,
           validate_indices: false,
         },
-        `sparse_to_dense ${dtype} [${shape}] ${scalar ? 'scalar' : 'vector'}`,
+        `sparse_to_dense ${dtype} [${shape}] ${scalarValue ? 'scalar' : 'vector'}`,
       );
     }
   });
@@ -507,7 +500,7 @@ describe('sparse_tensor_to_dense and sparse_to_dense on wasm', () => {
   it('equals the JS kernel on 300,000 entries of a 2000×1500 matrix, default 0 and -1', () => {
     const r = rng(32);
     const sp = randomSparse(r, [2000, 1500], 300_000, 'float32');
-    for (const default_value of [0, -1])
-      same('sparse_tensor_to_dense', { sp_input: sp, default_value, validate_indices: false });
+    for (const v of [0, -1])
+      same('sparse_tensor_to_dense', { sp_input: sp, default_value: scalar('float32', v), validate_indices: false });
   });
 });

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { SparseTensor, createRuntime, tensor, type Tensor } from '@sparse/runtime';
-import { rng } from '../../../tools/seeded-random.js';
+import type { DenseData, SparseData } from '@sparse/kernel-abi';
+import { dense, sparse } from '@sparse/test-kit/plain-data';
+import { rng } from '@sparse/test-kit/seeded-random';
+import { createWasmBackend } from '../dist/index.js';
+import { runJs, runWasm } from './against-js.js';
 
 // The wasm matmul sums each output row in blocks of seven v128 (28 float32 / int32, 14 float64 / int64 columns),
 // then a block of four v128, then one v128, then column by column, from runs built in wasm (one pass for row-ordered
@@ -26,7 +29,7 @@ function randomSparse(
   dtype: NumericDType,
   ordered: boolean,
   seed: number,
-): SparseTensor {
+): SparseData {
   const rnd = rng(seed).next;
   const entries: [number, number][] = [];
   for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) if (rnd() < density) entries.push([r, c]);
@@ -37,18 +40,34 @@ function randomSparse(
       [entries[i], entries[j]] = [entries[j], entries[i]];
     }
   }
-  return new SparseTensor(entries, entries.map(() => value(dtype, rnd)) as never, [rows, cols], dtype);
+  return sparse(
+    entries,
+    entries.map(() => value(dtype, rnd)),
+    [rows, cols],
+    dtype,
+  );
 }
 
-function randomDense(rows: number, cols: number, dtype: NumericDType, seed: number): Tensor {
+function randomDense(rows: number, cols: number, dtype: NumericDType, seed: number): DenseData {
   const rnd = rng(seed).next;
-  return tensor(Array.from({ length: rows * cols }, () => value(dtype, rnd)) as never, dtype, [rows, cols]);
+  return dense(
+    Array.from({ length: rows * cols }, () => value(dtype, rnd)),
+    [rows, cols],
+    dtype,
+  );
 }
 
 describe('wasm sparse_tensor_dense_matmul on whole and partial SIMD blocks', async () => {
-  const wasm = await createRuntime({ backend: 'wasm' });
-  const js = await createRuntime({ backend: 'js' });
-  const data = (t: unknown) => Array.from((t as Tensor).data as ArrayLike<number | bigint>);
+  const wasm = await createWasmBackend();
+  const data = (t: unknown) => Array.from((t as DenseData).data as ArrayLike<number | bigint>);
+  type Matmul = { sp_a: SparseData | DenseData; b: SparseData | DenseData; adjoint_a?: boolean; adjoint_b?: boolean };
+  /** The product on wasm (which must not delegate it) and on the JS kernel. */
+  const matmul = (args: Matmul) => {
+    const full = { adjoint_a: false, adjoint_b: false, ...args };
+    const got = runWasm(wasm, 'sparse_tensor_dense_matmul', full);
+    expect(got.delegated).toBeUndefined();
+    return { got: data(got.outputs.output), want: data(runJs('sparse_tensor_dense_matmul', full).output) };
+  };
 
   for (const dtype of DTYPES) {
     it(`${dtype}: n across the block width, any entry order, every adjoint, either side sparse`, () => {
@@ -65,16 +84,12 @@ describe('wasm sparse_tensor_dense_matmul on whole and partial SIMD blocks', asy
             const sp = randomSparse(adjA ? k : m, adjA ? m : k, 0.2, dtype, ordered, seed++);
             const dn = randomDense(adjB ? n : k, adjB ? k : n, dtype, seed++);
             const args = { sp_a: sp, b: dn, adjoint_a: adjA, adjoint_b: adjB };
-            const got = wasm.runWithReport('sparse_tensor_dense_matmul', args);
-            expect(got.delegated).toBeUndefined();
-            const want = js.run('sparse_tensor_dense_matmul', args).output;
-            expect(data(got.outputs.output), `n=${n} ordered=${ordered} adj=${adjA},${adjB}`).toEqual(data(want));
+            const { got, want } = matmul(args);
+            expect(got, `n=${n} ordered=${ordered} adj=${adjA},${adjB}`).toEqual(want);
             // Dense × sparse: the same kernel on the transposed problem.
             const left = randomDense(n, m, dtype, seed++);
-            const args2 = { sp_a: left, b: sp, adjoint_a: false, adjoint_b: adjA };
-            expect(data(wasm.run('sparse_tensor_dense_matmul', args2).output)).toEqual(
-              data(js.run('sparse_tensor_dense_matmul', args2).output),
-            );
+            const product = matmul({ sp_a: left, b: sp, adjoint_a: false, adjoint_b: adjA });
+            expect(product.got).toEqual(product.want);
           }
         }
       }
@@ -90,20 +105,23 @@ describe('wasm sparse_tensor_dense_matmul on whole and partial SIMD blocks', asy
       const b = randomDense(k, n, dtype, 5);
       const canonical = randomSparse(m, k, 0.02, dtype, true, 6);
       const rnd = rng(7).next;
-      const rows = Array.from({ length: canonical.nnz }, (_, i) => [
-        canonical.indexData[2 * i],
-        canonical.indexData[2 * i + 1],
+      const rows = Array.from({ length: canonical.values.length }, (_, i) => [
+        canonical.indices[2 * i],
+        canonical.indices[2 * i + 1],
       ]);
       // Row order kept, columns shuffled within each row.
       const byRow = new Map<number, number[][]>();
       rows.forEach((r) => byRow.set(r[0], [...(byRow.get(r[0]) ?? []), r]));
       const within = [...byRow.values()].flatMap((rs) => rs.sort(() => rnd() - 0.5));
-      const shuffledCols = new SparseTensor(within, within.map(() => value(dtype, rnd)) as never, [m, k], dtype);
+      const shuffledCols = sparse(
+        within,
+        within.map(() => value(dtype, rnd)),
+        [m, k],
+        dtype,
+      );
       for (const sp of [canonical, shuffledCols, randomSparse(m, k, 0.02, dtype, false, 8)]) {
-        const args = { sp_a: sp, b };
-        expect(data(wasm.run('sparse_tensor_dense_matmul', args).output), dtype).toEqual(
-          data(js.run('sparse_tensor_dense_matmul', args).output),
-        );
+        const { got, want } = matmul({ sp_a: sp, b });
+        expect(got, dtype).toEqual(want);
       }
     }
   });
@@ -126,10 +144,10 @@ describe('wasm sparse_tensor_dense_matmul on whole and partial SIMD blocks', asy
     ];
     const entries = rowsCols.flatMap(([r, cs]) => cs.map((c) => [r, c]));
     for (const dtype of ['float32', 'float64'] as const) {
-      const vals = entries.map(() => value(dtype, rnd)) as never;
+      const vals = entries.map(() => value(dtype, rnd));
       const b = randomDense(k, n, dtype, 12);
-      const a = new SparseTensor(entries, vals, [m, k], dtype);
-      const aT = new SparseTensor(
+      const a = sparse(entries, vals, [m, k], dtype);
+      const aT = sparse(
         entries.map(([r, c]) => [c, r]),
         vals,
         [k, m],
@@ -139,11 +157,8 @@ describe('wasm sparse_tensor_dense_matmul on whole and partial SIMD blocks', asy
         { sp_a: a, b },
         { sp_a: aT, b, adjoint_a: true },
       ]) {
-        const got = wasm.runWithReport('sparse_tensor_dense_matmul', args);
-        expect(got.delegated).toBeUndefined();
-        expect(data(got.outputs.output), `${dtype} adjoint_a=${'adjoint_a' in args}`).toEqual(
-          data(js.run('sparse_tensor_dense_matmul', args).output),
-        );
+        const { got, want } = matmul(args);
+        expect(got, `${dtype} adjoint_a=${'adjoint_a' in args}`).toEqual(want);
       }
     }
   });
@@ -151,8 +166,8 @@ describe('wasm sparse_tensor_dense_matmul on whole and partial SIMD blocks', asy
   it('empty rows come out zero, with no stale values from an earlier, larger call', () => {
     const full = randomSparse(40, 40, 0.9, 'float32', true, 99);
     const b = randomDense(40, 64, 'float32', 98);
-    wasm.run('sparse_tensor_dense_matmul', { sp_a: full, b });
-    const sparseRows = new SparseTensor(
+    matmul({ sp_a: full, b });
+    const sparseRows = sparse(
       [
         [3, 5],
         [3, 7],
@@ -162,9 +177,7 @@ describe('wasm sparse_tensor_dense_matmul on whole and partial SIMD blocks', asy
       [40, 40],
       'float32',
     );
-    const args = { sp_a: sparseRows, b };
-    expect(data(wasm.run('sparse_tensor_dense_matmul', args).output)).toEqual(
-      data(js.run('sparse_tensor_dense_matmul', args).output),
-    );
+    const { got, want } = matmul({ sp_a: sparseRows, b });
+    expect(got).toEqual(want);
   });
 });

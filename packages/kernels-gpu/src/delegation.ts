@@ -35,7 +35,7 @@ export const EXACT_INT = 2 ** 24;
 const MIN_NORMAL = 2 ** -126;
 
 /** Whether every value is one the GPU computes with as IEEE float32 does: finite, and zero or normal. */
-export function gpuExact(values: ArrayLike<number>): boolean {
+function gpuExact(values: ArrayLike<number>): boolean {
   for (let i = 0; i < values.length; i++) {
     const v = values[i];
     if (!Number.isFinite(v) || (v !== 0 && Math.abs(v) < MIN_NORMAL)) return false;

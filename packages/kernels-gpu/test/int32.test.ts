@@ -1,40 +1,30 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Runtime, SparseTensor, Tensor, createRuntime, tensor } from '@sparse/runtime';
+import type { SparseData } from '@sparse/kernel-abi';
+import { dataDiff } from '@sparse/test-kit/data-diff';
+import { dense as denseData, scalar, sparse } from '@sparse/test-kit/plain-data';
 import { createGpuBackend, REASONS } from '../src/index.js';
+import { runGpu, runJs } from './against-js.js';
 
 const E = 2 ** 24;
 type Args = Record<string, unknown>;
 
-/** An output as plain data, with its storage class: the GPU's int32 results must come back as an Int32Array. */
-function plain(t: unknown) {
-  if (t instanceof SparseTensor)
-    return {
-      indices: Array.from(t.indexData),
-      values: Array.from(t.values as Int32Array),
-      shape: t.denseShape,
-      dtype: t.dtype,
-      storage: t.values.constructor.name,
-    };
-  const d = t as Tensor;
-  return { data: Array.from(d.data as Int32Array), shape: d.shape, dtype: d.dtype, storage: d.data.constructor.name };
-}
-
-const sp = (indices: number[][], values: number[], shape: number[]) =>
-  new SparseTensor(indices, values, shape, 'int32');
-const dense = (values: number[], shape: number[]) => tensor(Int32Array.from(values), 'int32', shape);
+const sp = (indices: number[][], values: number[], shape: number[]) => sparse(indices, values, shape, 'int32');
+const dense = (values: number[], shape: number[]) => denseData(values, shape, 'int32');
+const int32 = (v: number) => scalar('int32', v);
 
 describe('int32 on the gpu backend: exact where float32 is, delegated (and declared) where not', async () => {
   const backend = await createGpuBackend();
-  const gpu = new Runtime(backend as never);
-  const js = await createRuntime({ backend: 'js' });
 
-  /** Runs op on the GPU backend and on the JS kernels; the outputs must be identical. Returns why it was delegated. */
+  /**
+   * Runs op on the GPU backend and on the JS kernels; the outputs must be identical, storage class included (the
+   * GPU's int32 results must come back as an Int32Array). Returns why it was delegated.
+   */
   const run = (op: string, args: Args): string | undefined => {
-    const got = gpu.runWithReport(op, args);
-    const want = js.runWithReport(op, args).outputs;
+    const got = runGpu(backend, op, args);
+    const want = runJs(op, args);
     expect(Object.keys(got.outputs).sort(), op).toEqual(Object.keys(want).sort());
-    for (const k of Object.keys(want)) expect(plain(got.outputs[k]), op).toEqual(plain(want[k]));
+    for (const k of Object.keys(want)) expect(dataDiff(got.outputs[k], want[k], k), op).toBeUndefined();
     return got.delegated;
   };
 
@@ -66,18 +56,18 @@ describe('int32 on the gpu backend: exact where float32 is, delegated (and decla
       ['sparse_square', { sp_input: st }],
       ['sparse_dense_cwise_mul', { sp_input: st, dense: dense([2, 5, -1], [3, 1]) }],
       ['sparse_dense_cwise_add', { sp_input: st, dense: dense([1, -2, 3], [3]) }],
-      ['sparse_add', { a: st, b: other, thresh: 0 }],
+      ['sparse_add', { a: st, b: other, thresh: int32(0) }],
       // thresh 5 drops the sums below it in magnitude (3 + 5 = 8 stays, 4096 − 4096 = 0 goes).
-      ['sparse_add', { a: st, b: other, thresh: 5 }],
-      ['sparse_add', { a: st, b: dense([-4, -3, -2, -1, 0, 1, 2, 3, 4], [3, 3]), thresh: 0 }],
+      ['sparse_add', { a: st, b: other, thresh: int32(5) }],
+      ['sparse_add', { a: st, b: dense([-4, -3, -2, -1, 0, 1, 2, 3, 4], [3, 3]), thresh: int32(0) }],
       ['sparse_maximum', { sp_a: st, sp_b: other }],
       ['sparse_minimum', { sp_a: st, sp_b: other }],
-      ['sparse_reduce_sum', { sp_input: st, axis: [1] }],
-      ['sparse_reduce_sum', { sp_input: st }],
-      ['sparse_reduce_sum_sparse', { sp_input: st, axis: [0] }],
+      ['sparse_reduce_sum', { sp_input: st, axis: [1], keepdims: false }],
+      ['sparse_reduce_sum', { sp_input: st, axis: null, keepdims: false }],
+      ['sparse_reduce_sum_sparse', { sp_input: st, axis: [0], keepdims: false }],
       ['sparse_reduce_max', { sp_input: st, axis: [0], keepdims: true }],
-      ['sparse_reduce_min_sparse', { sp_input: st, axis: [1] }],
-      ['sparse_reduce_prod', { sp_input: st, axis: [1] }],
+      ['sparse_reduce_min_sparse', { sp_input: st, axis: [1], keepdims: false }],
+      ['sparse_reduce_prod', { sp_input: st, axis: [1], keepdims: false }],
       [
         'sparse_tensor_dense_matmul',
         {
@@ -86,6 +76,8 @@ describe('int32 on the gpu backend: exact where float32 is, delegated (and decla
             Array.from({ length: 12 }, (_, i) => i - 5),
             [3, 4],
           ),
+          adjoint_a: false,
+          adjoint_b: false,
         },
       ],
       [
@@ -100,7 +92,10 @@ describe('int32 on the gpu backend: exact where float32 is, delegated (and decla
           adjoint_b: true,
         },
       ],
-      ['sparse_tensor_dense_matmul', { sp_a: dense([1, -2, 3, 0, 5, 6], [2, 3]), b: st }],
+      [
+        'sparse_tensor_dense_matmul',
+        { sp_a: dense([1, -2, 3, 0, 5, 6], [2, 3]), b: st, adjoint_a: false, adjoint_b: false },
+      ],
     ];
     for (const [op, args] of cases) expect(run(op, args), op).toBeUndefined();
   });
@@ -110,7 +105,13 @@ describe('int32 on the gpu backend: exact where float32 is, delegated (and decla
     const pairs: [string, (v: number) => Args, number, number, number][] = [
       // every value must itself be exact
       ['sparse_abs', (v) => ({ sp_input: sp([[1]], [-v], [2]) }), E, E + 1, 2 ** 31 - 1],
-      ['sparse_reduce_max', (v) => ({ sp_input: sp([[0], [1]], [-v, 3], [2]) }), E, E + 1, 2 ** 31],
+      [
+        'sparse_reduce_max',
+        (v) => ({ sp_input: sp([[0], [1]], [-v, 3], [2]), axis: null, keepdims: false }),
+        E,
+        E + 1,
+        2 ** 31,
+      ],
       // x·x ≤ 2^24 ⇔ |x| ≤ 4096
       ['sparse_square', (v) => ({ sp_input: sp([[0], [2]], [v, -3], [3]) }), 4096, 4097, 50_000],
       [
@@ -122,7 +123,7 @@ describe('int32 on the gpu backend: exact where float32 is, delegated (and decla
       ],
       [
         'sparse_add',
-        (v) => ({ a: sp([[0]], [v], [2]), b: sp([[0], [1]], [2 ** 23, 1], [2]), thresh: 0 }),
+        (v) => ({ a: sp([[0]], [v], [2]), b: sp([[0], [1]], [2 ** 23, 1], [2]), thresh: int32(0) }),
         2 ** 23,
         2 ** 23 + 1,
         2 ** 31 - 1,
@@ -141,12 +142,19 @@ describe('int32 on the gpu backend: exact where float32 is, delegated (and decla
             [2, 2],
           ),
           axis: [1],
+          keepdims: false,
         }),
         2 ** 23,
         2 ** 23 + 1,
         2 ** 31 - 1,
       ],
-      ['sparse_reduce_prod', (v) => ({ sp_input: sp([[0], [1]], [4096, v], [2]) }), 4096, 4097, 2 ** 20],
+      [
+        'sparse_reduce_prod',
+        (v) => ({ sp_input: sp([[0], [1]], [4096, v], [2]), axis: null, keepdims: false }),
+        4096,
+        4097,
+        2 ** 20,
+      ],
       // Σ|a| over a row (2048 + 2048) · max|b|
       [
         'sparse_tensor_dense_matmul',
@@ -160,6 +168,8 @@ describe('int32 on the gpu backend: exact where float32 is, delegated (and decla
             [1, 2],
           ),
           b: dense([v, 1, -3, 2], [2, 2]),
+          adjoint_a: false,
+          adjoint_b: false,
         }),
         4096,
         4097,
@@ -172,7 +182,7 @@ describe('int32 on the gpu backend: exact where float32 is, delegated (and decla
       expect(run(op, args(far)), `${op} at ${far}`).toBe(REASONS.int32Range);
     }
     // The far cases really wrap on the JS kernels: 50000² mod 2^32, as int32.
-    const wrapped = js.run('sparse_square', { sp_input: sp([[0]], [50_000], [1]) }).output as SparseTensor;
+    const wrapped = runJs('sparse_square', { sp_input: sp([[0]], [50_000], [1]) }).output as SparseData;
     expect(Array.from(wrapped.values as Int32Array)).toEqual([(50_000 * 50_000) | 0]);
   });
 
@@ -188,17 +198,26 @@ describe('int32 on the gpu backend: exact where float32 is, delegated (and decla
       [3, 3],
     );
     expect(
-      run('sparse_tensor_to_dense', { sp_input: repeated, default_value: -7, validate_indices: false }),
+      run('sparse_tensor_to_dense', { sp_input: repeated, default_value: int32(-7), validate_indices: false }),
     ).toBeUndefined();
-    expect(run('sparse_tensor_to_dense', { sp_input: st, default_value: E + 1 })).toBe(REASONS.int32Range);
-    expect(run('sparse_tensor_to_dense', { sp_input: sp([[1, 1]], [-E - 1], [3, 3]) })).toBe(REASONS.int32Range);
+    expect(run('sparse_tensor_to_dense', { sp_input: st, default_value: int32(E + 1), validate_indices: true })).toBe(
+      REASONS.int32Range,
+    );
+    expect(
+      run('sparse_tensor_to_dense', {
+        sp_input: sp([[1, 1]], [-E - 1], [3, 3]),
+        default_value: int32(0),
+        validate_indices: true,
+      }),
+    ).toBe(REASONS.int32Range);
     const indices = dense([0, 0, 0, 2, 1, 1], [3, 2]);
     expect(
       run('sparse_to_dense', {
         sparse_indices: indices,
         output_shape: [2, 3],
         sparse_values: dense([4, -5, 6], [3]),
-        default_value: 1,
+        default_value: int32(1),
+        validate_indices: true,
       }),
     ).toBeUndefined();
     expect(
@@ -206,7 +225,7 @@ describe('int32 on the gpu backend: exact where float32 is, delegated (and decla
         sparse_indices: indices,
         output_shape: [2, 3],
         sparse_values: dense([E], []),
-        default_value: 0,
+        default_value: int32(0),
         validate_indices: false,
       }),
     ).toBeUndefined();
@@ -215,7 +234,8 @@ describe('int32 on the gpu backend: exact where float32 is, delegated (and decla
         sparse_indices: indices,
         output_shape: [2, 3],
         sparse_values: dense([2 ** 30, 1, 2], [3]),
-        default_value: 0,
+        default_value: int32(0),
+        validate_indices: true,
       }),
     ).toBe(REASONS.int32Range);
   });
@@ -233,8 +253,8 @@ describe('int32 on the gpu backend: exact where float32 is, delegated (and decla
   it('a scalar float32 cannot hold as given keeps the call off the GPU', () => {
     // thresh 16777217 reads as 2^24 in float32: it would keep a sum of 2^24 that the JS kernel drops.
     const a = sp([[0]], [2 ** 23], [1]);
-    expect(run('sparse_add', { a, b: a, thresh: E + 1 })).toBe(REASONS.int32Range);
-    expect(run('sparse_add', { a, b: a, thresh: E })).toBeUndefined();
+    expect(run('sparse_add', { a, b: a, thresh: int32(E + 1) })).toBe(REASONS.int32Range);
+    expect(run('sparse_add', { a, b: a, thresh: int32(E) })).toBeUndefined();
   });
 
   it('property: random int32 calls give the JS results exactly, on the GPU or declared delegated', () => {
@@ -277,16 +297,16 @@ describe('int32 on the gpu backend: exact where float32 is, delegated (and decla
               sparseOf(rows, cols),
               fc.constantFrom(null, [0], [1], [0, 1]),
             )
-            .map(([op, s, axis]): [string, Args] => [op, { sp_input: s, axis }]),
+            .map(([op, s, axis]): [string, Args] => [op, { sp_input: s, axis, keepdims: false }]),
           fc
             .tuple(fc.constantFrom('sparse_maximum', 'sparse_minimum'), sparseOf(rows, cols), sparseOf(rows, cols))
             .map(([op, a, b]): [string, Args] => [op, { sp_a: a, sp_b: b }]),
           fc
             .tuple(sparseOf(rows, cols), sparseOf(rows, cols), fc.integer({ min: 0, max: 100 }))
-            .map(([a, b, thresh]): [string, Args] => ['sparse_add', { a, b, thresh }]),
+            .map(([a, b, thresh]): [string, Args] => ['sparse_add', { a, b, thresh: int32(thresh) }]),
           fc
             .tuple(sparseOf(rows, cols), denseOf(rows, cols))
-            .map(([a, b]): [string, Args] => ['sparse_add', { a, b, thresh: 0 }]),
+            .map(([a, b]): [string, Args] => ['sparse_add', { a, b, thresh: int32(0) }]),
           fc
             .tuple(
               fc.constantFrom('sparse_dense_cwise_mul', 'sparse_dense_cwise_add'),
@@ -296,7 +316,10 @@ describe('int32 on the gpu backend: exact where float32 is, delegated (and decla
             .map(([op, s, d]): [string, Args] => [op, { sp_input: s, dense: d }]),
           fc
             .tuple(sparseOf(rows, cols), denseOf(cols, k))
-            .map(([a, b]): [string, Args] => ['sparse_tensor_dense_matmul', { sp_a: a, b }]),
+            .map(([a, b]): [string, Args] => [
+              'sparse_tensor_dense_matmul',
+              { sp_a: a, b, adjoint_a: false, adjoint_b: false },
+            ]),
         ),
       );
     const seen = { gpu: 0, delegated: 0 };

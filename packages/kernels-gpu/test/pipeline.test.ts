@@ -1,22 +1,13 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { GPU } from 'gpu.js';
-import { Runtime, SparseTensor, createRuntime, tensor } from '@sparse/runtime';
-import { createGpuBackend, GpuContext } from '../src/index.js';
+import type { DenseData, SparseData } from '@sparse/kernel-abi';
+import { dense, sparse } from '@sparse/test-kit/plain-data';
+import { createGpuBackend, GpuContext, type GpuBackend } from '../src/index.js';
+import { expectCloseData, runGpu, runJs, valuesOf } from './against-js.js';
 import { quarter, rng, rowsTensor, type Rng } from './random.js';
 
-type Outputs = { outputs: Record<string, unknown>; delegated?: string };
-const valuesOf = (t: unknown) =>
-  Array.from(((t as SparseTensor).values ?? (t as { data: Float32Array }).data) as Float32Array);
-const close = (got: ArrayLike<number>, want: ArrayLike<number>) => {
-  expect(got.length).toBe(want.length);
-  for (let i = 0; i < want.length; i++)
-    expect(Math.abs(got[i] - want[i]), `[${i}] ${got[i]} vs ${want[i]}`).toBeLessThanOrEqual(
-      1e-6 + 1e-5 * Math.abs(want[i]),
-    );
-};
-
 /** A [p × q] float32 SparseTensor in random order with repeated indices (they add up in a matmul); row 5 is longer than 256. */
-function matmulSparse(r: Rng, p: number, q: number): SparseTensor {
+function matmulSparse(r: Rng, p: number, q: number): SparseData {
   const idx: number[][] = [];
   for (let c = 0; c < q; c++) idx.push([5, c]);
   idx.push([0, 1], [p - 1, q - 1], [0, 1]);
@@ -25,10 +16,10 @@ function matmulSparse(r: Rng, p: number, q: number): SparseTensor {
     const j = r.int(i + 1);
     [idx[i], idx[j]] = [idx[j], idx[i]];
   }
-  return new SparseTensor(idx, Float32Array.from(idx, quarter(r)), [p, q], 'float32');
+  return sparse(idx, Float32Array.from(idx, quarter(r)), [p, q], 'float32');
 }
 const denseOf = (r: Rng, rows: number, cols: number) =>
-  tensor(Float32Array.from({ length: rows * cols }, quarter(r)), 'float32', [rows, cols]);
+  dense(Float32Array.from({ length: rows * cols }, quarter(r)), [rows, cols], 'float32');
 
 /** Every matmul flavour: sparse × dense and dense × sparse, each with the four adjoint combinations. */
 function matmulCases(seed: number): Record<string, unknown>[] {
@@ -52,15 +43,12 @@ function matmulCases(seed: number): Record<string, unknown>[] {
 describe('pipelined GPU stages', async () => {
   const backend = await createGpuBackend();
   const flat = await createGpuBackend({ pipeline: false });
-  const gpu = new Runtime(backend as never);
-  const gpuFlat = new Runtime(flat as never);
-  const js = await createRuntime({ backend: 'js' });
   afterAll(() => {
     backend.destroy();
     flat.destroy();
   });
-  const onGpu = (rt: Runtime, op: string, args: Record<string, unknown>) => {
-    const r = rt.runWithReport(op, args) as Outputs;
+  const onGpu = (on: GpuBackend, op: string, args: Record<string, unknown>) => {
+    const r = runGpu(on, op, args);
     expect(r.delegated, `${op} delegated: ${r.delegated}`).toBeUndefined();
     return r.outputs.output;
   };
@@ -72,10 +60,10 @@ describe('pipelined GPU stages', async () => {
 
   it('matmul: every adjoint flag, sparse × dense and dense × sparse, equal to the JS kernel', () => {
     for (const args of matmulCases(4)) {
-      const got = onGpu(gpu, 'sparse_tensor_dense_matmul', args);
-      const want = js.run('sparse_tensor_dense_matmul', args).output;
-      expect((got as { shape: number[] }).shape).toEqual((want as { shape: number[] }).shape);
-      close(valuesOf(got), valuesOf(want));
+      expectCloseData(
+        onGpu(backend, 'sparse_tensor_dense_matmul', args),
+        runJs('sparse_tensor_dense_matmul', args).output,
+      );
     }
   });
 
@@ -85,7 +73,7 @@ describe('pipelined GPU stages', async () => {
     const calls: [string, Record<string, unknown>, number][] = [
       ['sparse_softmax', soft, 2],
       ...matmulCases(6).map((args): [string, Record<string, unknown>, number] => {
-        const sparseFirst = (args.sp_a as { indexData?: unknown }).indexData !== undefined;
+        const sparseFirst = (args.sp_a as SparseData | DenseData).kind === 'sparse';
         // Stages: a dense operand transposed (sparse first with adjoint_b; dense first without adjoint_a), the
         // product, its transpose (dense first).
         const stages = sparseFirst ? (args.adjoint_b ? 2 : 1) : args.adjoint_a ? 2 : 3;
@@ -94,8 +82,8 @@ describe('pipelined GPU stages', async () => {
     ];
     for (const [op, args, stages] of calls) {
       const [b0, f0] = [backend.readBacks(), flat.readBacks()];
-      const piped = valuesOf(onGpu(gpu, op, args));
-      const unpiped = valuesOf(onGpu(gpuFlat, op, args));
+      const piped = valuesOf(onGpu(backend, op, args));
+      const unpiped = valuesOf(onGpu(flat, op, args));
       expect(piped, op).toEqual(unpiped);
       expect(backend.readBacks() - b0, op).toBe(1);
       expect(flat.readBacks() - f0, op).toBe(stages);
@@ -108,39 +96,36 @@ describe('pipelined GPU stages', async () => {
     const r = rng(7);
     const mk = () => rowsTensor(r, 2, [1, 200, 7, 130, 1], 400, () => (r.next() - 0.5) * 20);
     const [a, b] = [mk(), mk()];
-    const first = onGpu(gpu, 'sparse_softmax', { sp_input: a });
+    const first = onGpu(backend, 'sparse_softmax', { sp_input: a });
     const firstValues = valuesOf(first);
     const compiled = backend.kernelsCompiled();
-    const second = onGpu(gpu, 'sparse_softmax', { sp_input: b });
+    const second = onGpu(backend, 'sparse_softmax', { sp_input: b });
     expect(backend.kernelsCompiled()).toBe(compiled);
     expect(valuesOf(first)).toEqual(firstValues);
-    close(firstValues, valuesOf(js.run('sparse_softmax', { sp_input: a }).output));
-    close(valuesOf(second), valuesOf(js.run('sparse_softmax', { sp_input: b }).output));
+    expectCloseData(first, runJs('sparse_softmax', { sp_input: a }).output);
+    expectCloseData(second, runJs('sparse_softmax', { sp_input: b }).output);
     // The same for dense × sparse (three stages, two of them kept on the GPU).
     const m1 = matmulCases(8)[1];
-    const s1 = m1.b as SparseTensor;
-    const d1 = m1.sp_a as { data: Float32Array; shape: number[] };
+    const s1 = m1.b as SparseData;
+    const d1 = m1.sp_a as DenseData;
     // The same structure (so the same loop class), other values.
     const m2 = {
       ...m1,
-      sp_a: tensor(
-        d1.data.map((v) => 1 - v),
-        'float32',
+      sp_a: dense(
+        (d1.data as Float32Array).map((v) => 1 - v),
         d1.shape,
+        'float32',
       ),
-      b: new SparseTensor(
-        s1.indexData,
+      b: sparse(
+        s1.indices,
         (s1.values as Float32Array).map((v) => v / 2 + 1),
-        s1.denseShape,
+        s1.shape,
         'float32',
       ),
     };
-    onGpu(gpu, 'sparse_tensor_dense_matmul', m1);
+    onGpu(backend, 'sparse_tensor_dense_matmul', m1);
     const before = backend.kernelsCompiled();
-    close(
-      valuesOf(onGpu(gpu, 'sparse_tensor_dense_matmul', m2)),
-      valuesOf(js.run('sparse_tensor_dense_matmul', m2).output),
-    );
+    expectCloseData(onGpu(backend, 'sparse_tensor_dense_matmul', m2), runJs('sparse_tensor_dense_matmul', m2).output);
     expect(backend.kernelsCompiled()).toBe(before);
     expect(backend.liveTextures()).toBe(0);
   });

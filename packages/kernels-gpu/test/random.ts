@@ -1,10 +1,11 @@
-import { SparseTensor } from '@sparse/runtime';
-import type { Rng } from '../../../tools/seeded-random.js';
+import type { SparseData } from '@sparse/kernel-abi';
+import { sparse } from '@sparse/test-kit/plain-data';
+import type { Rng } from '@sparse/test-kit/seeded-random';
 
-export { rng, type Rng } from '../../../tools/seeded-random.js';
+export { rng, type Rng } from '@sparse/test-kit/seeded-random';
 
 /** `count` distinct columns of 0 .. width-1, ascending (a partial Fisher–Yates shuffle). */
-export function pickColumns(r: Rng, width: number, count: number): number[] {
+function pickColumns(r: Rng, width: number, count: number): number[] {
   const all = Array.from({ length: width }, (_, i) => i);
   for (let i = 0; i < count; i++) {
     const j = i + r.int(width - i);
@@ -14,7 +15,7 @@ export function pickColumns(r: Rng, width: number, count: number): number[] {
 }
 
 /**
- * A float32 SparseTensor of shape [batches, rowLengths.length, width] in canonical order whose innermost rows (in
+ * A float32 sparse tensor of shape [batches, rowLengths.length, width] in canonical order whose innermost rows (in
  * every batch) store rowLengths[i] values (0 for an empty row) drawn by `value`.
  */
 export function rowsTensor(
@@ -23,7 +24,7 @@ export function rowsTensor(
   rowLengths: number[],
   width: number,
   value: () => number,
-): SparseTensor {
+): SparseData {
   const indices: number[][] = [];
   const values: number[] = [];
   for (let b = 0; b < batches; b++) {
@@ -34,7 +35,7 @@ export function rowsTensor(
       }
     });
   }
-  return new SparseTensor(indices, Float32Array.from(values), [batches, rowLengths.length, width], 'float32');
+  return sparse(indices, Float32Array.from(values), [batches, rowLengths.length, width], 'float32');
 }
 
 /** Multiples of 1/4 in [-2, 2]: their products and sums (of a few thousand) are exact in float32. */

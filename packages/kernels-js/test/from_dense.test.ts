@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fromDense } from '../src/kernels/from_dense.js';
-import { dense, list, rows } from './helpers.js';
+import { dense } from '@sparse/test-kit/plain-data';
+import { list, rows } from './helpers.js';
 
 describe('from_dense kernel', () => {
   it('keeps the nonzero elements in row-major order (seed 001)', () => {

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { sparseConcat } from '../src/kernels/sparse_concat.js';
 import type { DType, SparseData } from '@sparse/kernel-abi';
-import { list, rng, rows, sparse } from './helpers.js';
+import { sparse } from '@sparse/test-kit/plain-data';
+import { rng } from '@sparse/test-kit/seeded-random';
+import { list, rows } from './helpers.js';
 
 const concat = (axis: number, sp_inputs: SparseData[], expand_nonconcat_dim = false) =>
   sparseConcat({ axis, sp_inputs, expand_nonconcat_dim }).output;
@@ -93,7 +95,7 @@ describe('sparse_concat kernel', () => {
   });
 
   it('matches a shift-then-stable-sort reference on random rank-3 input, every axis, every dtype', () => {
-    const r = rng(3);
+    const r = rng(3).next;
     const dtypes: DType[] = ['float32', 'float64', 'int32', 'int64', 'bool', 'string'];
     for (let trial = 0; trial < 60; trial++) {
       const axis = trial % 3;
@@ -205,7 +207,7 @@ describe('sparse_concat kernel', () => {
   });
 
   it('concatenates 200k entries along a middle axis quickly (n log n)', () => {
-    const r = rng(5);
+    const r = rng(5).next;
     const make = (n: number, shape: number[]) => {
       const t = Array.from({ length: n }, () => shape.map((d) => Math.floor(r() * d)));
       t.sort((x, y) => x[0] - y[0] || x[1] - y[1] || x[2] - y[2]);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { sparseDenseCwiseDiv } from '../src/generated/kernels/sparse_dense_cwise_div.js';
-import { dense, list, sparse } from './helpers.js';
+import { dense, sparse } from '@sparse/test-kit/plain-data';
+import { list } from './helpers.js';
 
 const div = (sp_input: ReturnType<typeof sparse>, d: ReturnType<typeof dense>) =>
   sparseDenseCwiseDiv({ sp_input, dense: d }).output;

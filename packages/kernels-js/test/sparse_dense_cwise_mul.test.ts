@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { sparseDenseCwiseMul } from '../src/generated/kernels/sparse_dense_cwise_mul.js';
-import { dense, list, rows, sparse } from './helpers.js';
+import { dense, sparse } from '@sparse/test-kit/plain-data';
+import { list, rows } from './helpers.js';
 
 const mul = (sp_input: ReturnType<typeof sparse>, d: ReturnType<typeof dense>) =>
   sparseDenseCwiseMul({ sp_input, dense: d }).output;

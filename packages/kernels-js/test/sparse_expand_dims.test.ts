@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { sparseExpandDims } from '../src/kernels/sparse_expand_dims.js';
 import type { DType, SparseData } from '@sparse/kernel-abi';
-import { list, rows, sparse } from './helpers.js';
+import { sparse } from '@sparse/test-kit/plain-data';
+import { list, rows } from './helpers.js';
 
 const expand = (sp_input: SparseData, axis: number) => sparseExpandDims({ sp_input, axis }).output;
 

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { sparseFillEmptyRows } from '../src/kernels/sparse_fill_empty_rows.js';
-import { list, rng, rows, sparse } from './helpers.js';
+import { sparse } from '@sparse/test-kit/plain-data';
+import { rng } from '@sparse/test-kit/seeded-random';
+import { list, rows } from './helpers.js';
 
 /** Reference: rows in increasing order; a row's entries in input order, or [row, 0, ...] with the default. */
 function reference(tuples: number[][], vals: number[], shape: number[], def: number) {
@@ -117,7 +119,7 @@ describe('sparse_fill_empty_rows kernel', () => {
   });
 
   it('matches the reference on random unordered rank-3 input with repeats', () => {
-    const r = rng(5);
+    const r = rng(5).next;
     const shape = [40, 3, 4];
     const tuples = Array.from({ length: 120 }, () => shape.map((d) => Math.floor(r() * d)));
     const vals = tuples.map((_, i) => i);
@@ -129,7 +131,7 @@ describe('sparse_fill_empty_rows kernel', () => {
   });
 
   it('is linear: 1e6 rows and 3e5 unordered entries quickly', () => {
-    const r = rng(9);
+    const r = rng(9).next;
     const n = 300_000;
     const tuples = Array.from({ length: n }, () => [Math.floor(r() * 1e6), Math.floor(r() * 1e9)]);
     const sp = sparse(

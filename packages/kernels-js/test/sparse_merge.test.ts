@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { sparseMerge } from '../src/kernels/sparse_merge.js';
 import { compareIndexRows } from '@sparse/kernel-abi';
-import { list, rng, rows, sparse } from './helpers.js';
+import { sparse } from '@sparse/test-kit/plain-data';
+import { rng } from '@sparse/test-kit/seeded-random';
+import { list, rows } from './helpers.js';
 
 const seedIdx = [
   [0, 0],
@@ -95,7 +97,7 @@ describe('sparse_merge kernel', () => {
   });
 
   it('matches a reference on random rank-3 ids, and handles empty input', () => {
-    const r = rng(21);
+    const r = rng(21).next;
     const n = 500;
     const idx = Array.from({ length: n }, () => [Math.floor(r() * 4), Math.floor(r() * 5), Math.floor(r() * 7)]);
     const ids = idx.map(() => Math.floor(r() * 6));
@@ -122,7 +124,7 @@ describe('sparse_merge kernel', () => {
   });
 
   it('merges 200k entries quickly (n log n)', () => {
-    const r = rng(17);
+    const r = rng(17).next;
     const n = 200_000;
     const idx = Array.from({ length: n }, () => [Math.floor(r() * 1e5), Math.floor(r() * 50)]);
     const t0 = performance.now();

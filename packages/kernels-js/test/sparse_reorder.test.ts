@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { sparseReorder } from '../src/kernels/sparse_reorder.js';
 import { compareIndexRows } from '@sparse/kernel-abi';
-import { list, rng, rows, sparse } from './helpers.js';
+import { sparse } from '@sparse/test-kit/plain-data';
+import { rng } from '@sparse/test-kit/seeded-random';
+import { list, rows } from './helpers.js';
 
 const reorder = (sp: ReturnType<typeof sparse>) => sparseReorder({ sp_input: sp }).output;
 
@@ -110,7 +112,7 @@ describe('sparse_reorder kernel', () => {
   });
 
   it('matches a reference stable sort on random rank-3 input with repeats, every dtype', () => {
-    const r = rng(7);
+    const r = rng(7).next;
     const shape = [5, 4, 6];
     const n = 3000;
     const tuples = Array.from({ length: n }, () => shape.map((d) => Math.floor(r() * d)));
@@ -138,7 +140,7 @@ describe('sparse_reorder kernel', () => {
   });
 
   it('sorts 200k entries of a huge shape quickly (n log n, tuple compare)', () => {
-    const r = rng(11);
+    const r = rng(11).next;
     const shape = [1e6, 1e6, 1e6, 1e6];
     const n = 200_000;
     const tuples = Array.from({ length: n }, () => [

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { sparseResetShape } from '../src/kernels/sparse_reset_shape.js';
-import { list, rows, sparse } from './helpers.js';
+import { sparse } from '@sparse/test-kit/plain-data';
+import { list, rows } from './helpers.js';
 
 const seed = () =>
   sparse(

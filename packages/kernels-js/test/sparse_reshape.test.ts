@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { sparseReshape } from '../src/kernels/sparse_reshape.js';
 import type { DType, SparseData } from '@sparse/kernel-abi';
-import { list, rng, rows, sparse } from './helpers.js';
+import { sparse } from '@sparse/test-kit/plain-data';
+import { rng } from '@sparse/test-kit/seeded-random';
+import { list, rows } from './helpers.js';
 
 const reshape = (sp_input: SparseData, shape: number[]) => sparseReshape({ sp_input, shape }).output;
 
@@ -46,7 +48,7 @@ describe('sparse_reshape kernel', () => {
   });
 
   it('matches a BigInt reference on random shapes, ranks 0 to 4, every dtype, order kept', () => {
-    const r = rng(12);
+    const r = rng(12).next;
     const dtypes: DType[] = ['float32', 'float64', 'int32', 'int64', 'bool', 'string'];
     const shapesOf12 = [[12], [3, 4], [2, 6], [2, 2, 3], [1, 12, 1], [2, 3, 2, 1], [4, 3]];
     for (let trial = 0; trial < 60; trial++) {
@@ -114,7 +116,7 @@ describe('sparse_reshape kernel', () => {
   });
 
   it('reshapes 200k entries of a huge shape quickly', () => {
-    const r = rng(2);
+    const r = rng(2).next;
     const shape = [4096, 4096, 4096, 4096, 4096, 4096];
     const tuples = Array.from({ length: 200_000 }, () => shape.map((d) => Math.floor(r() * d)));
     const sp = sparse(

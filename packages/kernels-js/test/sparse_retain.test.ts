@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { sparseRetain } from '../src/kernels/sparse_retain.js';
-import { dense, list, rows, sparse } from './helpers.js';
+import { dense, sparse } from '@sparse/test-kit/plain-data';
+import { list, rows } from './helpers.js';
 
 const mask = (flags: boolean[]) => dense(flags, [flags.length], 'bool');
 

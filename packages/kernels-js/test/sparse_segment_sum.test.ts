@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { DenseData, DType } from '@sparse/kernel-abi';
 import { sparseSegmentSum } from '../src/kernels/sparse_segment_sum.js';
-import { dense, list, rng } from './helpers.js';
+import { dense } from '@sparse/test-kit/plain-data';
+import { rng } from '@sparse/test-kit/seeded-random';
+import { list } from './helpers.js';
 
 const segSum = (data: DenseData, indices: DenseData, segment_ids: DenseData) =>
   sparseSegmentSum({ data, indices, segment_ids }).output;
@@ -53,7 +55,7 @@ describe('sparse_segment_sum kernel', () => {
   });
 
   it('matches a reference on random input, linear in the number of indices', () => {
-    const r = rng(21);
+    const r = rng(21).next;
     const [rows, inner, n] = [500, 8, 200_000];
     const data = Float64Array.from({ length: rows * inner }, () => Math.floor(r() * 100));
     const idx = Int32Array.from({ length: n }, () => Math.floor(r() * rows));

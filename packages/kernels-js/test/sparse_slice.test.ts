@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { sparseSlice } from '../src/kernels/sparse_slice.js';
 import type { DType, SparseData } from '@sparse/kernel-abi';
-import { list, rng, rows, sparse } from './helpers.js';
+import { sparse } from '@sparse/test-kit/plain-data';
+import { rng } from '@sparse/test-kit/seeded-random';
+import { list, rows } from './helpers.js';
 
 const slice = (sp_input: SparseData, start: number[], size: number[]) => sparseSlice({ sp_input, start, size }).output;
 
@@ -46,7 +48,7 @@ describe('sparse_slice kernel', () => {
   });
 
   it('matches a per-entry reference on random input, every dtype, boxes inside, across and past the end', () => {
-    const r = rng(4);
+    const r = rng(4).next;
     const dtypes: DType[] = ['float32', 'float64', 'int32', 'int64', 'bool', 'string'];
     for (let trial = 0; trial < 100; trial++) {
       const rank = 1 + (trial % 3);

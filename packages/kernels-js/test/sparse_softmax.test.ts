@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { sparseSoftmax } from '../src/kernels/sparse_softmax.js';
-import { list, rng, rows, sparse } from './helpers.js';
+import { sparse } from '@sparse/test-kit/plain-data';
+import { rng } from '@sparse/test-kit/seeded-random';
+import { list, rows } from './helpers.js';
 
 const softmax = (sp: ReturnType<typeof sparse>) => sparseSoftmax({ sp_input: sp }).output;
 
@@ -155,7 +157,7 @@ describe('sparse_softmax kernel', () => {
   });
 
   it('matches a float64 reference on random ordered rank-3 input, in one linear pass', () => {
-    const r = rng(3);
+    const r = rng(3).next;
     const shape = [40, 50, 30];
     const tuples: number[][] = [];
     for (let a = 0; a < shape[0]; a++)

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { sparseSplit } from '../src/kernels/sparse_split.js';
 import type { DType, SparseData } from '@sparse/kernel-abi';
-import { list, rng, rows, sparse } from './helpers.js';
+import { sparse } from '@sparse/test-kit/plain-data';
+import { rng } from '@sparse/test-kit/seeded-random';
+import { list, rows } from './helpers.js';
 
 const split = (axis: number, num_split: number, sp_input: SparseData) =>
   sparseSplit({ axis, num_split, sp_input }).output;
@@ -49,7 +51,7 @@ describe('sparse_split kernel', () => {
   });
 
   it('matches a reference on random input (any order kept), every axis, every dtype', () => {
-    const r = rng(9);
+    const r = rng(9).next;
     const dtypes: DType[] = ['float32', 'float64', 'int32', 'int64', 'bool', 'string'];
     for (let trial = 0; trial < 80; trial++) {
       const shape = [1 + Math.floor(r() * 7), 1 + Math.floor(r() * 7), 1 + Math.floor(r() * 3)];
@@ -129,7 +131,7 @@ describe('sparse_split kernel', () => {
   });
 
   it('splits 500k entries into 1000 pieces in linear time', () => {
-    const r = rng(1);
+    const r = rng(1).next;
     const n = 500_000;
     const tuples = Array.from({ length: n }, () => [Math.floor(r() * 100_000), Math.floor(r() * 8)]);
     const input = sparse(

@@ -3,7 +3,9 @@ import type { DenseData, DType, SparseData } from '@sparse/kernel-abi';
 import { sparseTensorDenseMatmul } from '../src/kernels/sparse_tensor_dense_matmul.js';
 import { rowsGeneric, transposeMatrix } from '../src/matmul-rows.js';
 import { allocValues } from '@sparse/kernel-abi';
-import { dense, list, rng, sparse } from './helpers.js';
+import { dense, sparse } from '@sparse/test-kit/plain-data';
+import { rng } from '@sparse/test-kit/seeded-random';
+import { list } from './helpers.js';
 
 type Num = number | bigint;
 const mm = (sp_a: SparseData | DenseData, b: SparseData | DenseData, adjoint_a = false, adjoint_b = false) =>
@@ -61,7 +63,7 @@ function randomDense(r: () => number, shape: number[], dtype: DType): DenseData 
 
 describe('sparse_tensor_dense_matmul kernel', () => {
   it('multiplies sparse × dense and dense × sparse under every adjoint combination and dtype, any order, repeats adding up', () => {
-    const r = rng(5);
+    const r = rng(5).next;
     for (const dtype of ['float32', 'float64', 'int32', 'int64'] as DType[]) {
       for (const adjA of [false, true])
         for (const adjB of [false, true])
@@ -244,7 +246,7 @@ describe('sparse_tensor_dense_matmul kernel', () => {
   });
 
   it('has a generic path (offsets past 2^31) that agrees with the fast one', () => {
-    const r = rng(9);
+    const r = rng(9).next;
     for (const dtype of ['float32', 'float64', 'int32'] as DType[]) {
       const a = randomSparse(r, [5, 4], 12, dtype);
       const b = randomDense(r, [4, 6], dtype);
@@ -266,7 +268,7 @@ describe('sparse_tensor_dense_matmul kernel', () => {
   });
 
   it('multiplies a million entries by 16 columns quickly, both ways round', () => {
-    const r = rng(13);
+    const r = rng(13).next;
     const [m, k, n, nnz] = [20_000, 20_000, 16, 1_000_000];
     const indices = new Float64Array(2 * nnz);
     const values = new Float64Array(nnz);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { sparseTensorToDense } from '../src/kernels/sparse_tensor_to_dense.js';
-import { list, sparse } from './helpers.js';
+import { sparse } from '@sparse/test-kit/plain-data';
+import { list } from './helpers.js';
 
 const run = (
   sp: ReturnType<typeof sparse>,

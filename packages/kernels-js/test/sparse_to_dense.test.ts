@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { sparseToDense } from '../src/kernels/sparse_to_dense.js';
-import { dense, list } from './helpers.js';
+import { dense } from '@sparse/test-kit/plain-data';
+import { list } from './helpers.js';
 
 describe('sparse_to_dense kernel', () => {
   it('takes a scalar index into a vector', () => {

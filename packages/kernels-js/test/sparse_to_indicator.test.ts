@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { sparseToIndicator } from '../src/kernels/sparse_to_indicator.js';
-import { list, sparse } from './helpers.js';
+import { sparse } from '@sparse/test-kit/plain-data';
+import { list } from './helpers.js';
 
 describe('sparse_to_indicator kernel', () => {
   it('marks exactly the six seed 003 positions of a [2,3,200] output', () => {

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { sparseTranspose } from '../src/kernels/sparse_transpose.js';
 import { compareIndexRows } from '@sparse/kernel-abi';
-import { list, rng, rows, sparse } from './helpers.js';
+import { sparse } from '@sparse/test-kit/plain-data';
+import { rng } from '@sparse/test-kit/seeded-random';
+import { list, rows } from './helpers.js';
 
 describe('sparse_transpose kernel', () => {
   it('transposes the seed 003 example into canonical order', () => {
@@ -30,7 +32,7 @@ describe('sparse_transpose kernel', () => {
   });
 
   it('matches a dense oracle on random rank-3 input for every perm', () => {
-    const r = rng(3);
+    const r = rng(3).next;
     const shape = [3, 4, 5];
     const perms = [
       [0, 1, 2],
@@ -127,7 +129,7 @@ describe('sparse_transpose kernel', () => {
   });
 
   it('transposes 200k entries quickly (n log n)', () => {
-    const r = rng(13);
+    const r = rng(13).next;
     const n = 200_000;
     const tuples = Array.from({ length: n }, () => [
       Math.floor(r() * 1e6),

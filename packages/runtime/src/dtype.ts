@@ -118,7 +118,7 @@ export function toValues(items: ArrayLike<unknown>, dtype: DType, what: string):
   return out;
 }
 
-export function setValue(values: Values, i: number, v: Scalar): void {
+function setValue(values: Values, i: number, v: Scalar): void {
   if (values instanceof Uint8Array) values[i] = v ? 1 : 0;
   else (values as unknown as Scalar[])[i] = v;
 }

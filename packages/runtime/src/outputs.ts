@@ -9,7 +9,7 @@ import type { BoundArgs } from './bind-args.js';
 type Data = SparseData | DenseData;
 
 /** The dense shape an output must have by its spec rule, where the rule fixes it before the kernel runs. */
-export function expectedShape(o: OutputMeta, bound: BoundArgs): number[] | undefined {
+function expectedShape(o: OutputMeta, bound: BoundArgs): number[] | undefined {
   const r = o.shape;
   if ('like' in r) return (bound.values[r.like] as Data).shape;
   if ('value' in r) return bound.values[r.value] as number[];
@@ -36,7 +36,7 @@ export function expectedShape(o: OutputMeta, bound: BoundArgs): number[] | undef
 }
 
 /** The dense shape left when `axes` (null: all; negative from the end) are reduced: dropped, or kept as 1. */
-export function reducedShape(shape: readonly number[], axes: readonly number[] | null, keepdims: boolean): number[] {
+function reducedShape(shape: readonly number[], axes: readonly number[] | null, keepdims: boolean): number[] {
   const rank = shape.length;
   const reduced = new Set((axes ?? shape.map((_, d) => d)).map((a) => (a < 0 ? a + rank : a)));
   return keepdims ? shape.map((d, i) => (reduced.has(i) ? 1 : d)) : shape.filter((_, i) => !reduced.has(i));

@@ -1,7 +1,7 @@
 import type { Expr } from './ast.js';
 
 /** The largest float32: what `inf` becomes on the GPU (GLSL ES has no infinity literal, and gpu.js none to offer). */
-export const GPU_INF = '3.4028234663852886e38';
+const GPU_INF = '3.4028234663852886e38';
 
 /**
  * Emits an expression as the body of a gpu.js kernel function: JS that gpu.js translates to GLSL, float32 only

@@ -62,7 +62,7 @@ const ALL_FIELDS: readonly (keyof KernelSpec)[] = [
   'implicit_zeros',
 ];
 
-export const isExpressionFamily = (f: string): f is Family => f in FIELDS;
+const isExpressionFamily = (f: string): f is Family => f in FIELDS;
 
 type Report = (path: (string | number)[], message: string) => void;
 
@@ -168,7 +168,7 @@ function resolveRoles(spec: OpSpec, family: Family, fail: Report): FamilyRoles {
 }
 
 /** The expression with variable `name` read as 0 (the missing side of a merge). */
-export function substitute(e: Expr, name: string): Expr {
+function substitute(e: Expr, name: string): Expr {
   switch (e.kind) {
     case 'var':
       return e.name === name ? { kind: 'number', text: '0', pos: e.pos } : e;

@@ -2,7 +2,7 @@ import type { SparseData } from '@sparse/kernel-abi';
 import { InvalidArgumentError } from '../errors.js';
 
 /** The most SparseTensors one sparse_split makes: beyond it the list alone would exhaust memory. */
-export const MAX_SPLIT_PIECES = 2 ** 20;
+const MAX_SPLIT_PIECES = 2 ** 20;
 
 /**
  * sparse_split: `sp_input` of rank >= 1, `axis` in [-rank, rank), and 1 <= num_split <= shape[axis], as

@@ -1,4 +1,4 @@
-// Seeded random numbers for the tests of every package: the same inputs on every run, so a failure can be replayed.
+// Seeded random numbers for tests: the same inputs on every run, so a failure can be replayed.
 
 /** mulberry32: `next()` uniform in [0, 1), `int(n)` a whole number in [0, n). */
 export function rng(seed: number) {
