@@ -3,7 +3,22 @@
 // runtime's op metadata is typed by the very declarations codegen validates specs with.
 
 /** How a runtime argument is passed and converted. */
-export const ARG_TYPES = {
+export type ArgType =
+  | 'sparse'
+  | 'dense'
+  | 'scalar'
+  | 'sparse_or_dense'
+  | 'sparse_list'
+  | 'sparse_or_sparse_list'
+  | 'int'
+  | 'bool'
+  | 'int_list'
+  | 'int_or_int_list'
+  | 'shape'
+  | 'axes';
+
+/** Each argument type, as the op reference describes it. */
+export const ARG_TYPES: Record<ArgType, string> = {
   sparse: 'a SparseTensor',
   dense: 'a dense tensor (a Tensor, or nested arrays)',
   scalar: 'a rank-0 tensor or a plain value',
@@ -16,11 +31,19 @@ export const ARG_TYPES = {
   int_or_int_list: 'a whole number or a list of whole numbers',
   shape: 'a dense shape: a list of non-negative whole numbers',
   axes: 'null (every axis), an axis, or a list of axes',
-} as const;
-export type ArgType = keyof typeof ARG_TYPES;
+};
 
-export const OUTPUT_TYPES = ['sparse', 'dense', 'sparse_list', 'sparse_or_dense'] as const;
-export type OutputType = (typeof OUTPUT_TYPES)[number];
+/** What an output is. */
+export type OutputType = 'sparse' | 'dense' | 'sparse_list' | 'sparse_or_dense';
+
+// Every output type once: the compiler refuses a missing or unknown one.
+const OUTPUT_TYPE_SET: Record<OutputType, true> = {
+  sparse: true,
+  dense: true,
+  sparse_list: true,
+  sparse_or_dense: true,
+};
+export const OUTPUT_TYPES = Object.keys(OUTPUT_TYPE_SET) as OutputType[];
 
 /** How an output's dense shape follows from the arguments. */
 export type ShapeRule =

@@ -1,16 +1,14 @@
 import type { DType } from './dtype.js';
-import type { ArgType, CheckSpec, OutputType, ShapeRule } from './generated/spec-format.js';
+import type {
+  ArgType as ArgKind,
+  CheckSpec as CheckMeta,
+  OutputType as OutputKind,
+  ShapeRule,
+} from './generated/spec-format.js';
 
 // The runtime's view of one op spec (generated into `generated/ops-meta.ts` by @sparse/codegen), in the
 // vocabulary codegen validates specs with (generated/spec-format.ts).
-
-/** How an argument is passed and converted. */
-export type ArgKind = ArgType;
-/** What an output is. */
-export type OutputKind = OutputType;
-/** A check the runtime makes before any kernel runs. */
-export type CheckMeta = CheckSpec;
-export type { ShapeRule };
+export type { ArgKind, CheckMeta, OutputKind, ShapeRule };
 
 export interface ArgMeta {
   name: string;
