@@ -4,6 +4,7 @@ export * from './generated/kernel-types.js';
 export { KERNEL_ERRORS, KernelError, isKernelError, type KernelErrorName } from './generated/kernel-error.js';
 export { delegation, isDelegation, type BackendKernelTable, type Delegation, type KernelResult } from './delegation.js';
 export { allocValues, copyValue, filledValues, isZeroAt, storageValue, takeValues, type Element } from './values.js';
-export { linearOffset, linearOffsets, rowMajorStrides, sizeOf } from './strides.js';
+export { exactRowMajorStrides, exactSizeOf, linearOffset, linearOffsets, rowMajorStrides, sizeOf } from './strides.js';
 export { indexText } from './index-text.js';
+export { reducedAxes } from './axes.js';
 export { compareIndexRows, isSortedRows } from './compare-indices.js';

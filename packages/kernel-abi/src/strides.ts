@@ -5,6 +5,24 @@ export function sizeOf(shape: readonly number[]): number {
   return n;
 }
 
+/** The exact number of elements of a dense shape, past 2^53 too. */
+export function exactSizeOf(shape: readonly number[]): bigint {
+  let n = 1n;
+  for (const d of shape) n *= BigInt(d);
+  return n;
+}
+
+/** Exact row-major strides, for dense shapes of 2^53 elements or more. */
+export function exactRowMajorStrides(shape: readonly number[]): bigint[] {
+  const strides = new Array<bigint>(shape.length);
+  let s = 1n;
+  for (let d = shape.length - 1; d >= 0; d--) {
+    strides[d] = s;
+    s *= BigInt(shape[d]);
+  }
+  return strides;
+}
+
 /** Row-major strides: the step in a flat buffer of one unit along each dim. Exact while sizeOf(shape) < 2^53. */
 export function rowMajorStrides(shape: readonly number[]): number[] {
   const strides = new Array<number>(shape.length);

@@ -1,3 +1,5 @@
+import { exactSizeOf } from '@sparse/kernel-abi';
+
 /**
  * The dense shape a reshape target names: `target` with its one -1 (if any) replaced by the size that keeps the
  * element count of `from`. The runtime has checked that the target is valid (at most one -1, no other negative,
@@ -6,13 +8,8 @@
 export function resolveReshapeTarget(from: readonly number[], target: readonly number[]): number[] {
   const unknown = target.indexOf(-1);
   if (unknown < 0) return [...target];
-  let total = 1n;
-  for (const d of from) total *= BigInt(d);
-  let known = 1n;
-  target.forEach((d, i) => {
-    if (i !== unknown) known *= BigInt(d);
-  });
+  const known = exactSizeOf(target.filter((_, i) => i !== unknown));
   const out = [...target];
-  out[unknown] = Number(total / known);
+  out[unknown] = Number(exactSizeOf(from) / known);
   return out;
 }

@@ -1,8 +1,8 @@
-import type { DenseData, SparseData } from '@sparse/kernel-abi';
+import { indexText, type DenseData, type SparseData } from '@sparse/kernel-abi';
 import { InvalidArgumentError } from './errors.js';
 import type { CheckMeta, OpMeta } from './op-meta.js';
 import { sameShape, shapeText } from './shape.js';
-import { rowText, validateOrdered } from './validate-sparse.js';
+import { validateOrdered } from './validate-sparse.js';
 import { CUSTOM_CHECKS } from './generated/custom-checks.js';
 
 type Data = SparseData | DenseData;
@@ -121,7 +121,7 @@ const CHECKS: { [R in CheckMeta['rule']]: (op: string, c: Extract<CheckMeta, { r
       if (!(x >= 0 && x < dim)) {
         const i = Math.floor(k / rank);
         throw new InvalidArgumentError(
-          `${op}: ${c.indices}[${i}] = ${rowText(data, i, rank)} is out of bounds: need 0 <= index < ${shapeText(out)}`,
+          `${op}: ${c.indices}[${i}] = ${indexText(data, i, rank)} is out of bounds: need 0 <= index < ${shapeText(out)}`,
         );
       }
     }

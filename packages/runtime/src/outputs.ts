@@ -1,3 +1,4 @@
+import { reducedAxes } from '@sparse/kernel-abi';
 import type { DenseData, SparseData } from '@sparse/kernel-abi';
 import { isDType, type DType } from './dtype.js';
 import type { OpMeta, OutputMeta } from './op-meta.js';
@@ -38,7 +39,7 @@ function expectedShape(o: OutputMeta, bound: BoundArgs): number[] | undefined {
 /** The dense shape left when `axes` (null: all; negative from the end) are reduced: dropped, or kept as 1. */
 function reducedShape(shape: readonly number[], axes: readonly number[] | null, keepdims: boolean): number[] {
   const rank = shape.length;
-  const reduced = new Set((axes ?? shape.map((_, d) => d)).map((a) => (a < 0 ? a + rank : a)));
+  const reduced = reducedAxes(axes, rank);
   return keepdims ? shape.map((d, i) => (reduced.has(i) ? 1 : d)) : shape.filter((_, i) => !reduced.has(i));
 }
 

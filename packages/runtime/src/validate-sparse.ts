@@ -1,4 +1,4 @@
-import type { SparseData } from '@sparse/kernel-abi';
+import { indexText, type SparseData } from '@sparse/kernel-abi';
 import { InvalidArgumentError } from './errors.js';
 import { shapeText } from './shape.js';
 import type { Backend } from './backend.js';
@@ -36,7 +36,7 @@ export function validateSparse(st: SparseData, where: string, checkLast = true, 
       const why = Number.isInteger(x)
         ? `is out of bounds: need 0 <= index < ${shapeText(shape)}`
         : 'is not a whole number';
-      throw new InvalidArgumentError(`${where}.indices[${i}] = ${rowText(indices, i, rank)} ${why}`);
+      throw new InvalidArgumentError(`${where}.indices[${i}] = ${indexText(indices, i, rank)} ${why}`);
     }
   }
 }
@@ -53,12 +53,6 @@ function matrixIndicesValid(indices: Float64Array, rows: number, cols: number): 
     if (!(r >>> 0 === r && r < rows && c >>> 0 === c && c < cols)) return false;
   }
   return true;
-}
-
-export function rowText(indices: ArrayLike<number | bigint>, i: number, rank: number): string {
-  const row: string[] = [];
-  for (let d = 0; d < rank; d++) row.push(String(indices[i * rank + d]));
-  return `[${row.join(',')}]`;
 }
 
 /** -1, 0 or 1: how index row i of `a` compares with row j of `b` in row-major order. */
@@ -87,7 +81,7 @@ export function validateOrdered(indices: ArrayLike<number | bigint>, n: number, 
       c === 0
         ? 'is repeated'
         : 'is out of order. Many sparse ops need canonical row-major order: sparse.reorder gives an ordered copy';
-    throw new InvalidArgumentError(`${label}[${i}] = ${rowText(indices, i, rank)} ${why}`);
+    throw new InvalidArgumentError(`${label}[${i}] = ${indexText(indices, i, rank)} ${why}`);
   }
 }
 

@@ -1,5 +1,5 @@
 import type { KernelResult, SparseData } from '@sparse/kernel-abi';
-import { rowMajorStrides, sizeOf } from '@sparse/kernel-abi';
+import { rowMajorStrides, sizeOf, reducedAxes } from '@sparse/kernel-abi';
 import { reducePlan } from '@sparse/kernels-js/internals';
 import { fitsI32, scalarArg, type WasmContext } from '../wasm-context.js';
 import { delegate } from '../delegate.js';
@@ -20,7 +20,7 @@ export function reduceKernel(ctx: WasmContext, op: string, meta: FamilyOp, js: (
     const { heap } = ctx;
     const n = sp.values.length;
     const rank = sp.shape.length;
-    const reduced = new Set((axes ?? sp.shape.map((_, d) => d)).map((a) => (a < 0 ? a + rank : a)));
+    const reduced = reducedAxes(axes, rank);
     const groupSize = sizeOf([...reduced].map((d) => sp.shape[d]));
     let group: number;
     let groups: number;

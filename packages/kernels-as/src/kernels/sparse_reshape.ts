@@ -1,10 +1,9 @@
-import type { SparseData } from '@sparse/kernel-abi';
+import { exactRowMajorStrides, exactSizeOf, type SparseData } from '@sparse/kernel-abi';
 import { resolveReshapeTarget } from '@sparse/kernels-js/internals';
 import { fitsI32, type WasmContext } from '../wasm-context.js';
 import { delegate } from '../delegate.js';
 import { REASONS, WASM_BYTES } from '../delegation.js';
 import { sparse, type Kernel, type JsKernel } from '../kernel.js';
-import { bigSize, bigStrides } from '../exact-shape.js';
 
 const TWO_32 = 2n ** 32n;
 const TWO_63 = 2n ** 63n;
@@ -15,7 +14,7 @@ export function sparseReshape(ctx: WasmContext, js: JsKernel): Kernel {
     const sp = args.sp_input as SparseData;
     const outShape = resolveReshapeTarget(sp.shape, args.shape as number[]);
     if (!fitsI32(sp.shape) || !fitsI32(outShape)) return delegate(js, args, REASONS.wideDims);
-    const size = bigSize(sp.shape);
+    const size = exactSizeOf(sp.shape);
     if (size >= TWO_63) return delegate(js, args, REASONS.beyondI64);
     const n = sp.values.length;
     const [inRank, outRank] = [sp.shape.length, outShape.length];
@@ -26,7 +25,7 @@ export function sparseReshape(ctx: WasmContext, js: JsKernel): Kernel {
       heap.reset();
       const idx = ctx.putIndices(sp.indices);
       const narrow = size < TWO_32;
-      const strides = bigStrides(sp.shape);
+      const strides = exactRowMajorStrides(sp.shape);
       const st = narrow
         ? ctx.heap.putArray(Uint32Array.from(strides, Number))
         : ctx.heap.putArray(BigInt64Array.from(strides));

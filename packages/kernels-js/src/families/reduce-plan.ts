@@ -1,5 +1,5 @@
 import type { SparseData } from '@sparse/kernel-abi';
-import { rowMajorStrides, sizeOf } from '@sparse/kernel-abi';
+import { rowMajorStrides, sizeOf, reducedAxes } from '@sparse/kernel-abi';
 
 /** How the stored entries of a tensor fall into the groups of a reduction. */
 export interface ReducePlan {
@@ -31,7 +31,7 @@ export function reducePlan(
 ): ReducePlan {
   const rank = sp.shape.length;
   const n = sp.values.length;
-  const reduced = new Set((axes ?? sp.shape.map((_, d) => d)).map((a) => (a < 0 ? a + rank : a)));
+  const reduced = reducedAxes(axes, rank);
   const kept = sp.shape.map((_, d) => d).filter((d) => !reduced.has(d));
   const keptShape = kept.map((d) => sp.shape[d]);
   const shape = keepdims ? sp.shape.map((dim, d) => (reduced.has(d) ? 1 : dim)) : keptShape;

@@ -1,6 +1,6 @@
 import type { SparseReshapeKernel } from '@sparse/kernel-abi';
 import { resolveReshapeTarget } from '../reshape-shape.js';
-import { rowMajorStrides, sizeOf } from '@sparse/kernel-abi';
+import { exactRowMajorStrides, rowMajorStrides, sizeOf } from '@sparse/kernel-abi';
 
 /**
  * `sp_input` with its dense shape changed to `shape` (one -1 inferred), as TensorFlow's SparseReshape: each index
@@ -40,11 +40,7 @@ function reshapeExact(indices: Float64Array, n: number, from: number[], to: numb
 function reshapeBig(indices: Float64Array, n: number, from: number[], to: number[], out: Float64Array): void {
   const inRank = from.length;
   const outRank = to.length;
-  const strides = new Array<bigint>(inRank);
-  for (let d = inRank - 1, s = 1n; d >= 0; d--) {
-    strides[d] = s;
-    s *= BigInt(from[d]);
-  }
+  const strides = exactRowMajorStrides(from);
   const dims = to.map(BigInt);
   for (let i = 0; i < n; i++) {
     let pos = 0n;

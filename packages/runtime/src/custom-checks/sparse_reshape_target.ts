@@ -1,4 +1,4 @@
-import type { SparseData } from '@sparse/kernel-abi';
+import { exactSizeOf, type SparseData } from '@sparse/kernel-abi';
 import { InvalidArgumentError } from '../errors.js';
 import { shapeText } from '../shape.js';
 
@@ -26,8 +26,7 @@ export function sparseReshapeTarget(op: string, args: Record<string, unknown>): 
       );
     } else known *= BigInt(d);
   });
-  let total = 1n;
-  for (const d of from) total *= BigInt(d);
+  const total = exactSizeOf(from);
   const input = `sp_input (dense shape ${shapeText(from)})`;
   if (unknown >= 0) {
     if (known === 0n) {
