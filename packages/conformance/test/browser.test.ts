@@ -5,6 +5,7 @@ import { extname, join } from 'node:path';
 import { build } from 'esbuild';
 import { launchChromium } from '@sparse/test-kit/chromium';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { listBackends } from '@sparse/runtime';
 
 // The browser bundles run every spec example in headless Chromium: the runtime's (packages/runtime/dist/browser:
 // sparse.js, one ES module with the js and wasm backends, and the kernels.wasm beside it) and the GPU backend's
@@ -28,14 +29,14 @@ const BUNDLE_URL = '/vendor/sparse/sparse.js';
 const PAGE = `<!doctype html>
 <link rel="icon" href="data:,">
 <script type="module">
-  import { createRuntime, registerBackend } from '${BUNDLE_URL}';
+  import { createRuntime, listBackends, registerBackend } from '${BUNDLE_URL}';
   import { createGpuBackend } from '/vendor/sparse/sparse-gpu.js';
   import { runCase } from '/run-case.js';
   try {
     registerBackend('gpu', createGpuBackend);
     const { cases } = await (await fetch('/cases.json')).json();
     const report = {};
-    for (const backend of ['js', 'wasm', 'gpu']) {
+    for (const backend of listBackends()) {
       const rt = await createRuntime({ backend });
       const counts = { passed: 0, failed: 0, unsupported: 0, delegated: 0 };
       const failures = [];
@@ -134,7 +135,9 @@ it('the browser bundles run every spec example in headless Chromium on the js, w
     // The page asked for nothing the bundle does not bring, and the wasm backend fetched the kernels beside it.
     expect(refused).toEqual([]);
     expect(requested).toContain('/vendor/sparse/kernels.wasm');
-    for (const backend of ['js', 'wasm', 'gpu']) {
+    // Every backend the runtime knows (in Node: the same list) ran in the page.
+    expect(Object.keys(report).sort()).toEqual(listBackends().sort());
+    for (const backend of listBackends()) {
       const r = report[backend] as { counts: Record<string, number>; failures: string[]; cases: number };
       expect(r.failures, `${backend} in Chromium`).toEqual([]);
       expect(r.counts.failed + r.counts.unsupported).toBe(0);
