@@ -65,6 +65,53 @@ examples:
     expect_error: {kind: TypeError, match: "T in \\\\{float32, int32, int64\\\\}"}
 `;
 
+// A hand-written op: its spec, its JS kernel, a wasm kernel file, and a declared delegation on the GPU. No table,
+// index or list of any package is edited: codegen finds the kernel files and reads the dispatch.
+const HAND = 'sparse_hand_written_fixture';
+const HAND_FILES: Record<string, string> = {
+  [`specs/${HAND}.yaml`]: `name: ${HAND}
+summary: Negates every stored value (a fixture op that exists only in this test).
+doc: |
+  -x of every stored value, by a hand-written kernel.
+dtypes:
+  T: [float32]
+args:
+  - name: sp_input
+    type: sparse
+    dtype: T
+    doc: The SparseTensor whose values are negated.
+outputs:
+  - name: output
+    type: sparse
+    dtype: T
+    shape: {like: sp_input}
+    doc: The negated values, at the indices of sp_input.
+kernel:
+  family: structural
+  dispatch:
+    gpu: js
+examples:
+  - name: negates
+    args:
+      sp_input: {sparse: {indices: [[0, 1], [1, 0]], values: [-2.0, 0.5], dense_shape: [2, 2]}, dtype: float32}
+    expect:
+      output: {sparse: {indices: [[0, 1], [1, 0]], values: [2.0, -0.5], dense_shape: [2, 2]}, dtype: float32}
+`,
+  [`packages/kernels-js/src/kernels/${HAND}.ts`]: `import type { SparseHandWrittenFixtureKernel } from '@sparse/kernel-abi';
+
+export const sparseHandWrittenFixture: SparseHandWrittenFixtureKernel = ({ sp_input }) => ({
+  output: { ...sp_input, indices: sp_input.indices.slice(), values: (sp_input.values as Float32Array).map((v) => -v) },
+});
+`,
+  [`packages/kernels-as/src/kernels/${HAND}.ts`]: `import type { JsKernel, Kernel } from '../kernel.js';
+import type { WasmContext } from '../wasm-context.js';
+
+export function sparseHandWrittenFixture(_ctx: WasmContext, js: JsKernel): Kernel {
+  return (args) => js(args as never);
+}
+`,
+};
+
 const work = mkdtempSync(join(tmpdir(), 'spec-only-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
@@ -86,6 +133,7 @@ it('a new family op runs from its spec alone in a built workspace: npm run build
   const warm = build();
   expect(warm).toMatch(/Successfully ran target build/);
   writeFileSync(join(work, 'specs', `${OP}.yaml`), FIXTURE);
+  for (const [file, text] of Object.entries(HAND_FILES)) writeFileSync(join(work, file), text);
   const afterSpec = build();
   // codegen ran again, and so did every build that takes generated sources: none was restored stale from the cache.
   for (const p of [
@@ -128,6 +176,24 @@ it('a new family op runs from its spec alone in a built workspace: npm run build
   expect(readFileSync(join(work, 'packages/runtime/dist/generated/ops-api.d.ts'), 'utf8')).toContain(
     'specOnlyFixture(spInput',
   );
+
+  // The hand-written op: its own kernel on js and wasm, the JS kernel on the GPU, as its spec declares.
+  const handCases = bundle.cases.filter((c: { op: string }) => c.op === HAND);
+  writeFileSync(join(work, 'hand-cases.json'), JSON.stringify(handCases));
+  const handOut = execFileSync(
+    process.execPath,
+    [join(work, 'packages/conformance/dist/cli.js'), '--cases', join(work, 'hand-cases.json'), '--backend', 'all'],
+    { cwd: work, encoding: 'utf8' },
+  );
+  expect(handOut.trim().split('\n')).toEqual([
+    'js: 1 passed, 0 failed, 0 unsupported',
+    'wasm: 1 passed, 0 failed, 0 unsupported',
+    'gpu: 0 passed, 0 failed, 0 unsupported, 1 delegated',
+  ]);
+  expect(readFileSync(join(work, 'packages/kernels-as/src/generated/kernel-table.ts'), 'utf8')).toContain(
+    `  ${HAND}: sparseHandWrittenFixture,`,
+  );
+  expect(readFileSync(join(work, 'packages/kernels-gpu/src/generated/kernel-table.ts'), 'utf8')).toContain(`'${HAND}'`);
 
   // A template change reaches the built kernels.
   const template = join(work, 'packages/codegen/templates/js/map.ts.hbs');
