@@ -44,6 +44,9 @@ export function emitBackendTable(specs: LoadedSpec[], target: BackendTarget, ker
   if (problems.length) throw new SpecError(problems);
 
   return buildTsFile('kernel-table.ts', (f) => {
+    f.addImportDeclaration({ isTypeOnly: true, moduleSpecifier: '@sparse/kernel-abi', namedImports: ['KernelTable'] });
+    // Every backend's src/kernel.ts says what a hand-written kernel of op K is, for its own context.
+    f.addImportDeclaration({ isTypeOnly: true, moduleSpecifier: '../kernel.js', namedImports: ['KernelFactory'] });
     for (const s of own)
       f.addImportDeclaration({ moduleSpecifier: `../kernels/${s.name}.js`, namedImports: [camelCase(s.name)] });
     f.addVariableStatement({
@@ -53,7 +56,8 @@ export function emitBackendTable(specs: LoadedSpec[], target: BackendTarget, ker
       declarations: [
         {
           name: 'HAND_WRITTEN',
-          initializer: `{\n${own.map((s) => `  ${s.name}: ${camelCase(s.name)},`).join('\n')}\n}`,
+          // Typed per op: a kernel file whose signature is not its op's does not compile.
+          initializer: `{\n${own.map((s) => `  ${s.name}: ${camelCase(s.name)},`).join('\n')}\n} satisfies { [K in keyof KernelTable]?: KernelFactory<K> }`,
         },
       ],
     });

@@ -103,11 +103,15 @@ export const sparseHandWrittenFixture: SparseHandWrittenFixtureKernel = ({ sp_in
   output: { ...sp_input, indices: sp_input.indices.slice(), values: (sp_input.values as Float32Array).map((v) => -v) },
 });
 `,
-  [`packages/kernels-as/src/kernels/${HAND}.ts`]: `import type { JsKernel, Kernel } from '../kernel.js';
+  [`packages/kernels-as/src/kernels/${HAND}.ts`]: `import type { KernelTable } from '@sparse/kernel-abi';
+import type { OwnKernel } from '../kernel.js';
 import type { WasmContext } from '../wasm-context.js';
 
-export function sparseHandWrittenFixture(_ctx: WasmContext, js: JsKernel): Kernel {
-  return (args) => js(args as never);
+export function sparseHandWrittenFixture(
+  _ctx: WasmContext,
+  js: KernelTable['${HAND}'],
+): OwnKernel<'${HAND}'> {
+  return (args) => js(args);
 }
 `,
 };

@@ -50,7 +50,14 @@ export async function createWasmBackend(wasm?: BufferSource | URL | string): Pro
         FAMILY_DRIVERS[family.family] as (c: WasmContext, o: string, m: typeof family, j: JsKernel) => Kernel
       )(ctx, op, family, js);
     else if (DELEGATED_OPS[op]) kernels[op] = (args) => delegate(js, args, DELEGATED_OPS[op]);
-    else if (Object.hasOwn(HAND_WRITTEN, op)) kernels[op] = HAND_WRITTEN[op as keyof typeof HAND_WRITTEN](ctx, js);
+    else if (Object.hasOwn(HAND_WRITTEN, op)) {
+      // The op id is known only at run time here; the generated table has typed each factory by its op.
+      const factory = HAND_WRITTEN[op as keyof typeof HAND_WRITTEN] as unknown as (
+        c: WasmContext,
+        j: JsKernel,
+      ) => Kernel;
+      kernels[op] = factory(ctx, js);
+    }
   }
   return { name: 'wasm', kernels, memoryBytes: () => ctx.heap.bytes, indicesValid: (st) => ctx.indicesValid(st) };
 }

@@ -1,11 +1,11 @@
 import { kernels as jsKernels } from '@sparse/kernels-js';
 import type { GPU } from 'gpu.js';
-import type { KernelResult } from '@sparse/kernel-abi';
 import { FAMILY_OPS } from './generated/family-ops.js';
 import { GPU_FAMILIES, type GpuFamilySource } from './generated/families.js';
 import { REASONS } from './delegation.js';
 import { delegate } from './delegate.js';
 import { GpuContext } from './gpu-context.js';
+import type { JsKernel, Kernel } from './kernel.js';
 import { HAND_WRITTEN, JS_DISPATCHED } from './generated/kernel-table.js';
 import type { FamilyOp } from './generated/family-ops.js';
 import { mapKernel } from './families/map.js';
@@ -16,8 +16,6 @@ import { reduceKernel } from './families/reduce.js';
 export { REASONS } from './delegation.js';
 export { GpuContext, sizeClass, type GpuContextOptions, type Staged } from './gpu-context.js';
 
-type Kernel = (args: Record<string, unknown>) => KernelResult<Record<string, unknown>>;
-type JsKernel = (args: never) => Record<string, unknown>;
 type Driver = (ctx: GpuContext, op: string, meta: FamilyOp, src: GpuFamilySource, js: JsKernel) => Kernel;
 
 export { HAND_WRITTEN };
@@ -145,8 +143,14 @@ export async function createGpuBackend(options: GpuBackendOptions = {}): Promise
   for (const [op, js] of Object.entries(jsKernels) as [string, JsKernel][]) {
     const src = GPU_FAMILIES[op];
     if (src) kernels[op] = FAMILY_DRIVERS[src.family](ctx, op, FAMILY_OPS[op], src, js);
-    else if (Object.hasOwn(HAND_WRITTEN, op)) kernels[op] = HAND_WRITTEN[op as keyof typeof HAND_WRITTEN](ctx, js);
-    else if (Object.hasOwn(DELEGATED_OPS, op)) kernels[op] = (args) => delegate(js, args, DELEGATED_OPS[op]);
+    else if (Object.hasOwn(HAND_WRITTEN, op)) {
+      // The op id is known only at run time here; the generated table has typed each factory by its op.
+      const factory = HAND_WRITTEN[op as keyof typeof HAND_WRITTEN] as unknown as (
+        c: GpuContext,
+        j: JsKernel,
+      ) => Kernel;
+      kernels[op] = factory(ctx, js);
+    } else if (Object.hasOwn(DELEGATED_OPS, op)) kernels[op] = (args) => delegate(js, args, DELEGATED_OPS[op]);
   }
   return {
     name: 'gpu',

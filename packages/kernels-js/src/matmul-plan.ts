@@ -1,4 +1,4 @@
-import type { DenseData, SparseData } from '@sparse/kernel-abi';
+import type { DenseData, SparseData, SparseTensorDenseMatmulArgs } from '@sparse/kernel-abi';
 
 /**
  * sparse_tensor_dense_matmul as one product S·D, whichever operand is sparse: S the sparse operand with its
@@ -16,11 +16,8 @@ export interface MatmulPlan {
   n: number;
 }
 
-export function matmulPlan(args: Record<string, unknown>): MatmulPlan {
-  const x = args.sp_a as SparseData | DenseData;
-  const y = args.b as SparseData | DenseData;
-  const adjA = args.adjoint_a as boolean;
-  const adjB = args.adjoint_b as boolean;
+export function matmulPlan(args: SparseTensorDenseMatmulArgs): MatmulPlan {
+  const { sp_a: x, b: y, adjoint_a: adjA, adjoint_b: adjB } = args;
   const sparseFirst = x.kind === 'sparse';
   const sp = (sparseFirst ? x : y) as SparseData;
   const dn = (sparseFirst ? y : x) as DenseData;

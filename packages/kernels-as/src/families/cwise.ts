@@ -4,10 +4,10 @@ import { fitsI32, scalarArg, type WasmContext } from '../wasm-context.js';
 import { delegate } from '../delegate.js';
 import { REASONS } from '../delegation.js';
 import type { FamilyOp } from '../generated/family-ops.js';
-import type { Args } from '../kernel.js';
+import type { Args, JsKernel } from '../kernel.js';
 
 /** A cwise op in wasm: the stored entries, their indices, and the dense operand with its broadcast strides go in. */
-export function cwiseKernel(ctx: WasmContext, op: string, meta: FamilyOp, js: (a: never) => Args) {
+export function cwiseKernel(ctx: WasmContext, op: string, meta: FamilyOp, js: JsKernel) {
   return (args: Args): KernelResult<Args> => {
     const sp = args[meta.roles.sparse!] as SparseData;
     const dense = args[meta.roles.dense!] as DenseData;

@@ -4,13 +4,13 @@ import { fitsI32, scalarArg, type WasmContext } from '../wasm-context.js';
 import { delegate } from '../delegate.js';
 import { REASONS } from '../delegation.js';
 import type { FamilyOp } from '../generated/family-ops.js';
-import type { Args } from '../kernel.js';
+import type { Args, JsKernel } from '../kernel.js';
 
 /**
  * A merge op in wasm. Two sparse operands: the linear two-pointer merge runs in wasm into buffers sized for the
  * whole union. One dense operand: the dense data goes in and each stored entry combines into it.
  */
-export function mergeKernel(ctx: WasmContext, op: string, meta: FamilyOp, js: (a: never) => Args) {
+export function mergeKernel(ctx: WasmContext, op: string, meta: FamilyOp, js: JsKernel) {
   return (args: Args): KernelResult<Args> => {
     const a = args[meta.roles.a!] as SparseData | DenseData;
     const b = args[meta.roles.b!] as SparseData | DenseData;

@@ -5,13 +5,13 @@ import { fitsI32, scalarArg, type WasmContext } from '../wasm-context.js';
 import { delegate } from '../delegate.js';
 import { REASONS } from '../delegation.js';
 import type { FamilyOp } from '../generated/family-ops.js';
-import type { Args } from '../kernel.js';
+import type { Args, JsKernel } from '../kernel.js';
 
 /**
  * A reduce op in wasm. Dense output: each entry's group (its flat output offset) is computed in wasm. Sparse
  * output: the groups need a sort, which the shared JS plan does; the reduction itself runs in wasm.
  */
-export function reduceKernel(ctx: WasmContext, op: string, meta: FamilyOp, js: (a: never) => Args) {
+export function reduceKernel(ctx: WasmContext, op: string, meta: FamilyOp, js: JsKernel) {
   return (args: Args): KernelResult<Args> => {
     const sp = args[meta.roles.sparse!] as SparseData;
     const axes = args[meta.roles.axes!] as number[] | null;

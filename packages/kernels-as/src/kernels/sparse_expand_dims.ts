@@ -1,14 +1,17 @@
-import type { SparseData } from '@sparse/kernel-abi';
+import type { KernelTable, SparseData } from '@sparse/kernel-abi';
 import type { WasmContext } from '../wasm-context.js';
 import { delegate } from '../delegate.js';
 import { REASONS, WASM_BYTES } from '../delegation.js';
-import { sparse, type Kernel, type JsKernel } from '../kernel.js';
+import { sparse, type OwnKernel } from '../kernel.js';
 
 /**
  * sparse_expand_dims: the index rows widened in wasm, as f64 (only moved, so any dim runs here); the values stay in
  * JS (so any dtype runs here too).
  */
-export function sparseExpandDims(ctx: WasmContext, js: JsKernel): Kernel {
+export function sparseExpandDims(
+  ctx: WasmContext,
+  js: KernelTable['sparse_expand_dims'],
+): OwnKernel<'sparse_expand_dims'> {
   return (args) => {
     const sp = args.sp_input as SparseData;
     const axis = args.axis as number;

@@ -1,14 +1,17 @@
-import type { SparseData } from '@sparse/kernel-abi';
+import type { KernelTable, SparseData } from '@sparse/kernel-abi';
 import type { WasmContext } from '../wasm-context.js';
 import { delegate } from '../delegate.js';
 import { REASONS, WASM_BYTES } from '../delegation.js';
-import { sparse, type Kernel, type JsKernel } from '../kernel.js';
+import { sparse, type OwnKernel } from '../kernel.js';
 
 /**
  * sparse_reset_shape: the only computation, the tight bounding box when `new_shape` is null, runs in wasm on the
  * f64 indices (compared exactly, any dim); the indices and values are copied unchanged (any dtype).
  */
-export function sparseResetShape(ctx: WasmContext, js: JsKernel): Kernel {
+export function sparseResetShape(
+  ctx: WasmContext,
+  js: KernelTable['sparse_reset_shape'],
+): OwnKernel<'sparse_reset_shape'> {
   return (args) => {
     const sp = args.sp_input as SparseData;
     const newShape = args.new_shape as number[] | null;

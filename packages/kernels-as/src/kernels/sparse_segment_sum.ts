@@ -1,15 +1,18 @@
-import type { DenseData } from '@sparse/kernel-abi';
+import type { DenseData, KernelTable } from '@sparse/kernel-abi';
 import { allocValues, sizeOf } from '@sparse/kernel-abi';
 import { bytesPerElement } from '../heap.js';
 import { fitsI32, type WasmContext } from '../wasm-context.js';
 import { delegate } from '../delegate.js';
 import { REASONS, WASM_BYTES } from '../delegation.js';
-import { isNumeric, type Kernel, type JsKernel } from '../kernel.js';
+import { isNumeric, type OwnKernel } from '../kernel.js';
 
 const I32_MAX = 2 ** 31 - 1;
 
 /** sparse_segment_sum: data rows gathered by the indices and added into their segments, SIMD along the rows. */
-export function sparseSegmentSum(ctx: WasmContext, js: JsKernel): Kernel {
+export function sparseSegmentSum(
+  ctx: WasmContext,
+  js: KernelTable['sparse_segment_sum'],
+): OwnKernel<'sparse_segment_sum'> {
   return (args) => {
     const data = args.data as DenseData;
     const { dtype } = data;

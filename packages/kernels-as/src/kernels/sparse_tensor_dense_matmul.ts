@@ -1,10 +1,10 @@
-import type { DenseData, KernelResult } from '@sparse/kernel-abi';
+import type { DenseData, KernelTable } from '@sparse/kernel-abi';
 import { matmulPlan } from '@sparse/kernels-js/internals';
 import { bytesPerElement } from '../heap.js';
 import { fitsI32, type WasmContext } from '../wasm-context.js';
 import { delegate } from '../delegate.js';
 import { REASONS } from '../delegation.js';
-import { isNumeric, type Args } from '../kernel.js';
+import { isNumeric, type OwnKernel } from '../kernel.js';
 
 /**
  * sparse_tensor_dense_matmul in wasm (SIMD). Sparse × dense: out[m×n] = A'·B', A' put in CSR form in wasm (a
@@ -12,8 +12,11 @@ import { isNumeric, type Args } from '../kernel.js';
  * (transposed in wasm once when adjoint_b), one slab of B's rows at a time when B outgrows the cache. Dense ×
  * sparse: outᵀ = B'ᵀ·A'ᵀ by the same kernel, then transposed back.
  */
-export function sparseTensorDenseMatmul(ctx: WasmContext, js: (a: never) => Args) {
-  return (args: Args): KernelResult<Args> => {
+export function sparseTensorDenseMatmul(
+  ctx: WasmContext,
+  js: KernelTable['sparse_tensor_dense_matmul'],
+): OwnKernel<'sparse_tensor_dense_matmul'> {
+  return (args) => {
     const { sparseFirst, sp, dn, swapSparse, transposeDense, m, n } = matmulPlan(args);
     if (!fitsI32(sp.shape) || !fitsI32(dn.shape)) return delegate(js, args, REASONS.wideDims);
     const [dRows, dCols] = dn.shape;

@@ -1,11 +1,11 @@
-import type { SparseData } from '@sparse/kernel-abi';
+import type { KernelTable, SparseData } from '@sparse/kernel-abi';
 import type { WasmContext } from '../wasm-context.js';
 import { delegate } from '../delegate.js';
-import { rowsOf, type Kernel, type JsKernel } from '../kernel.js';
+import { rowsOf, type OwnKernel } from '../kernel.js';
 import { sortGather, whyNotSortable } from '../sort-gather.js';
 
 /** sparse_transpose: the index columns permuted in wasm, then the shared sort. */
-export function sparseTranspose(ctx: WasmContext, js: JsKernel): Kernel {
+export function sparseTranspose(ctx: WasmContext, js: KernelTable['sparse_transpose']): OwnKernel<'sparse_transpose'> {
   return (args) => {
     const sp = args.sp_input as SparseData;
     const why = whyNotSortable(sp, 12);

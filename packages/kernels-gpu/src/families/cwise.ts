@@ -2,19 +2,18 @@ import type { DenseData, KernelResult, SparseData } from '@sparse/kernel-abi';
 import type { GpuFamilySource } from '../generated/families.js';
 import { broadcastStrides } from '@sparse/kernels-js/internals';
 import type { GpuContext } from '../gpu-context.js';
+import type { JsKernel, Args } from '../kernel.js';
 import { delegate } from '../delegate.js';
 import { allFinite, gpuRefusal, REASONS } from '../delegation.js';
 import { asFloat32, fromGpu, int32FamilyRefusal, rangeOf } from '../int32-route.js';
 import { scalarArgs } from './scalar-args.js';
 import type { FamilyOp } from '../generated/family-ops.js';
 
-type Args = Record<string, unknown>;
-
 /**
  * A cwise op on the GPU: the host computes each stored entry's offset into the (broadcast) dense operand; the GPU
  * gathers the dense value there and evaluates the expression, one stored entry per thread.
  */
-export function cwiseKernel(ctx: GpuContext, op: string, meta: FamilyOp, src: GpuFamilySource, js: (a: never) => Args) {
+export function cwiseKernel(ctx: GpuContext, op: string, meta: FamilyOp, src: GpuFamilySource, js: JsKernel) {
   return (args: Args): KernelResult<Args> => {
     const sp = args[meta.roles.sparse!] as SparseData;
     const dense = args[meta.roles.dense!] as DenseData;

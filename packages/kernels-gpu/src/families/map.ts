@@ -1,16 +1,15 @@
 import type { KernelResult, SparseData } from '@sparse/kernel-abi';
 import type { GpuFamilySource } from '../generated/families.js';
 import type { GpuContext } from '../gpu-context.js';
+import type { JsKernel, Args } from '../kernel.js';
 import { delegate } from '../delegate.js';
 import { allFinite, gpuRefusal, REASONS } from '../delegation.js';
 import { asFloat32, fromGpu, int32FamilyRefusal, rangeOf } from '../int32-route.js';
 import { scalarArgs } from './scalar-args.js';
 import type { FamilyOp } from '../generated/family-ops.js';
 
-type Args = Record<string, unknown>;
-
 /** A map op on the GPU: the stored values go in, one value per thread comes out; the indices stay on the host. */
-export function mapKernel(ctx: GpuContext, op: string, meta: FamilyOp, src: GpuFamilySource, js: (a: never) => Args) {
+export function mapKernel(ctx: GpuContext, op: string, meta: FamilyOp, src: GpuFamilySource, js: JsKernel) {
   return (args: Args): KernelResult<Args> => {
     const sp = args[meta.roles.sparse!] as SparseData;
     const x = sp.values as Float32Array | Int32Array;

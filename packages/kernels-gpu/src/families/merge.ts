@@ -7,15 +7,14 @@ import { allFinite, EXACT_INT, gpuRefusal, REASONS } from '../delegation.js';
 import { asFloat32, fromGpu, int32FamilyRefusal, rangeOf } from '../int32-route.js';
 import { scalarArgs } from './scalar-args.js';
 import type { FamilyOp } from '../generated/family-ops.js';
-
-type Args = Record<string, unknown>;
+import type { JsKernel, Args } from '../kernel.js';
 
 /**
  * A merge op on the GPU (two sparse operands): the host plans the merge of the two sorted index sets with the JS
  * backend's shared helper and gathers each output entry's a and b values; the GPU combines them (only_a, only_b
  * or expr, by side) and evaluates keep; the host drops the entries not kept. One dense operand: see mergeDense.
  */
-export function mergeKernel(ctx: GpuContext, op: string, meta: FamilyOp, src: GpuFamilySource, js: (a: never) => Args) {
+export function mergeKernel(ctx: GpuContext, op: string, meta: FamilyOp, src: GpuFamilySource, js: JsKernel) {
   return (args: Args): KernelResult<Args> => {
     const a = args[meta.roles.a!] as SparseData;
     const b = args[meta.roles.b!] as SparseData;
@@ -68,7 +67,7 @@ function mergeDense(
   op: string,
   meta: FamilyOp,
   src: GpuFamilySource,
-  js: (a: never) => Args,
+  js: JsKernel,
   args: Args,
 ): KernelResult<Args> {
   const a = args[meta.roles.a!] as SparseData | DenseData;

@@ -7,21 +7,14 @@ import { allFinite, EXACT_INT, gpuRefusal, REASONS } from '../delegation.js';
 import { fromGpu, int32FamilyRefusal, longestGroup, rangeOf } from '../int32-route.js';
 import { scalarArgs } from './scalar-args.js';
 import type { FamilyOp } from '../generated/family-ops.js';
-
-type Args = Record<string, unknown>;
+import type { JsKernel, Args } from '../kernel.js';
 
 /**
  * A reduce op on the GPU: the host groups the entries with the JS backend's shared plan and lays each group's
  * values out contiguously (a stable counting sort: each group keeps its entries' order, so the GPU combines them in
  * the JS kernel's order), as a start and a count per group; one thread per group loops over its entries.
  */
-export function reduceKernel(
-  ctx: GpuContext,
-  op: string,
-  meta: FamilyOp,
-  src: GpuFamilySource,
-  js: (a: never) => Args,
-) {
+export function reduceKernel(ctx: GpuContext, op: string, meta: FamilyOp, src: GpuFamilySource, js: JsKernel) {
   return (args: Args): KernelResult<Args> => {
     const sp = args[meta.roles.sparse!] as SparseData;
     const scalars = scalarArgs(meta, args);

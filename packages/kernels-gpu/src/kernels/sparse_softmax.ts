@@ -1,10 +1,9 @@
-import type { KernelResult, SparseData } from '@sparse/kernel-abi';
+import type { KernelTable, SparseData } from '@sparse/kernel-abi';
 import type { GpuContext } from '../gpu-context.js';
+import type { OwnKernel } from '../kernel.js';
 import { rowEnd } from '@sparse/kernels-js/internals';
 import { delegate } from '../delegate.js';
 import { allFinite, EXACT_INT, gpuRefusal, REASONS } from '../delegation.js';
-
-type Args = Record<string, unknown>;
 
 /**
  * Stage 1, one thread per innermost row r (thread.y) and part (thread.x): part 0 the row's max, part 1 the inverse
@@ -37,8 +36,8 @@ const NORMALIZE = `function (vals, rowOf, stats) {
  * texture that stage 2 reads; only the softmax values are read back. The indices are in canonical order (checked
  * by the runtime), so an innermost row is a run of consecutive entries: the host finds the runs in one linear pass.
  */
-export function sparseSoftmax(ctx: GpuContext, js: (a: never) => Args) {
-  return (args: Args): KernelResult<Args> => {
+export function sparseSoftmax(ctx: GpuContext, js: KernelTable['sparse_softmax']): OwnKernel<'sparse_softmax'> {
+  return (args) => {
     const sp = args.sp_input as SparseData;
     const refusal = gpuRefusal(sp.dtype, [sp.values as Float32Array]);
     if (refusal) return delegate(js, args, refusal);

@@ -1,11 +1,10 @@
-import type { DenseData, KernelResult } from '@sparse/kernel-abi';
+import type { DenseData, KernelTable } from '@sparse/kernel-abi';
 import type { GpuContext, Staged } from '../gpu-context.js';
+import type { OwnKernel } from '../kernel.js';
 import { matmulPlan } from '@sparse/kernels-js/internals';
 import { delegate } from '../delegate.js';
 import { allFinite, EXACT_INT, gpuRefusal, REASONS } from '../delegation.js';
 import { asFloat32, fromGpu, int32MatmulRefusal } from '../int32-route.js';
-
-type Args = Record<string, unknown>;
 
 /** The key of the transpose kernels (of the dense operand, of a dense × sparse product). */
 const TRANSPOSED = 'sparse_tensor_dense_matmul:transpose';
@@ -41,8 +40,11 @@ const TRANSPOSE = `function (a, aCols) {
  * stages are pipelined (GpuContext.stage2d): a transposed operand or product stays on the GPU as a texture, and
  * only the result is read back.
  */
-export function sparseTensorDenseMatmul(ctx: GpuContext, js: (a: never) => Args) {
-  return (args: Args): KernelResult<Args> => {
+export function sparseTensorDenseMatmul(
+  ctx: GpuContext,
+  js: KernelTable['sparse_tensor_dense_matmul'],
+): OwnKernel<'sparse_tensor_dense_matmul'> {
+  return (args) => {
     const { sparseFirst, sp, dn, swapSparse, transposeDense, m, n } = matmulPlan(args);
     const [dRows, dCols] = dn.shape;
     const nnz = sp.values.length;

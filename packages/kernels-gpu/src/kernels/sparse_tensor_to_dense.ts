@@ -1,13 +1,15 @@
-import type { KernelResult, SparseData } from '@sparse/kernel-abi';
+import type { KernelTable, SparseData } from '@sparse/kernel-abi';
 import type { GpuContext } from '../gpu-context.js';
+import type { OwnKernel } from '../kernel.js';
 import { delegate } from '../delegate.js';
 import { gpuScatterToDense } from '../scatter.js';
 
-type Args = Record<string, unknown>;
-
 /** sparse_tensor_to_dense (float32, and int32 within 2^24) on the GPU: the stored values gathered into a default-filled dense tensor. */
-export function sparseTensorToDense(ctx: GpuContext, js: (a: never) => Args) {
-  return (args: Args): KernelResult<Args> => {
+export function sparseTensorToDense(
+  ctx: GpuContext,
+  js: KernelTable['sparse_tensor_to_dense'],
+): OwnKernel<'sparse_tensor_to_dense'> {
+  return (args) => {
     const sp = args.sp_input as SparseData;
     const out = gpuScatterToDense(ctx, {
       indices: sp.indices,

@@ -1,16 +1,15 @@
-import type { DenseData, KernelResult } from '@sparse/kernel-abi';
+import type { DenseData, KernelTable } from '@sparse/kernel-abi';
 import type { GpuContext } from '../gpu-context.js';
+import type { OwnKernel } from '../kernel.js';
 import { delegate } from '../delegate.js';
 import { gpuScatterToDense } from '../scatter.js';
-
-type Args = Record<string, unknown>;
 
 /**
  * sparse_to_dense (float32 values, and int32 within 2^24) on the GPU: a scalar, vector or [N × rank] index matrix (validated by the
  * runtime, int32 or int64), one value per index or a scalar for all; a repeated index keeps its last value.
  */
-export function sparseToDense(ctx: GpuContext, js: (a: never) => Args) {
-  return (args: Args): KernelResult<Args> => {
+export function sparseToDense(ctx: GpuContext, js: KernelTable['sparse_to_dense']): OwnKernel<'sparse_to_dense'> {
+  return (args) => {
     const idx = args.sparse_indices as DenseData;
     const vals = args.sparse_values as DenseData;
     const out = gpuScatterToDense(ctx, {
