@@ -103,14 +103,13 @@ export const sparseHandWrittenFixture: SparseHandWrittenFixtureKernel = ({ sp_in
   output: { ...sp_input, indices: sp_input.indices.slice(), values: (sp_input.values as Float32Array).map((v) => -v) },
 });
 `,
-  [`packages/kernels-as/src/kernels/${HAND}.ts`]: `import type { KernelTable } from '@sparse/kernel-abi';
-import type { OwnKernel } from '../kernel.js';
+  [`packages/kernels-as/src/kernels/${HAND}.ts`]: `import type { KernelTable, OpKernel } from '@sparse/kernel-abi';
 import type { WasmContext } from '../wasm-context.js';
 
 export function sparseHandWrittenFixture(
   _ctx: WasmContext,
   js: KernelTable['${HAND}'],
-): OwnKernel<'${HAND}'> {
+): OpKernel<'${HAND}'> {
   return (args) => js(args);
 }
 `,

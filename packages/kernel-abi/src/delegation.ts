@@ -25,9 +25,10 @@ export function isDelegation<O>(result: KernelResult<O>): result is Delegation<O
   return typeof result === 'object' && result !== null && (result as Partial<Delegation<O>>)[DELEGATION] === true;
 }
 
-/** The kernels of a backend other than the reference: each op's kernel as KernelTable types it, free to delegate. */
-export type BackendKernelTable = {
-  readonly [op in keyof KernelTable]?: (
-    args: Parameters<KernelTable[op]>[0],
-  ) => KernelResult<ReturnType<KernelTable[op]>>;
-};
+/** Op K's kernel on a backend other than the reference: K's arguments and outputs, free to delegate. */
+export type OpKernel<K extends keyof KernelTable> = (
+  args: Parameters<KernelTable[K]>[0],
+) => KernelResult<ReturnType<KernelTable[K]>>;
+
+/** The kernels of a backend other than the reference, by op id. */
+export type BackendKernelTable = { readonly [K in keyof KernelTable]?: OpKernel<K> };

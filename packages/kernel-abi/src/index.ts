@@ -2,7 +2,14 @@
 // signature (generated from the specs), the kernel error, and the helpers every side needs to read that data.
 export * from './generated/kernel-types.js';
 export { KERNEL_ERRORS, KernelError, isKernelError, type KernelErrorName } from './generated/kernel-error.js';
-export { delegation, isDelegation, type BackendKernelTable, type Delegation, type KernelResult } from './delegation.js';
+export {
+  delegation,
+  isDelegation,
+  type BackendKernelTable,
+  type Delegation,
+  type KernelResult,
+  type OpKernel,
+} from './delegation.js';
 export { allocValues, copyValue, filledValues, isZeroAt, storageValue, takeValues, type Element } from './values.js';
 export { exactRowMajorStrides, exactSizeOf, linearOffset, linearOffsets, rowMajorStrides, sizeOf } from './strides.js';
 export { indexText } from './index-text.js';

@@ -1,4 +1,4 @@
-import type { DType, KernelResult, KernelTable, SparseData } from '@sparse/kernel-abi';
+import type { DType, KernelResult, KernelTable, OpKernel, SparseData } from '@sparse/kernel-abi';
 import type { WasmContext } from './wasm-context.js';
 import { bytesPerElement } from './heap.js';
 
@@ -6,13 +6,8 @@ export type Args = Record<string, unknown>;
 export type Kernel = (args: Args) => KernelResult<Args>;
 /** A JS kernel as a family driver holds it, keyed by op id at run time. */
 export type JsKernel = (args: Args) => Args;
-/** Op K's kernel on this backend: K's arguments and outputs (kernel-abi's KernelTable), free to delegate. */
-export type OwnKernel<K extends keyof KernelTable> = (
-  args: Parameters<KernelTable[K]>[0],
-) => KernelResult<ReturnType<KernelTable[K]>>;
-
 /** A hand-written wasm kernel of op K: built from the module context and the JS kernel it may delegate to. */
-export type KernelFactory<K extends keyof KernelTable> = (ctx: WasmContext, js: KernelTable[K]) => OwnKernel<K>;
+export type KernelFactory<K extends keyof KernelTable> = (ctx: WasmContext, js: KernelTable[K]) => OpKernel<K>;
 
 /** The dtypes wasm memory holds; bool and string values stay on the JS side. */
 export type NumericDType = 'float32' | 'float64' | 'int32' | 'int64';

@@ -1,12 +1,12 @@
-import type { DenseData, KernelTable } from '@sparse/kernel-abi';
+import type { DenseData, KernelTable, OpKernel } from '@sparse/kernel-abi';
 import { bytesPerElement } from '../heap.js';
 import { fitsI32, type WasmContext } from '../wasm-context.js';
 import { delegate } from '../delegate.js';
 import { REASONS, WASM_BYTES } from '../delegation.js';
-import { isNumeric, sparse, type OwnKernel } from '../kernel.js';
+import { isNumeric, sparse } from '../kernel.js';
 
 /** from_dense: a count of the non-zeros (SIMD), then one pass writing their index rows and values, in wasm. */
-export function fromDense(ctx: WasmContext, js: KernelTable['from_dense']): OwnKernel<'from_dense'> {
+export function fromDense(ctx: WasmContext, js: KernelTable['from_dense']): OpKernel<'from_dense'> {
   return (args) => {
     const t = args.tensor as DenseData;
     const { dtype, shape } = t;

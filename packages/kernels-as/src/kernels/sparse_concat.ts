@@ -1,14 +1,14 @@
-import type { KernelTable, SparseData } from '@sparse/kernel-abi';
+import type { KernelTable, OpKernel, SparseData } from '@sparse/kernel-abi';
 import { concatShape } from '@sparse/kernels-js/internals';
 import { bytesPerElement } from '../heap.js';
 import { fitsI32, type WasmContext } from '../wasm-context.js';
 import { delegate } from '../delegate.js';
 import { REASONS, WASM_BYTES } from '../delegation.js';
-import { isNumeric, rowsOf, sparse, type OwnKernel } from '../kernel.js';
+import { isNumeric, rowsOf, sparse } from '../kernel.js';
 import { sortGather, sortBytes } from '../sort-gather.js';
 
 /** sparse_concat: the inputs copied into one buffer and moved along the axis in wasm, then the shared sort. */
-export function sparseConcat(ctx: WasmContext, js: KernelTable['sparse_concat']): OwnKernel<'sparse_concat'> {
+export function sparseConcat(ctx: WasmContext, js: KernelTable['sparse_concat']): OpKernel<'sparse_concat'> {
   return (args) => {
     const inputs = args.sp_inputs as SparseData[];
     const first = inputs[0];

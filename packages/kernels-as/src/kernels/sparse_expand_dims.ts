@@ -1,8 +1,8 @@
-import type { KernelTable, SparseData } from '@sparse/kernel-abi';
+import type { KernelTable, OpKernel, SparseData } from '@sparse/kernel-abi';
 import type { WasmContext } from '../wasm-context.js';
 import { delegate } from '../delegate.js';
 import { REASONS, WASM_BYTES } from '../delegation.js';
-import { sparse, type OwnKernel } from '../kernel.js';
+import { sparse } from '../kernel.js';
 
 /**
  * sparse_expand_dims: the index rows widened in wasm, as f64 (only moved, so any dim runs here); the values stay in
@@ -11,7 +11,7 @@ import { sparse, type OwnKernel } from '../kernel.js';
 export function sparseExpandDims(
   ctx: WasmContext,
   js: KernelTable['sparse_expand_dims'],
-): OwnKernel<'sparse_expand_dims'> {
+): OpKernel<'sparse_expand_dims'> {
   return (args) => {
     const sp = args.sp_input as SparseData;
     const axis = args.axis as number;

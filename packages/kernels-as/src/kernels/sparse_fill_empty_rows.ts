@@ -1,14 +1,14 @@
-import type { DenseData, KernelTable, Scalar, SparseData } from '@sparse/kernel-abi';
+import type { DenseData, KernelTable, OpKernel, Scalar, SparseData } from '@sparse/kernel-abi';
 import { fitsI32, type WasmContext } from '../wasm-context.js';
 import { delegate } from '../delegate.js';
 import { REASONS, WASM_BYTES } from '../delegation.js';
-import { valueBytes, sparse, type OwnKernel } from '../kernel.js';
+import { valueBytes, sparse } from '../kernel.js';
 
 /** sparse_fill_empty_rows: a counting sort by row in wasm, in two passes (plan, then scatter into exact buffers). */
 export function sparseFillEmptyRows(
   ctx: WasmContext,
   js: KernelTable['sparse_fill_empty_rows'],
-): OwnKernel<'sparse_fill_empty_rows'> {
+): OpKernel<'sparse_fill_empty_rows'> {
   return (args) => {
     const sp = args.sp_input as SparseData;
     const vb = valueBytes(sp.dtype);

@@ -1,15 +1,15 @@
-import type { KernelTable, SparseData } from '@sparse/kernel-abi';
+import type { KernelTable, OpKernel, SparseData } from '@sparse/kernel-abi';
 import { fitsI32, type WasmContext } from '../wasm-context.js';
 import { delegate } from '../delegate.js';
 import { REASONS, WASM_BYTES } from '../delegation.js';
-import { valueBytes, sparse, type OwnKernel } from '../kernel.js';
+import { valueBytes, sparse } from '../kernel.js';
 import { sortGather, sortBytes } from '../sort-gather.js';
 
 /**
  * sparse_merge: the merged rows built in wasm; unless already_sorted, put in canonical order by the shared wasm
  * sort (stable, as the JS kernel's), with their values.
  */
-export function sparseMerge(ctx: WasmContext, js: KernelTable['sparse_merge']): OwnKernel<'sparse_merge'> {
+export function sparseMerge(ctx: WasmContext, js: KernelTable['sparse_merge']): OpKernel<'sparse_merge'> {
   return (args) => {
     const ids = Array.isArray(args.sp_ids) ? (args.sp_ids as SparseData[]) : [args.sp_ids as SparseData];
     const vocab = Array.isArray(args.vocab_size) ? (args.vocab_size as number[]) : [args.vocab_size as number];

@@ -1,11 +1,11 @@
-import type { KernelTable, SparseData } from '@sparse/kernel-abi';
+import type { KernelTable, OpKernel, SparseData } from '@sparse/kernel-abi';
 import type { WasmContext } from '../wasm-context.js';
 import { delegate } from '../delegate.js';
-import { rowsOf, type OwnKernel } from '../kernel.js';
+import { rowsOf } from '../kernel.js';
 import { sortGather, whyNotSortable } from '../sort-gather.js';
 
 /** sparse_reorder: canonical order, stable, by the shared wasm sort. */
-export function sparseReorder(ctx: WasmContext, js: KernelTable['sparse_reorder']): OwnKernel<'sparse_reorder'> {
+export function sparseReorder(ctx: WasmContext, js: KernelTable['sparse_reorder']): OpKernel<'sparse_reorder'> {
   return (args) => {
     const sp = args.sp_input as SparseData;
     const why = whyNotSortable(sp, 8);

@@ -1,8 +1,8 @@
-import type { KernelTable, SparseData } from '@sparse/kernel-abi';
+import type { KernelTable, OpKernel, SparseData } from '@sparse/kernel-abi';
 import type { WasmContext } from '../wasm-context.js';
 import { delegate } from '../delegate.js';
 import { REASONS, WASM_BYTES } from '../delegation.js';
-import { sparse, type OwnKernel } from '../kernel.js';
+import { sparse } from '../kernel.js';
 
 /**
  * sparse_reset_shape: the only computation, the tight bounding box when `new_shape` is null, runs in wasm on the
@@ -11,7 +11,7 @@ import { sparse, type OwnKernel } from '../kernel.js';
 export function sparseResetShape(
   ctx: WasmContext,
   js: KernelTable['sparse_reset_shape'],
-): OwnKernel<'sparse_reset_shape'> {
+): OpKernel<'sparse_reset_shape'> {
   return (args) => {
     const sp = args.sp_input as SparseData;
     const newShape = args.new_shape as number[] | null;

@@ -1,15 +1,21 @@
-import { exactRowMajorStrides, exactSizeOf, type SparseData, type KernelTable } from '@sparse/kernel-abi';
+import {
+  exactRowMajorStrides,
+  exactSizeOf,
+  type KernelTable,
+  type OpKernel,
+  type SparseData,
+} from '@sparse/kernel-abi';
 import { resolveReshapeTarget } from '@sparse/kernels-js/internals';
 import { fitsI32, type WasmContext } from '../wasm-context.js';
 import { delegate } from '../delegate.js';
 import { REASONS, WASM_BYTES } from '../delegation.js';
-import { sparse, type OwnKernel } from '../kernel.js';
+import { sparse } from '../kernel.js';
 
 const TWO_32 = 2n ** 32n;
 const TWO_63 = 2n ** 63n;
 
 /** sparse_reshape: positions in u32 (dense size below 2^32) or u64 (below 2^63) arithmetic; the values stay in JS. */
-export function sparseReshape(ctx: WasmContext, js: KernelTable['sparse_reshape']): OwnKernel<'sparse_reshape'> {
+export function sparseReshape(ctx: WasmContext, js: KernelTable['sparse_reshape']): OpKernel<'sparse_reshape'> {
   return (args) => {
     const sp = args.sp_input as SparseData;
     const outShape = resolveReshapeTarget(sp.shape, args.shape as number[]);

@@ -1,11 +1,11 @@
-import type { DenseData, KernelTable, SparseData } from '@sparse/kernel-abi';
+import type { DenseData, KernelTable, OpKernel, SparseData } from '@sparse/kernel-abi';
 import type { WasmContext } from '../wasm-context.js';
 import { delegate } from '../delegate.js';
 import { REASONS, WASM_BYTES } from '../delegation.js';
-import { valueBytes, sparse, type OwnKernel } from '../kernel.js';
+import { valueBytes, sparse } from '../kernel.js';
 
 /** sparse_retain: the compaction by the mask in wasm, the index rows moved as f64 (so any dim runs here). */
-export function sparseRetain(ctx: WasmContext, js: KernelTable['sparse_retain']): OwnKernel<'sparse_retain'> {
+export function sparseRetain(ctx: WasmContext, js: KernelTable['sparse_retain']): OpKernel<'sparse_retain'> {
   return (args) => {
     const sp = args.sp_input as SparseData;
     const mask = (args.to_retain as DenseData).data as Uint8Array;

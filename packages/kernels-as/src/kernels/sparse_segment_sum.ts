@@ -1,10 +1,10 @@
-import type { DenseData, KernelTable } from '@sparse/kernel-abi';
+import type { DenseData, KernelTable, OpKernel } from '@sparse/kernel-abi';
 import { allocValues, sizeOf } from '@sparse/kernel-abi';
 import { bytesPerElement } from '../heap.js';
 import { fitsI32, type WasmContext } from '../wasm-context.js';
 import { delegate } from '../delegate.js';
 import { REASONS, WASM_BYTES } from '../delegation.js';
-import { isNumeric, type OwnKernel } from '../kernel.js';
+import { isNumeric } from '../kernel.js';
 
 const I32_MAX = 2 ** 31 - 1;
 
@@ -12,7 +12,7 @@ const I32_MAX = 2 ** 31 - 1;
 export function sparseSegmentSum(
   ctx: WasmContext,
   js: KernelTable['sparse_segment_sum'],
-): OwnKernel<'sparse_segment_sum'> {
+): OpKernel<'sparse_segment_sum'> {
   return (args) => {
     const data = args.data as DenseData;
     const { dtype } = data;

@@ -1,11 +1,11 @@
-import type { KernelTable, SparseData } from '@sparse/kernel-abi';
+import type { KernelTable, OpKernel, SparseData } from '@sparse/kernel-abi';
 import { fitsI32, type WasmContext } from '../wasm-context.js';
 import { delegate } from '../delegate.js';
 import { REASONS, WASM_BYTES } from '../delegation.js';
-import { valueBytes, sparse, type OwnKernel } from '../kernel.js';
+import { valueBytes, sparse } from '../kernel.js';
 
 /** sparse_slice: the box test and the compaction in wasm, the box clamped to the dense shape (so it fits i32). */
-export function sparseSlice(ctx: WasmContext, js: KernelTable['sparse_slice']): OwnKernel<'sparse_slice'> {
+export function sparseSlice(ctx: WasmContext, js: KernelTable['sparse_slice']): OpKernel<'sparse_slice'> {
   return (args) => {
     const sp = args.sp_input as SparseData;
     const start = args.start as number[];

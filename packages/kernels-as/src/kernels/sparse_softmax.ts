@@ -1,12 +1,12 @@
-import type { KernelTable, SparseData } from '@sparse/kernel-abi';
+import type { KernelTable, OpKernel, SparseData } from '@sparse/kernel-abi';
 import { bytesPerElement } from '../heap.js';
 import { fitsI32, type WasmContext } from '../wasm-context.js';
 import { delegate } from '../delegate.js';
 import { REASONS, WASM_BYTES } from '../delegation.js';
-import { rowsOf, sparse, type OwnKernel } from '../kernel.js';
+import { rowsOf, sparse } from '../kernel.js';
 
 /** sparse_softmax (float32 / float64): one pass over the runs of each innermost row, in wasm. */
-export function sparseSoftmax(ctx: WasmContext, js: KernelTable['sparse_softmax']): OwnKernel<'sparse_softmax'> {
+export function sparseSoftmax(ctx: WasmContext, js: KernelTable['sparse_softmax']): OpKernel<'sparse_softmax'> {
   return (args) => {
     const sp = args.sp_input as SparseData;
     const { dtype } = sp;

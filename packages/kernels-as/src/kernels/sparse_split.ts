@@ -1,11 +1,11 @@
-import type { KernelTable, SparseData, Values } from '@sparse/kernel-abi';
+import type { KernelTable, OpKernel, SparseData, Values } from '@sparse/kernel-abi';
 import { fitsI32, type WasmContext } from '../wasm-context.js';
 import { delegate } from '../delegate.js';
 import { REASONS, WASM_BYTES } from '../delegation.js';
-import { valueBytes, sparse, type OwnKernel } from '../kernel.js';
+import { valueBytes, sparse } from '../kernel.js';
 
 /** sparse_split: a counting sort by piece in wasm; each piece is then one contiguous run of the output buffers. */
-export function sparseSplit(ctx: WasmContext, js: KernelTable['sparse_split']): OwnKernel<'sparse_split'> {
+export function sparseSplit(ctx: WasmContext, js: KernelTable['sparse_split']): OpKernel<'sparse_split'> {
   return (args) => {
     const sp = args.sp_input as SparseData;
     const numSplit = args.num_split as number;

@@ -1,10 +1,10 @@
-import type { DenseData, KernelTable } from '@sparse/kernel-abi';
+import type { DenseData, KernelTable, OpKernel } from '@sparse/kernel-abi';
 import { matmulPlan } from '@sparse/kernels-js/internals';
 import { bytesPerElement } from '../heap.js';
 import { fitsI32, type WasmContext } from '../wasm-context.js';
 import { delegate } from '../delegate.js';
 import { REASONS } from '../delegation.js';
-import { isNumeric, type OwnKernel } from '../kernel.js';
+import { isNumeric } from '../kernel.js';
 
 /**
  * sparse_tensor_dense_matmul in wasm (SIMD). Sparse × dense: out[m×n] = A'·B', A' put in CSR form in wasm (a
@@ -15,7 +15,7 @@ import { isNumeric, type OwnKernel } from '../kernel.js';
 export function sparseTensorDenseMatmul(
   ctx: WasmContext,
   js: KernelTable['sparse_tensor_dense_matmul'],
-): OwnKernel<'sparse_tensor_dense_matmul'> {
+): OpKernel<'sparse_tensor_dense_matmul'> {
   return (args) => {
     const { sparseFirst, sp, dn, swapSparse, transposeDense, m, n } = matmulPlan(args);
     if (!fitsI32(sp.shape) || !fitsI32(dn.shape)) return delegate(js, args, REASONS.wideDims);

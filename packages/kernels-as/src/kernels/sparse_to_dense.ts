@@ -1,12 +1,12 @@
-import type { DenseData, KernelTable, Scalar } from '@sparse/kernel-abi';
+import type { DenseData, KernelTable, OpKernel, Scalar } from '@sparse/kernel-abi';
 import { fitsI32, type WasmContext } from '../wasm-context.js';
 import { delegate } from '../delegate.js';
 import { REASONS } from '../delegation.js';
-import { isNumeric, type OwnKernel } from '../kernel.js';
+import { isNumeric } from '../kernel.js';
 import { scatter } from '../scatter-to-dense.js';
 
 /** sparse_to_dense: offsets in wasm, values scattered on the JS side (scatter-to-dense.ts says why). */
-export function sparseToDense(ctx: WasmContext, js: KernelTable['sparse_to_dense']): OwnKernel<'sparse_to_dense'> {
+export function sparseToDense(ctx: WasmContext, js: KernelTable['sparse_to_dense']): OpKernel<'sparse_to_dense'> {
   return (args) => {
     const ind = args.sparse_indices as DenseData;
     const vals = args.sparse_values as DenseData;

@@ -1,15 +1,14 @@
-import type { DenseData, KernelTable, SparseData } from '@sparse/kernel-abi';
+import type { DenseData, KernelTable, OpKernel, SparseData } from '@sparse/kernel-abi';
 import { sizeOf, rowMajorStrides } from '@sparse/kernel-abi';
 import { fitsI32, type WasmContext } from '../wasm-context.js';
 import { delegate } from '../delegate.js';
 import { REASONS, WASM_BYTES } from '../delegation.js';
-import type { OwnKernel } from '../kernel.js';
 
 /** sparse_to_indicator: the dense bool output zeroed and set in wasm (offsets below 2^31: the runtime caps it). */
 export function sparseToIndicator(
   ctx: WasmContext,
   js: KernelTable['sparse_to_indicator'],
-): OwnKernel<'sparse_to_indicator'> {
+): OpKernel<'sparse_to_indicator'> {
   return (args) => {
     const sp = args.sp_input as SparseData;
     const vocab = args.vocab_size as number;

@@ -1,11 +1,11 @@
-import type { KernelTable, SparseData } from '@sparse/kernel-abi';
+import type { KernelTable, OpKernel, SparseData } from '@sparse/kernel-abi';
 import type { WasmContext } from '../wasm-context.js';
 import { delegate } from '../delegate.js';
-import { rowsOf, type OwnKernel } from '../kernel.js';
+import { rowsOf } from '../kernel.js';
 import { sortGather, whyNotSortable } from '../sort-gather.js';
 
 /** sparse_transpose: the index columns permuted in wasm, then the shared sort. */
-export function sparseTranspose(ctx: WasmContext, js: KernelTable['sparse_transpose']): OwnKernel<'sparse_transpose'> {
+export function sparseTranspose(ctx: WasmContext, js: KernelTable['sparse_transpose']): OpKernel<'sparse_transpose'> {
   return (args) => {
     const sp = args.sp_input as SparseData;
     const why = whyNotSortable(sp, 12);

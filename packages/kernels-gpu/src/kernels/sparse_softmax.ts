@@ -1,6 +1,5 @@
-import type { KernelTable, SparseData } from '@sparse/kernel-abi';
+import type { KernelTable, OpKernel, SparseData } from '@sparse/kernel-abi';
 import type { GpuContext } from '../gpu-context.js';
-import type { OwnKernel } from '../kernel.js';
 import { rowEnd } from '@sparse/kernels-js/internals';
 import { delegate } from '../delegate.js';
 import { allFinite, EXACT_INT, gpuRefusal, REASONS } from '../delegation.js';
@@ -36,7 +35,7 @@ const NORMALIZE = `function (vals, rowOf, stats) {
  * texture that stage 2 reads; only the softmax values are read back. The indices are in canonical order (checked
  * by the runtime), so an innermost row is a run of consecutive entries: the host finds the runs in one linear pass.
  */
-export function sparseSoftmax(ctx: GpuContext, js: KernelTable['sparse_softmax']): OwnKernel<'sparse_softmax'> {
+export function sparseSoftmax(ctx: GpuContext, js: KernelTable['sparse_softmax']): OpKernel<'sparse_softmax'> {
   return (args) => {
     const sp = args.sp_input as SparseData;
     const refusal = gpuRefusal(sp.dtype, [sp.values as Float32Array]);

@@ -1,6 +1,5 @@
-import type { DenseData, KernelTable } from '@sparse/kernel-abi';
+import type { DenseData, KernelTable, OpKernel } from '@sparse/kernel-abi';
 import type { GpuContext, Staged } from '../gpu-context.js';
-import type { OwnKernel } from '../kernel.js';
 import { matmulPlan } from '@sparse/kernels-js/internals';
 import { delegate } from '../delegate.js';
 import { allFinite, EXACT_INT, gpuRefusal, REASONS } from '../delegation.js';
@@ -43,7 +42,7 @@ const TRANSPOSE = `function (a, aCols) {
 export function sparseTensorDenseMatmul(
   ctx: GpuContext,
   js: KernelTable['sparse_tensor_dense_matmul'],
-): OwnKernel<'sparse_tensor_dense_matmul'> {
+): OpKernel<'sparse_tensor_dense_matmul'> {
   return (args) => {
     const { sparseFirst, sp, dn, swapSparse, transposeDense, m, n } = matmulPlan(args);
     const [dRows, dCols] = dn.shape;

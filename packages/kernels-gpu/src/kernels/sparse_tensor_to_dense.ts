@@ -1,6 +1,5 @@
-import type { KernelTable, SparseData } from '@sparse/kernel-abi';
+import type { KernelTable, OpKernel, SparseData } from '@sparse/kernel-abi';
 import type { GpuContext } from '../gpu-context.js';
-import type { OwnKernel } from '../kernel.js';
 import { delegate } from '../delegate.js';
 import { gpuScatterToDense } from '../scatter.js';
 
@@ -8,7 +7,7 @@ import { gpuScatterToDense } from '../scatter.js';
 export function sparseTensorToDense(
   ctx: GpuContext,
   js: KernelTable['sparse_tensor_to_dense'],
-): OwnKernel<'sparse_tensor_to_dense'> {
+): OpKernel<'sparse_tensor_to_dense'> {
   return (args) => {
     const sp = args.sp_input as SparseData;
     const out = gpuScatterToDense(ctx, {

@@ -1,6 +1,5 @@
-import type { DenseData, KernelTable } from '@sparse/kernel-abi';
+import type { DenseData, KernelTable, OpKernel } from '@sparse/kernel-abi';
 import type { GpuContext } from '../gpu-context.js';
-import type { OwnKernel } from '../kernel.js';
 import { delegate } from '../delegate.js';
 import { gpuScatterToDense } from '../scatter.js';
 
@@ -8,7 +7,7 @@ import { gpuScatterToDense } from '../scatter.js';
  * sparse_to_dense (float32 values, and int32 within 2^24) on the GPU: a scalar, vector or [N × rank] index matrix (validated by the
  * runtime, int32 or int64), one value per index or a scalar for all; a repeated index keeps its last value.
  */
-export function sparseToDense(ctx: GpuContext, js: KernelTable['sparse_to_dense']): OwnKernel<'sparse_to_dense'> {
+export function sparseToDense(ctx: GpuContext, js: KernelTable['sparse_to_dense']): OpKernel<'sparse_to_dense'> {
   return (args) => {
     const idx = args.sparse_indices as DenseData;
     const vals = args.sparse_values as DenseData;
