@@ -112,10 +112,12 @@ const HAND_WRITTEN_DISPATCH =
   '\n  dispatch:               # backends without a kernel file of their own\n    wasm: js\n    gpu: js';
 PARTS.structural = {
   ...PARTS.map,
+  entries: '[{nnz: sp_input}]',
   kernel: `family: structural      # hand-written: packages/kernels-js/src/kernels/${op}.ts${HAND_WRITTEN_DISPATCH}`,
 };
 PARTS.matmul = {
   ...PARTS.map,
+  entries: '[{nnz: sp_input}]',
   kernel: `family: matmul          # hand-written: packages/kernels-js/src/kernels/${op}.ts${HAND_WRITTEN_DISPATCH}`,
 };
 
@@ -134,7 +136,7 @@ ${p.args}outputs:
     type: ${p.output}
     dtype: T
     shape: ${p.shape}
-    doc: TODO what the output holds.
+${p.entries ? `    entries: ${p.entries}          # at most this many stored entries: the byte budget reads it\n` : ''}    doc: TODO what the output holds.
 ${p.checks ?? ''}kernel:
   ${p.kernel}
 examples:

@@ -1,6 +1,9 @@
 import { VariableDeclarationKind } from 'ts-morph';
 import { buildTsFile } from './ts-file.js';
-import type { LoadedSpec } from './spec-types.js';
+import type { KernelFamily, LoadedSpec } from './spec-types.js';
+
+// The reduce family keeps a count per group (a float64 per dense output element) beside its output.
+const FAMILY_WORKSPACE: Partial<Record<KernelFamily, number>> = { reduce: 8 };
 
 /** `runtime/src/generated/ops-meta.ts`: what the runtime needs of each spec to bind, check and dispatch. */
 export function emitOpsMeta(specs: LoadedSpec[]): string {
@@ -20,7 +23,14 @@ export function emitOpsMeta(specs: LoadedSpec[]): string {
           aliases: a.aliases ?? [],
           ...(a.bounds === 'except_last' && { bounds: a.bounds }),
         })),
-        outputs: s.outputs.map((o) => ({ name: o.name, type: o.type, dtype: o.dtype, shape: o.shape })),
+        outputs: s.outputs.map((o) => ({
+          name: o.name,
+          type: o.type,
+          dtype: o.dtype,
+          shape: o.shape,
+          ...(s.entries[o.name] && { entries: s.entries[o.name] }),
+        })),
+        workspace: s.kernel.workspace ?? FAMILY_WORKSPACE[s.kernel.family] ?? 0,
         checks: s.checks ?? [],
       },
     ]),

@@ -8,6 +8,7 @@ import { SpecError, fieldPath, type SpecProblem } from './spec-error.js';
 import { apiNameOf } from './naming.js';
 import { DTYPE_NAMES, type ArgSpec, type CheckSpec, type LoadedSpec, type OpSpec } from './spec-types.js';
 import { compileKernel } from './expr/family.js';
+import { entriesBounds } from './entries-bound.js';
 import { CHECK_RULES, type CheckRuleDecl, type Field } from './check-rules.js';
 import { keepsZero } from './expr/zero-check.js';
 
@@ -78,10 +79,12 @@ function loadSpecFile(path: string, display: string, problems: SpecProblem[]): L
     report(['name'], `the op id '${spec.name}' must match the file name ${basename(path)}`);
   checkSpec(spec, report);
   const compiled = compileKernel(spec, report, keepsZero);
+  const entries = entriesBounds(spec, compiled, report);
   if (problems.length > before) return undefined;
   return {
     ...spec,
     compiled,
+    entries,
     checks: spec.checks ?? [],
     file: display,
     apiName: spec.api?.name ?? apiNameOf(spec.name),

@@ -121,6 +121,26 @@ export const specSchema = {
               },
             },
           },
+          entries: {
+            type: 'array',
+            minItems: 1,
+            items: {
+              type: 'object',
+              minProperties: 1,
+              maxProperties: 1,
+              additionalProperties: false,
+              properties: {
+                nnz: identifier,
+                size: identifier,
+                dim: {
+                  type: 'array',
+                  minItems: 2,
+                  maxItems: 2,
+                  items: [identifier, { type: 'integer', minimum: 0 }],
+                },
+              },
+            },
+          },
           doc: text,
         },
       },
@@ -151,6 +171,7 @@ export const specSchema = {
         combine: expression,
         finalize: expression,
         implicit_zeros: { enum: ['ignore', 'include'] },
+        workspace: { type: 'integer', minimum: 0 },
         dispatch: {
           type: 'object',
           minProperties: 1,

@@ -55,6 +55,13 @@ export type ShapeRule =
   | { computed: string };
 
 /**
+ * One term of a bound on the stored entries of a sparse output, known before its kernel runs: the stored entries
+ * of a sparse argument (of every tensor, for a list), the element count of a dense argument, or one dim of an
+ * argument's dense shape. The bound is the sum of its terms; the runtime's byte budget reads it.
+ */
+export type EntriesTerm = { nnz: string } | { size: string } | { dim: [string, number] };
+
+/**
  * A check the runtime makes before any kernel runs; each rule is one function in @sparse/runtime, and one entry
  * of codegen's check-rules.ts (its fields, what it says in the docs).
  */

@@ -1,7 +1,7 @@
 /** The shape of one op spec (`specs/<op>.yaml`) once it has passed the schema. */
 
 import type { DTypeName, Example } from '@sparse/case-format';
-import type { ArgType, CheckSpec, OutputType, ShapeRule } from './spec-format.js';
+import type { ArgType, CheckSpec, EntriesTerm, OutputType, ShapeRule } from './spec-format.js';
 
 export { DTYPE_NAMES, type DTypeName } from '@sparse/case-format';
 export * from './spec-format.js';
@@ -27,6 +27,8 @@ export interface OutputSpec {
   type: OutputType;
   dtype: string;
   shape: ShapeRule;
+  /** A sparse output: at most this many stored entries (the sum of the terms); family ops derive it. */
+  entries?: EntriesTerm[];
   doc: string;
 }
 
@@ -64,6 +66,11 @@ export interface KernelSpec {
   finalize?: string;
   /** reduce: whether the implicit zeros of a group take part (a group with any takes one 0 more). */
   implicit_zeros?: 'ignore' | 'include';
+  /**
+   * Bytes a kernel may hold besides its outputs, per dense output element or sparse output entry (the reduce
+   * family's per-group counts): what the byte budget adds to the outputs. Default: the family's.
+   */
+  workspace?: number;
   /** Backends without a kernel of their own for the op, which run the JS kernel there (reported as delegated). */
   dispatch?: Record<string, 'js'>;
 }
@@ -73,6 +80,8 @@ export interface LoadedSpec extends OpSpec {
   file: string;
   apiName: string;
   apiAliases: string[];
+  /** Each sparse output's bound on its stored entries, declared or derived from the family. */
+  entries: Record<string, import('./spec-format.js').EntriesTerm[]>;
   /** For the expression families: the kernel, parsed and checked. */
   compiled?: import('./expr/family.js').CompiledKernel;
 }

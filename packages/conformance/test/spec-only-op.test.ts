@@ -85,6 +85,7 @@ outputs:
     type: sparse
     dtype: T
     shape: {like: sp_input}
+    entries: [{nnz: sp_input}]
     doc: The negated values, at the indices of sp_input.
 kernel:
   family: structural

@@ -16,5 +16,7 @@ export const REASONS = {
   wideDims: 'a dim exceeds 2^31-1, so its indices do not fit i32 in WebAssembly: ran on the JS kernels',
   beyondI64: 'a dense shape of 2^63 elements or more: positions beyond i64, ran on the JS kernels',
   mixedIds: 'sparse_merge ids of mixed int32/int64 dtypes: ran on the JS kernels',
+  heapExhausted: (needed: number, limit: number) =>
+    `this call needs ${needed} bytes of wasm memory, more than the ${limit} its kernels may use (or the engine grants): ran on the JS kernels`,
   tooBig: `the buffers of this call would exceed the ${WASM_BYTES / 2 ** 30} GiB of wasm memory the kernels allow themselves: ran on the JS kernels`,
 } as const;

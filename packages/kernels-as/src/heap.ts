@@ -1,4 +1,5 @@
 import type { DType, Scalar, Values } from '@sparse/kernel-abi';
+import { WASM_BYTES } from './delegation.js';
 
 type NumericStorage = Float32Array | Float64Array | Int32Array | BigInt64Array;
 type Ctor = {
@@ -20,6 +21,18 @@ export function bytesPerElement(dtype: DType): 4 | 8 {
   return STORAGE[dtype]!.BYTES_PER_ELEMENT as 4 | 8;
 }
 
+/** A call needs more wasm memory than the kernels may have: the backend runs it on the JS kernels instead. */
+export class HeapExhausted extends Error {
+  override name = 'HeapExhausted';
+  constructor(
+    readonly bytes: number,
+    readonly limit: number,
+    cause?: unknown,
+  ) {
+    super(`a wasm heap of ${bytes} bytes (the kernels may use ${limit})`, { cause });
+  }
+}
+
 /**
  * The wasm heap as the JS side lays it out: a bump allocator above the module's own data, reset before every
  * kernel call. Memory grows to the largest call seen and is reused after that, so it never leaks.
@@ -29,7 +42,11 @@ export class Heap {
   private top: number;
   private staged?: { owner: object; ptr: number; end: number };
 
-  constructor(private readonly memory: WebAssembly.Memory) {
+  /** `limit`: the most bytes of wasm memory the kernels may use (WASM_BYTES unless a test or a page says less). */
+  constructor(
+    private readonly memory: WebAssembly.Memory,
+    private readonly limit = WASM_BYTES,
+  ) {
     this.base = this.top = memory.buffer.byteLength;
   }
 
@@ -65,11 +82,19 @@ export class Heap {
     return s.ptr;
   }
 
-  /** `bytes` bytes, 16-aligned for SIMD. */
+  /** `bytes` bytes, 16-aligned for SIMD; a HeapExhausted error where wasm memory cannot grow that far. */
   alloc(bytes: number): number {
     const p = Math.ceil(this.top / 16) * 16;
     const end = p + bytes;
-    if (end > this.memory.buffer.byteLength) this.memory.grow(Math.ceil((end - this.memory.buffer.byteLength) / 65536));
+    if (end > this.limit) throw new HeapExhausted(end, this.limit);
+    if (end > this.memory.buffer.byteLength) {
+      try {
+        this.memory.grow(Math.ceil((end - this.memory.buffer.byteLength) / 65536));
+      } catch (e) {
+        // The engine refused (the platform's own limit, or no memory left): the call runs on the JS kernels.
+        throw new HeapExhausted(end, this.limit, e);
+      }
+    }
     this.top = end;
     return p;
   }

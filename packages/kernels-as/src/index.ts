@@ -4,6 +4,7 @@ import { REASONS } from './delegation.js';
 import { delegate } from './delegate.js';
 import { instantiateKernels } from './wasm-module.js';
 import { WasmContext } from './wasm-context.js';
+import { HeapExhausted } from './heap.js';
 import { cwiseKernel } from './families/cwise.js';
 import { mapKernel } from './families/map.js';
 import { mergeKernel } from './families/merge.js';
@@ -26,6 +27,14 @@ const FAMILY_DRIVERS = {
   map: (ctx: WasmContext, op: string, meta: never) => mapKernel(ctx, op, meta),
 };
 
+export interface WasmBackendOptions {
+  /**
+   * The most bytes of wasm memory the kernels may use (default 2 GiB); a call that needs more runs on the JS
+   * kernels, reported as delegated. Lower it where a page must keep its memory small.
+   */
+  maxHeapBytes?: number;
+}
+
 export interface WasmBackend {
   name: 'wasm';
   kernels: Record<string, Kernel>;
@@ -35,13 +44,34 @@ export interface WasmBackend {
   indicesValid(st: SparseData): boolean;
 }
 
+const jsOf = (op: string) => (jsKernels as unknown as Record<string, JsKernel>)[op];
+
+/**
+ * A kernel whose call would need more wasm memory than it may have (WASM_BYTES, or what the engine grants) runs
+ * on the JS kernels, declared: the same answer, never a failed `Memory.grow`.
+ */
+function ranOnJsWhenHeapExhausted(ctx: WasmContext, kernel: Kernel, js: JsKernel): Kernel {
+  return (args) => {
+    try {
+      return kernel(args);
+    } catch (e) {
+      if (!(e instanceof HeapExhausted)) throw e;
+      ctx.heap.reset();
+      return delegate(js, args, REASONS.heapExhausted(e.bytes, e.limit));
+    }
+  };
+}
+
 /**
  * A wasm backend: one module instance with its own heap. Every op is here: in wasm (the family ops from their
  * spec expressions, the rest by hand, one file per op under kernels/), or run on the JS kernels where its spec
  * says so (DELEGATED_OPS).
  */
-export async function createWasmBackend(wasm?: BufferSource | URL | string): Promise<WasmBackend> {
-  const ctx = new WasmContext(await instantiateKernels(wasm));
+export async function createWasmBackend(
+  wasm?: BufferSource | URL | string,
+  options: WasmBackendOptions = {},
+): Promise<WasmBackend> {
+  const ctx = new WasmContext(await instantiateKernels(wasm), options.maxHeapBytes);
   const kernels: Record<string, Kernel> = {};
   for (const [op, js] of Object.entries(jsKernels) as [string, JsKernel][]) {
     const family = FAMILY_OPS[op];
@@ -59,5 +89,6 @@ export async function createWasmBackend(wasm?: BufferSource | URL | string): Pro
       kernels[op] = factory(ctx, js);
     }
   }
+  for (const [op, kernel] of Object.entries(kernels)) kernels[op] = ranOnJsWhenHeapExhausted(ctx, kernel, jsOf(op));
   return { name: 'wasm', kernels, memoryBytes: () => ctx.heap.bytes, indicesValid: (st) => ctx.indicesValid(st) };
 }

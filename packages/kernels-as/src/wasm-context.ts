@@ -10,8 +10,11 @@ const FAST_CHECK_MIN = 16384;
 export class WasmContext {
   readonly heap: Heap;
 
-  constructor(readonly exports: WasmExports) {
-    this.heap = new Heap(exports.memory);
+  constructor(
+    readonly exports: WasmExports,
+    maxHeapBytes?: number,
+  ) {
+    this.heap = new Heap(exports.memory, maxHeapBytes);
   }
 
   /**

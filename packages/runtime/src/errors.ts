@@ -7,3 +7,11 @@ export class InvalidArgumentError extends Error {
 export class UnimplementedError extends Error {
   override name = 'UnimplementedError';
 }
+
+/**
+ * An op would need more memory than the runtime's byte budget allows (`createRuntime({ maxBytes })`): refused before
+ * anything is allocated (TensorFlow's ResourceExhaustedError). The message names the op, the output and the bytes.
+ */
+export class ResourceExhaustedError extends Error {
+  override name = 'ResourceExhaustedError';
+}

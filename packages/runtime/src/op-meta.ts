@@ -2,13 +2,14 @@ import type { DType } from './dtype.js';
 import type {
   ArgType as ArgKind,
   CheckSpec as CheckMeta,
+  EntriesTerm,
   OutputType as OutputKind,
   ShapeRule,
 } from './generated/spec-format.js';
 
 // The runtime's view of one op spec (generated into `generated/ops-meta.ts` by @sparse/codegen), in the
 // vocabulary codegen validates specs with (generated/spec-format.ts).
-export type { ArgKind, CheckMeta, OutputKind, ShapeRule };
+export type { ArgKind, CheckMeta, EntriesTerm, OutputKind, ShapeRule };
 
 export interface ArgMeta {
   name: string;
@@ -27,6 +28,8 @@ export interface OutputMeta {
   type: OutputKind;
   dtype: string;
   shape: ShapeRule;
+  /** A sparse output: at most the sum of these many stored entries. */
+  entries?: EntriesTerm[];
 }
 
 export interface OpMeta {
@@ -37,4 +40,6 @@ export interface OpMeta {
   args: ArgMeta[];
   outputs: OutputMeta[];
   checks: CheckMeta[];
+  /** Bytes the kernel may hold besides its outputs, per dense output element or sparse output entry. */
+  workspace: number;
 }

@@ -6,6 +6,7 @@ import { assertAllocatable, sameShape, shapeText } from './shape.js';
 import { SparseTensor } from './sparse-tensor.js';
 import { Tensor } from './tensor.js';
 import type { BoundArgs } from './bind-args.js';
+import { guardBytes } from './memory-guard.js';
 
 type Data = SparseData | DenseData;
 
@@ -43,14 +44,18 @@ function reducedShape(shape: readonly number[], axes: readonly number[] | null, 
   return keepdims ? shape.map((d, i) => (reduced.has(i) ? 1 : d)) : shape.filter((_, i) => !reduced.has(i));
 }
 
-/** Refuses, before any kernel allocates it, a dense output too large to hold. */
-export function guardOutputSizes(op: OpMeta, bound: BoundArgs): void {
+/**
+ * Refuses, before any kernel allocates it, a dense output too large to hold, and a call whose outputs and working
+ * memory would pass the runtime's byte budget.
+ */
+export function guardOutputSizes(op: OpMeta, bound: BoundArgs, maxBytes: number): void {
+  const dense = (o: OutputMeta) => o.type === 'dense' || (o.type === 'sparse_or_dense' && isDenseResult(op, bound));
   for (const o of op.outputs) {
-    if (o.type !== 'dense' && o.type !== 'sparse_or_dense') continue;
+    if (!dense(o)) continue;
     const shape = expectedShape(o, bound);
-    if (shape && !(o.type === 'sparse_or_dense' && !isDenseResult(op, bound)))
-      assertAllocatable(shape, `${op.name}: ${o.name}`);
+    if (shape) assertAllocatable(shape, `${op.name}: ${o.name}`);
   }
+  guardBytes(op, bound, (o) => expectedShape(o, bound), dense, maxBytes);
 }
 
 // A sparse_or_dense output is dense when any sparse_or_dense argument is dense (sparse_add's rule).

@@ -13,9 +13,15 @@ export interface RuntimeOptions {
    * backend's own module, which webpack and Vite copy into the app by themselves.
    */
   wasmPath?: string | URL;
+  /**
+   * The bytes one op's outputs and working memory may take; a call that would need more is refused with a
+   * ResourceExhaustedError before anything is allocated. Default: a quarter of the machine's memory in Node,
+   * 1 GiB where the platform does not say (browsers).
+   */
+  maxBytes?: number;
 }
 
-const OPTION_NAMES: readonly (keyof RuntimeOptions)[] = ['backend', 'wasmPath'];
+const OPTION_NAMES: readonly (keyof RuntimeOptions)[] = ['backend', 'wasmPath', 'maxBytes'];
 
 /** The options, checked: an unknown (say, misspelled) key or a value of the wrong kind is a TypeError. */
 export function checkRuntimeOptions(options: unknown, caller: string): RuntimeOptions {
@@ -28,7 +34,9 @@ export function checkRuntimeOptions(options: unknown, caller: string): RuntimeOp
       throw new TypeError(`${caller}: unknown option '${key}'; the options are ${OPTION_NAMES.join(', ')}`);
     }
   }
-  const { backend, wasmPath } = options as Record<string, unknown>;
+  const { backend, wasmPath, maxBytes } = options as Record<string, unknown>;
+  if (maxBytes !== undefined && !(typeof maxBytes === 'number' && maxBytes > 0 && !Number.isNaN(maxBytes)))
+    throw new TypeError(`${caller}: maxBytes must be a number of bytes > 0, got ${describe(maxBytes)}`);
   if (backend !== undefined && typeof backend !== 'string')
     throw new TypeError(`${caller}: backend must be a string, got ${describe(backend)}`);
   if (wasmPath !== undefined && typeof wasmPath !== 'string' && !(wasmPath instanceof URL)) {

@@ -6,6 +6,7 @@ import { loadBackend, type Backend } from './backend.js';
 import { checkRuntimeOptions, type RuntimeOptions } from './runtime-options.js';
 import { guardOutputSizes, wrapOutputs } from './outputs.js';
 import { validateSparse } from './validate-sparse.js';
+import { defaultMaxBytes } from './byte-budget.js';
 import { OPS } from './generated/ops-meta.js';
 import { bindOps, type SparseOps } from './generated/ops-api.js';
 import type { SparseData } from '@sparse/kernel-abi';
@@ -19,8 +20,12 @@ export class Runtime {
   private readonly kernels: Backend['kernels'];
   private readonly indicesValid: Backend['indicesValid'];
 
-  constructor(backend: Backend) {
+  /** The bytes one op's outputs and working memory may take (RuntimeOptions.maxBytes). */
+  readonly maxBytes: number;
+
+  constructor(backend: Backend, options: Pick<RuntimeOptions, 'maxBytes'> = {}) {
     this.backend = backend.name;
+    this.maxBytes = options.maxBytes ?? defaultMaxBytes();
     this.kernels = backend.kernels;
     this.indicesValid = backend.indicesValid?.bind(backend);
     this.sparse = bindOps((opId, args) => this.run(opId, args));
@@ -67,7 +72,7 @@ export class Runtime {
         validateSparse(v as SparseData, `${opId}: ${a.name}`, checkLast, this.indicesValid);
     }
     runChecks(op, bound.values);
-    guardOutputSizes(op, bound);
+    guardOutputSizes(op, bound, this.maxBytes);
     let out: KernelResult<Record<string, unknown>>;
     try {
       out = kernel(bound.values);
@@ -85,7 +90,7 @@ export class Runtime {
 /** A new runtime on the named backend (`js`, the default, needs no setup). */
 export async function createRuntime(options?: RuntimeOptions): Promise<Runtime> {
   const checked = checkRuntimeOptions(options, 'createRuntime');
-  return new Runtime(await loadBackend(checked.backend ?? 'js', checked));
+  return new Runtime(await loadBackend(checked.backend ?? 'js', checked), checked);
 }
 
 /** The ids of every op of the project. */

@@ -1,0 +1,106 @@
+import { sizeOf, type DenseData, type SparseData } from '@sparse/kernel-abi';
+import type { DType } from './dtype.js';
+import { ResourceExhaustedError } from './errors.js';
+import type { EntriesTerm, OpMeta, OutputMeta } from './op-meta.js';
+import { shapeText } from './shape.js';
+import type { BoundArgs } from './bind-args.js';
+
+type Data = SparseData | DenseData;
+
+// Bytes of one value in its store; a string is a reference to a string the inputs already hold.
+const VALUE_BYTES: Record<DType, number> = { float32: 4, float64: 8, int32: 4, int64: 8, bool: 1, string: 8 };
+// An index is a float64 per dim (SparseData.indices).
+const INDEX_BYTES = 8;
+
+/** What an output will take, where the spec bounds it before the kernel runs; undefined where it does not. */
+export interface OutputBytes {
+  output: string;
+  bytes: number;
+  /** `dense shape [2, 1000000000]`, `at most 1000000002 entries of rank 2`: how the bytes were counted. */
+  what: string;
+}
+
+/**
+ * Refuses a call whose outputs and working memory would take more than `maxBytes`, before anything is allocated:
+ * dense outputs by their shape, sparse outputs by the bound their spec gives on their entries, each with the
+ * kernel's working bytes per element or entry. Inputs are already in memory and are not counted.
+ */
+export function guardBytes(
+  op: OpMeta,
+  bound: BoundArgs,
+  shapeOf: (o: OutputMeta) => number[] | undefined,
+  dense: (o: OutputMeta) => boolean,
+  maxBytes: number,
+): void {
+  let total = 0;
+  const parts: OutputBytes[] = [];
+  for (const o of op.outputs) {
+    const part = outputBytes(op, o, bound, shapeOf(o), dense(o));
+    if (!part) continue;
+    total += part.bytes;
+    parts.push(part);
+  }
+  if (total > maxBytes) {
+    const largest = parts.reduce((a, b) => (b.bytes > a.bytes ? b : a));
+    throw new ResourceExhaustedError(
+      `${op.name}: ${largest.output} (${largest.what}) would take ${bytesText(largest.bytes)}` +
+        (parts.length > 1 ? ` of the ${bytesText(total)} this call needs` : '') +
+        `, more than this runtime's budget of ${bytesText(maxBytes)} (createRuntime({ maxBytes }) sets it)`,
+    );
+  }
+}
+
+function outputBytes(
+  op: OpMeta,
+  o: OutputMeta,
+  bound: BoundArgs,
+  shape: number[] | undefined,
+  dense: boolean,
+): OutputBytes | undefined {
+  const valueBytes = VALUE_BYTES[bound.dtypes[o.dtype] ?? (o.dtype as DType)] ?? 8;
+  if (dense) {
+    if (!shape) return undefined;
+    const n = sizeOf(shape);
+    return { output: o.name, bytes: n * (valueBytes + op.workspace), what: `dense shape ${shapeText(shape)}` };
+  }
+  if (!o.entries) return undefined;
+  const entries = o.entries.reduce((sum, t) => sum + termValue(t, bound), 0);
+  const rank = shape?.length ?? rankOfFirst(o.entries, bound);
+  return {
+    output: o.name,
+    bytes: entries * (rank * INDEX_BYTES + valueBytes + op.workspace),
+    what: `at most ${entries} entries of rank ${rank}`,
+  };
+}
+
+function termValue(t: EntriesTerm, bound: BoundArgs): number {
+  if ('nnz' in t) {
+    const v = bound.values[t.nnz] as Data | Data[];
+    return (Array.isArray(v) ? v : [v]).reduce(
+      (n, x) => n + (x.kind === 'sparse' ? x.values.length : sizeOf(x.shape)),
+      0,
+    );
+  }
+  if ('size' in t) return sizeOf((bound.values[t.size] as Data).shape);
+  const [arg, axis] = t.dim;
+  return (bound.values[arg] as Data).shape[axis] ?? 0;
+}
+
+/** The rank of the tensor a bound's first term counts (an output whose shape the spec leaves to the kernel). */
+function rankOfFirst(terms: EntriesTerm[], bound: BoundArgs): number {
+  const t = terms[0];
+  const arg = 'nnz' in t ? t.nnz : 'size' in t ? t.size : t.dim[0];
+  const v = bound.values[arg] as Data | Data[];
+  return (Array.isArray(v) ? v[0] : v)?.shape.length ?? 1;
+}
+
+function bytesText(n: number): string {
+  const units = ['bytes', 'KiB', 'MiB', 'GiB', 'TiB'];
+  let u = 0;
+  let x = n;
+  while (x >= 1024 && u < units.length - 1) {
+    x /= 1024;
+    u++;
+  }
+  return u === 0 ? `${n} bytes` : `${x.toFixed(1)} ${units[u]}`;
+}

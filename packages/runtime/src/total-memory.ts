@@ -1,0 +1,4 @@
+/** The machine's memory in bytes, where the platform says (Node); elsewhere unknown. */
+export function totalMemory(): number | undefined {
+  return undefined;
+}

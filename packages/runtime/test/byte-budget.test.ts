@@ -1,0 +1,96 @@
+import { totalmem } from 'node:os';
+import { describe, expect, it } from 'vitest';
+import {
+  createRuntime,
+  getOpInfo,
+  listOps,
+  ResourceExhaustedError,
+  setBackend,
+  SparseTensor,
+  sparse,
+} from '../src/index.js';
+
+/** The error a call throws. */
+function errorOf(call: () => unknown): Error {
+  try {
+    call();
+  } catch (e) {
+    return e as Error;
+  }
+  throw new Error('the call was not refused');
+}
+
+describe('the byte budget', () => {
+  it('defaults to a quarter of the machine in Node', async () => {
+    expect((await createRuntime()).maxBytes).toBe(Math.floor(totalmem() / 4));
+  });
+
+  // The review's cases: each took gigabytes (or the machine) on js; each is now refused before any allocation.
+  for (const backend of ['js', 'wasm']) {
+    it(`refuses, on ${backend}, calls whose outputs and working memory pass it, naming op, output and bytes`, async () => {
+      const rt = await createRuntime({ backend, maxBytes: 2 ** 30 });
+      const wide = new SparseTensor(
+        [
+          [0, 0],
+          [1, 5],
+        ],
+        [1, 2],
+        [2, 1e9],
+        'float32',
+      );
+      const reduce = errorOf(() => rt.sparse.reduceSum(wide, { axis: 0, keepdims: true }));
+      expect(reduce).toBeInstanceOf(ResourceExhaustedError);
+      // 1e9 float32 outputs and a float64 count per output: 12e9 bytes.
+      expect(reduce.message).toBe(
+        "sparse_reduce_sum: output (dense shape [1,1000000000]) would take 11.2 GiB, more than this runtime's budget of 1.0 GiB (createRuntime({ maxBytes }) sets it)",
+      );
+      const tall = new SparseTensor([[0, 0]], [1], [1e9, 2], 'float32');
+      expect(errorOf(() => rt.sparse.fillEmptyRows(tall, 0)).message).toMatch(
+        /^sparse_fill_empty_rows: output \(at most 1000000001 entries of rank 2\) would take 18\.6 GiB, more than/,
+      );
+      const long = new SparseTensor([[0]], [1], [2 ** 31 - 1], 'float64');
+      expect(errorOf(() => rt.sparse.toDense(long))).toBeInstanceOf(ResourceExhaustedError);
+    });
+  }
+
+  it('lets through what fits, to the byte', async () => {
+    const rt = await createRuntime({ maxBytes: 400 });
+    expect(rt.sparse.toDense(new SparseTensor([[0]], [1], [100], 'float32')).shape).toEqual([100]);
+    expect(errorOf(() => rt.sparse.toDense(new SparseTensor([[0]], [1], [101], 'float32')))).toBeInstanceOf(
+      ResourceExhaustedError,
+    );
+  });
+
+  it('counts sparse outputs by the bound of their spec', async () => {
+    // concat of two tensors of 3 entries each, rank 2, float32: 6 × (2 × 8 + 4) = 120 bytes.
+    const a = new SparseTensor(
+      [
+        [0, 0],
+        [0, 1],
+        [1, 1],
+      ],
+      [1, 2, 3],
+      [2, 2],
+      'float32',
+    );
+    expect((await createRuntime({ maxBytes: 120 })).sparse.concat(0, [a, a]).values.length).toBe(6);
+    const tight = await createRuntime({ maxBytes: 119 });
+    expect(errorOf(() => tight.sparse.concat(0, [a, a]))).toBeInstanceOf(ResourceExhaustedError);
+  });
+
+  it('is an option of createRuntime and setBackend, checked', async () => {
+    await expect(createRuntime({ maxBytes: -1 })).rejects.toThrow(/maxBytes must be a number of bytes > 0, got -1/);
+    await expect(createRuntime({ maxBytes: '1GB' as never })).rejects.toThrow(TypeError);
+    await setBackend('js', { maxBytes: 1000 });
+    expect(errorOf(() => sparse.toDense(new SparseTensor([[0]], [1], [1000], 'float32')))).toBeInstanceOf(
+      ResourceExhaustedError,
+    );
+    await setBackend('js');
+  });
+
+  it('every sparse output of every op has a bound on its entries, so none escapes the budget', () => {
+    for (const op of listOps())
+      for (const o of getOpInfo(op)!.outputs)
+        if (o.type !== 'dense') expect(o.entries?.length, `${op}: ${o.name}`).toBeGreaterThan(0);
+  });
+});
