@@ -12,7 +12,7 @@
 // Each stage gets its own module instance with its inputs already in place, so one stage never disturbs
 // another's memory. An export that no longer exists (a renamed kernel) drops its stage with a note.
 import { kernels as jsKernels } from '@sparse/kernels-js';
-import { instantiateKernels } from '../../packages/kernels-as/dist/wasm-module.js';
+import { compileKernels, instantiateKernels } from '../../packages/kernels-as/dist/wasm-module.js';
 import { WasmContext } from '../../packages/kernels-as/dist/wasm-context.js';
 import { slabs, sparseTensorDenseMatmul } from '../../packages/kernels-as/dist/kernels/sparse_tensor_dense_matmul.js';
 
@@ -20,7 +20,7 @@ const DTYPE = 'float32';
 const SIZE = 4;
 
 async function context() {
-  return new WasmContext(await instantiateKernels());
+  return new WasmContext(await instantiateKernels(await compileKernels()));
 }
 
 /** [{name, what, fn}] for the wasm stages on kernel args `args`, plus `notes` for stages that could not be set up. */

@@ -2,7 +2,7 @@ import { kernels as jsKernels } from '@sparse/kernels-js';
 import { FAMILY_OPS } from './generated/family-ops.js';
 import { REASONS } from './delegation.js';
 import { delegate } from './delegate.js';
-import { instantiateKernels } from './wasm-module.js';
+import { compileKernels, instantiateKernels } from './wasm-module.js';
 import { WasmContext } from './wasm-context.js';
 import { HeapExhausted } from './heap.js';
 import { cwiseKernel } from './families/cwise.js';
@@ -38,8 +38,13 @@ export interface WasmBackendOptions {
 export interface WasmBackend {
   name: 'wasm';
   kernels: Record<string, Kernel>;
-  /** The bytes of wasm memory in use: grows to the largest call, then stays (it is reused). */
+  /** The bytes of wasm memory held: grows to the largest call, and is given back after a call past 64 MiB. */
   memoryBytes(): number;
+  /**
+   * Gives the wasm memory back now: a fresh instance of the module replaces the current one, with the memory it
+   * starts with. The backend does this by itself, between calls, after one that left more than 64 MiB behind.
+   */
+  releaseMemory(): Promise<void>;
   /** The runtime's index check, in wasm (see WasmContext.indicesValid). */
   indicesValid(st: SparseData): boolean;
 }
@@ -62,6 +67,20 @@ function ranOnJsWhenHeapExhausted(ctx: WasmContext, kernel: Kernel, js: JsKernel
   };
 }
 
+/** Above this, the memory a call left behind is given back once it returns (wasm memory cannot shrink). */
+const RELEASE_ABOVE = 64 * 2 ** 20;
+
+/** After a call that left the wasm memory large, a fresh instance replaces it (asynchronously, between calls). */
+function givingMemoryBack(ctx: WasmContext, kernel: Kernel, releaseMemory: () => Promise<void>): Kernel {
+  return (args) => {
+    try {
+      return kernel(args);
+    } finally {
+      if (ctx.heap.bytes > RELEASE_ABOVE) void releaseMemory();
+    }
+  };
+}
+
 /**
  * A wasm backend: one module instance with its own heap. Every op is here: in wasm (the family ops from their
  * spec expressions, the rest by hand, one file per op under kernels/), or run on the JS kernels where its spec
@@ -71,7 +90,13 @@ export async function createWasmBackend(
   wasm?: BufferSource | URL | string,
   options: WasmBackendOptions = {},
 ): Promise<WasmBackend> {
-  const ctx = new WasmContext(await instantiateKernels(wasm), options.maxHeapBytes);
+  const module = await compileKernels(wasm);
+  const ctx = new WasmContext(await instantiateKernels(module), options.maxHeapBytes);
+  let releasing: Promise<void> | undefined;
+  const releaseMemory = () =>
+    (releasing ??= instantiateKernels(module)
+      .then((exports) => ctx.replaceInstance(exports))
+      .finally(() => (releasing = undefined)));
   const kernels: Record<string, Kernel> = {};
   for (const [op, js] of Object.entries(jsKernels) as [string, JsKernel][]) {
     const family = FAMILY_OPS[op];
@@ -89,6 +114,13 @@ export async function createWasmBackend(
       kernels[op] = factory(ctx, js);
     }
   }
-  for (const [op, kernel] of Object.entries(kernels)) kernels[op] = ranOnJsWhenHeapExhausted(ctx, kernel, jsOf(op));
-  return { name: 'wasm', kernels, memoryBytes: () => ctx.heap.bytes, indicesValid: (st) => ctx.indicesValid(st) };
+  for (const [op, kernel] of Object.entries(kernels))
+    kernels[op] = givingMemoryBack(ctx, ranOnJsWhenHeapExhausted(ctx, kernel, jsOf(op)), releaseMemory);
+  return {
+    name: 'wasm',
+    kernels,
+    memoryBytes: () => ctx.heap.bytes,
+    releaseMemory,
+    indicesValid: (st) => ctx.indicesValid(st),
+  };
 }

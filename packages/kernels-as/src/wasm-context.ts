@@ -8,13 +8,19 @@ const FAST_CHECK_MIN = 16384;
 
 /** One module instance and its heap: what every wasm kernel of a runtime shares. */
 export class WasmContext {
-  readonly heap: Heap;
+  heap: Heap;
 
   constructor(
-    readonly exports: WasmExports,
-    maxHeapBytes?: number,
+    public exports: WasmExports,
+    private readonly maxHeapBytes?: number,
   ) {
     this.heap = new Heap(exports.memory, maxHeapBytes);
+  }
+
+  /** Moves to a fresh instance of the module (its memory as small as it starts); the old one is dropped. */
+  replaceInstance(exports: WasmExports): void {
+    this.exports = exports;
+    this.heap = new Heap(exports.memory, this.maxHeapBytes);
   }
 
   /**

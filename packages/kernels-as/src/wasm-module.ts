@@ -19,15 +19,20 @@ export type WasmFunction = {
 }[keyof WasmExports];
 
 /**
- * Compiles and instantiates the kernels: given bytes, or read from a URL or path (default: the package's own
- * kernels.wasm), from disk in Node and by fetch elsewhere.
+ * Compiles the kernels: given bytes, or read from a URL or path (default: the package's own kernels.wasm), from
+ * disk in Node and by fetch elsewhere.
  */
-export async function instantiateKernels(source?: BufferSource | URL | string): Promise<WasmExports> {
+export async function compileKernels(source?: BufferSource | URL | string): Promise<WebAssembly.Module> {
   const bytes =
     source === undefined || source instanceof URL || typeof source === 'string'
       ? await loadBytes(source ?? WASM_URL)
       : source;
-  const { instance } = await WebAssembly.instantiate(bytes, {
+  return WebAssembly.compile(bytes);
+}
+
+/** A fresh instance of the compiled kernels, with the memory the module starts with. */
+export async function instantiateKernels(module: WebAssembly.Module): Promise<WasmExports> {
+  const instance = await WebAssembly.instantiate(module, {
     env: {
       abort(_msg: number, _file: number, line: number, column: number) {
         throw new Error(`wasm kernel aborted at ${line}:${column}`);

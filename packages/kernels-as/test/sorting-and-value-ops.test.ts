@@ -3,7 +3,7 @@ import type { SparseData } from '@sparse/kernel-abi';
 import { dense, scalar, sparse, type Plain } from '@sparse/test-kit/plain-data';
 import { rng, type Rng } from '@sparse/test-kit/seeded-random';
 import { createWasmBackend, type WasmBackend } from '../dist/index.js';
-import { instantiateKernels } from '../dist/wasm-module.js';
+import { compileKernels, instantiateKernels } from '../dist/wasm-module.js';
 import { WasmContext } from '../dist/wasm-context.js';
 import { againstJs, runJs, runWasm } from './against-js.js';
 
@@ -312,7 +312,7 @@ describe('sparse_softmax on wasm', () => {
   const close = (args: Record<string, unknown>, what: string) => same('sparse_softmax', args, what);
 
   it('computes exp as V8 does, to the bit, on every branch of it (and two lanes at a time)', async () => {
-    const ctx = new WasmContext(await instantiateKernels());
+    const ctx = new WasmContext(await instantiateKernels(await compileKernels()));
     const r = rng(17);
     const bits = new Float64Array(1);
     const raw = new BigUint64Array(bits.buffer);
