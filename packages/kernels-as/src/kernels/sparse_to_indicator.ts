@@ -4,7 +4,11 @@ import { fitsI32, type WasmContext } from '../wasm-context.js';
 import { delegate } from '../delegate.js';
 import { REASONS, WASM_BYTES } from '../delegation.js';
 
-/** sparse_to_indicator: the dense bool output zeroed and set in wasm (offsets below 2^31: the runtime caps it). */
+/**
+ * sparse_to_indicator: each entry's offset computed in wasm (below 2^31: the runtime caps the output), the 1s set
+ * on the JS side in an output allocated there: zeroed pages come free, where filling them in wasm memory and
+ * copying them out would touch every byte twice (the output may be far larger than the entries).
+ */
 export function sparseToIndicator(
   ctx: WasmContext,
   js: KernelTable['sparse_to_indicator'],
@@ -18,15 +22,16 @@ export function sparseToIndicator(
     const size = sizeOf(outShape);
     const ib = sp.dtype === 'int64' ? 8 : 4;
     const n = sp.values.length;
-    if (size + n * (rank * 12 + ib) + rank * 4 + 64 > WASM_BYTES) return delegate(js, args, REASONS.tooBig);
+    if (n * (rank * 12 + ib + 4) + rank * 4 + 64 > WASM_BYTES) return delegate(js, args, REASONS.tooBig);
     const { heap } = ctx;
     heap.reset();
     const idx = ctx.putIndices(sp.indices); // the last column is discarded (and not bounded): it may saturate, unread
     const strides = heap.putI32(rowMajorStrides(outShape));
     const ids = heap.putValues(sp.dtype, sp.values);
-    const out = heap.alloc(size);
-    ctx.call(`to_indicator_${ib}`, [idx, n, rank, strides, ids, out, size]);
-    const data = new Uint8Array(ctx.exports.memory.buffer, out, size).slice();
+    const offsets = heap.alloc(n * 4);
+    ctx.call(`to_indicator_offsets_${ib}`, [idx, n, rank, strides, ids, offsets]);
+    const data = new Uint8Array(size);
+    for (const off of heap.i32(offsets, n)) data[off] = 1;
     return { output: { kind: 'dense', data, shape: outShape, dtype: 'bool' } satisfies DenseData };
   };
 }
