@@ -1,0 +1,71 @@
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, it } from 'vitest';
+
+// Valid input whose outputs would be enormous — every spec example with its dense shapes 10^4 and 10^6 times larger —
+// must end in a result or a documented error, on js and wasm, in a process that never passes its memory limit.
+// The child is watched from here (its resident memory, read from /proc), since typed arrays live outside the V8
+// heap that --max-old-space-size limits.
+
+const RSS_LIMIT = 1.5 * 2 ** 30;
+const DOCUMENTED = /^(InvalidArgumentError|TypeError|ResourceExhaustedError|UnimplementedError):/;
+
+it('huge but valid dense shapes: every op ends in a result or a documented error, within the memory limit', async () => {
+  const { lines, peak, killed } = await runWatched(
+    [join(import.meta.dirname, 'huge-shapes/run-scaled.mjs'), '1e4,1e6', String(2 ** 28)],
+    RSS_LIMIT,
+  );
+  expect(killed, `the child passed ${RSS_LIMIT} bytes of resident memory`).toBe(false);
+  const calls = lines.filter((l) => 'op' in l) as { backend: string; op: string; name: string; outcome: string }[];
+  expect(calls.length).toBeGreaterThan(100);
+  const undocumented = calls.filter((c) => c.outcome !== 'result' && !DOCUMENTED.test(c.outcome));
+  expect(undocumented).toEqual([]);
+  // The budget did its work: some outputs were refused for size, before allocation.
+  expect(calls.some((c) => c.outcome.startsWith('ResourceExhaustedError'))).toBe(true);
+  expect(peak).toBeLessThan(RSS_LIMIT);
+}, 300_000);
+
+/** Runs node with `args`, killing it if its resident memory passes `limit`; its JSON lines and its peak. */
+function runWatched(args: string[], limit: number) {
+  return new Promise<{ lines: Record<string, unknown>[]; peak: number; killed: boolean }>((resolve, reject) => {
+    const child = spawn(process.execPath, args, {
+      cwd: join(import.meta.dirname, '..'),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    let peak = 0;
+    let killed = false;
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (err += d));
+    const watch = setInterval(() => {
+      const rss = residentBytes(child.pid!);
+      peak = Math.max(peak, rss);
+      if (rss > limit) {
+        killed = true;
+        child.kill('SIGKILL');
+      }
+    }, 20);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearInterval(watch);
+      if (code !== 0 && !killed) return reject(new Error(`the child exited ${code}: ${err.slice(-2000)}`));
+      const lines = out
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
+      const reported = lines.find((l) => 'maxRssBytes' in l)?.maxRssBytes as number | undefined;
+      resolve({ lines, peak: Math.max(peak, reported ?? 0), killed });
+    });
+  });
+}
+
+function residentBytes(pid: number): number {
+  try {
+    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) * 1024 : 0;
+  } catch {
+    return 0; // the process has just exited
+  }
+}
