@@ -1,4 +1,4 @@
-import { totalMemory } from '#total-memory';
+import { totalMemory } from '#platform-memory';
 
 /** Where the platform does not say how much memory there is (browsers): what one op may take by default. */
 const BROWSER_MAX_BYTES = 2 ** 30;

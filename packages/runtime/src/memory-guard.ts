@@ -1,6 +1,7 @@
 import { sizeOf, type DenseData, type SparseData } from '@sparse/kernel-abi';
 import type { DType } from './dtype.js';
 import { ResourceExhaustedError } from './errors.js';
+import { jsHeapRoom } from '#platform-memory';
 import type { EntriesTerm, OpMeta, OutputMeta } from './op-meta.js';
 import { shapeText } from './shape.js';
 import type { BoundArgs } from './bind-args.js';
@@ -16,6 +17,8 @@ const INDEX_BYTES = 8;
 export interface OutputBytes {
   output: string;
   bytes: number;
+  /** Its string values, which live in the JavaScript heap (a reference each, as its array holds them). */
+  strings: number;
   /** `dense shape [2, 1000000000]`, `at most 1000000002 entries of rank 2`: how the bytes were counted. */
   what: string;
 }
@@ -40,6 +43,7 @@ export function guardBytes(
     total += part.bytes;
     parts.push(part);
   }
+  guardJsHeap(op, parts);
   if (total > maxBytes) {
     const largest = parts.reduce((a, b) => (b.bytes > a.bytes ? b : a));
     throw new ResourceExhaustedError(
@@ -57,11 +61,18 @@ function outputBytes(
   shape: number[] | undefined,
   dense: boolean,
 ): OutputBytes | undefined {
-  const valueBytes = VALUE_BYTES[bound.dtypes[o.dtype] ?? (o.dtype as DType)] ?? 8;
+  const dtype = bound.dtypes[o.dtype] ?? (o.dtype as DType);
+  const valueBytes = VALUE_BYTES[dtype] ?? 8;
+  const isString = dtype === 'string';
   if (dense) {
     if (!shape) return undefined;
     const n = sizeOf(shape);
-    return { output: o.name, bytes: n * (valueBytes + op.workspace), what: `dense shape ${shapeText(shape)}` };
+    return {
+      output: o.name,
+      bytes: n * (valueBytes + op.workspace),
+      strings: isString ? n : 0,
+      what: `dense shape ${shapeText(shape)}`,
+    };
   }
   if (!o.entries) return undefined;
   const entries = o.entries.reduce((sum, t) => sum + termValue(t, bound), 0);
@@ -69,8 +80,26 @@ function outputBytes(
   return {
     output: o.name,
     bytes: entries * (rank * INDEX_BYTES + valueBytes + op.workspace),
+    strings: isString ? entries : 0,
     what: `at most ${entries} entries of rank ${rank}`,
   };
+}
+
+// A string value costs its array a reference, and an array growing to hold them up to half as much again.
+const JS_BYTES_PER_STRING = 16;
+
+/**
+ * Refuses string outputs the JavaScript heap has no room for: V8 ends the process when its heap is exhausted,
+ * with nothing to catch, so they must not be tried. (Typed arrays live outside that heap, under the byte budget.)
+ */
+function guardJsHeap(op: OpMeta, parts: OutputBytes[]): void {
+  const room = jsHeapRoom();
+  const strings = parts.reduce((n, p) => n + p.strings, 0);
+  if (room === undefined || strings * JS_BYTES_PER_STRING <= room / 2) return;
+  const largest = parts.reduce((a, b) => (b.strings > a.strings ? b : a));
+  throw new ResourceExhaustedError(
+    `${op.name}: ${largest.output} (${largest.what}) would hold ${strings} string values, ${bytesText(strings * JS_BYTES_PER_STRING)} of a JavaScript heap that has ${bytesText(room)} left (strings live there, and the process cannot survive running out of it)`,
+  );
 }
 
 function termValue(t: EntriesTerm, bound: BoundArgs): number {

@@ -53,6 +53,16 @@ describe('the byte budget', () => {
     });
   }
 
+  it('refuses string outputs the JavaScript heap has no room for (running out of it ends the process)', async () => {
+    const rt = await createRuntime();
+    const st = new SparseTensor([[0], [1]], ['a', 'b'], [3e8], 'string');
+    const e = errorOf(() => rt.sparse.toDense(st));
+    expect(e).toBeInstanceOf(ResourceExhaustedError);
+    expect(e.message).toMatch(
+      /^sparse_tensor_to_dense: output \(dense shape \[300000000\]\) would hold 300000000 string values, 4\.5 GiB of a JavaScript heap that has .* left/,
+    );
+  });
+
   it('lets through what fits, to the byte', async () => {
     const rt = await createRuntime({ maxBytes: 400 });
     expect(rt.sparse.toDense(new SparseTensor([[0]], [1], [100], 'float32')).shape).toEqual([100]);

@@ -1,4 +1,0 @@
-/** The machine's memory in bytes, where the platform says (Node); elsewhere unknown. */
-export function totalMemory(): number | undefined {
-  return undefined;
-}
