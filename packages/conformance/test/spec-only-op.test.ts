@@ -117,7 +117,8 @@ export function sparseHandWrittenFixture(
 };
 
 const work = mkdtempSync(join(tmpdir(), 'spec-only-'));
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+// The copy holds built output and the nx cache: removing it takes a while on a loaded machine.
+afterAll(() => rmSync(work, { recursive: true, force: true }), 120_000);
 
 /** `npm run build` in the copy, as a contributor runs it; returns what nx printed, without colours. */
 const build = () =>
