@@ -237,5 +237,10 @@ function vectorEntries(where: string, v: unknown): ArrayLike<unknown> {
 
 /** Each entry a whole number; `digits`: strings of digits count, as the case format writes int64 list entries. */
 function intList(where: string, items: ArrayLike<unknown>, digits = false): number[] {
-  return Array.from(items, (x, i) => readWholeNumber(x, `${where}[${i}]`, { digits }));
+  const out = new Array<number>(items.length);
+  for (let i = 0; i < items.length; i++) {
+    const x = items[i];
+    out[i] = typeof x === 'number' && Number.isSafeInteger(x) ? x : readWholeNumber(x, `${where}[${i}]`, { digits });
+  }
+  return out;
 }

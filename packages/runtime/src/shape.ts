@@ -30,11 +30,11 @@ export function toShape(dims: unknown, what: string): number[] {
   if (dims.length > MAX_RANK) {
     throw new InvalidArgumentError(`${what} has ${dims.length} dims; a tensor has at most ${MAX_RANK}`);
   }
-  const out = Array.from(dims as ArrayLike<unknown>, (d, i) => {
-    const v = readWholeNumber(d, `${what}[${i}]`, { digits: true });
-    if (v < 0) throw new InvalidArgumentError(`${what}[${i}] = ${v} is not a dim: need a whole number >= 0`);
-    return v;
-  });
+  const out = new Array<number>(dims.length);
+  for (let i = 0; i < dims.length; i++) {
+    const d = dims[i];
+    out[i] = typeof d === 'number' && d >= 0 && Number.isSafeInteger(d) ? d : readDim(d, `${what}[${i}]`);
+  }
   // Below 2^62 the float product cannot be hiding a count past 2^63 - 1.
   if (sizeOf(out) >= 2 ** 62 && exactSizeOf(out) > INT64_MAX) {
     throw new InvalidArgumentError(
@@ -42,6 +42,12 @@ export function toShape(dims: unknown, what: string): number[] {
     );
   }
   return out;
+}
+
+function readDim(d: unknown, what: string): number {
+  const v = readWholeNumber(d, what, { digits: true });
+  if (v < 0) throw new InvalidArgumentError(`${what} = ${v} is not a dim: need a whole number >= 0`);
+  return v;
 }
 
 /** Refuses a dense output too large to allocate, naming the op and the shape. */

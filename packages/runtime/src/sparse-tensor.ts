@@ -45,7 +45,9 @@ export let sparseDataOf: (st: SparseTensor) => SparseData;
 export class SparseTensor {
   readonly #indexData: Float64Array;
   readonly #values: Values;
-  readonly #denseShape: readonly number[];
+  // Never given out: `denseShape` is a frozen copy, made when first asked for (V8 slices frozen arrays slowly).
+  readonly #shape: readonly number[];
+  #frozenShape: readonly number[] | undefined;
   readonly #dtype: DType;
 
   static {
@@ -53,7 +55,7 @@ export class SparseTensor {
       kind: 'sparse',
       indices: st.#indexData,
       values: st.#values,
-      shape: st.#denseShape.slice(),
+      shape: st.#shape.slice(),
       dtype: st.#dtype,
     });
   }
@@ -75,7 +77,7 @@ export class SparseTensor {
     adopting = false;
     this.#indexData = d.indices;
     this.#values = d.values;
-    this.#denseShape = Object.freeze(d.shape.slice());
+    this.#shape = d.shape.slice();
     this.#dtype = d.dtype;
     Object.freeze(this);
   }
@@ -107,7 +109,8 @@ export class SparseTensor {
 
   /** The dense shape, frozen. */
   get denseShape(): readonly number[] {
-    return this.#denseShape;
+    this.#frozenShape ??= Object.freeze(this.#shape.slice());
+    return this.#frozenShape;
   }
 
   get dtype(): DType {
@@ -115,7 +118,7 @@ export class SparseTensor {
   }
 
   get rank(): number {
-    return this.#denseShape.length;
+    return this.#shape.length;
   }
 
   get nnz(): number {
@@ -124,7 +127,7 @@ export class SparseTensor {
 
   /** The dense shape (TensorFlow's `shape`), as a new array. */
   get shape(): number[] {
-    return this.#denseShape.slice();
+    return this.#shape.slice();
   }
 
   /** The indices as N index tuples. */
@@ -182,7 +185,7 @@ export class SparseTensor {
     const more = this.nnz > 20 ? [`… ${this.nnz - 20} more`] : [];
     return (
       `SparseTensor(indices=${formatNested(this.indices.slice(0, 20))}${this.nnz > 20 ? '…' : ''}, ` +
-      `values=${formatNested([...vals, ...more])}, dense_shape=${shapeText(this.#denseShape)}, dtype=${this.#dtype})`
+      `values=${formatNested([...vals, ...more])}, dense_shape=${shapeText(this.#shape)}, dtype=${this.#dtype})`
     );
   }
 }

@@ -27,7 +27,9 @@ export let denseDataOf: (t: Tensor) => DenseData;
  */
 export class Tensor {
   readonly #data: Values;
+  // Never given out: `shape` is a frozen copy, made when first asked for (V8 slices frozen arrays slowly).
   readonly #shape: readonly number[];
+  #frozenShape: readonly number[] | undefined;
   readonly #dtype: DType;
 
   static {
@@ -51,7 +53,7 @@ export class Tensor {
     }
     const checked = copy ? toValues(data, dtype, 'Tensor: data') : data;
     this.#data = checked === data && copy ? (data.slice() as Values) : checked;
-    this.#shape = Object.freeze(checkedShape);
+    this.#shape = checkedShape;
     this.#dtype = dtype;
     Object.freeze(this);
   }
@@ -63,7 +65,8 @@ export class Tensor {
 
   /** The shape, frozen. */
   get shape(): readonly number[] {
-    return this.#shape;
+    this.#frozenShape ??= Object.freeze(this.#shape.slice());
+    return this.#frozenShape;
   }
 
   get dtype(): DType {
