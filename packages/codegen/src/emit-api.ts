@@ -86,28 +86,40 @@ export function emitOpsApi(specs: LoadedSpec[]): string {
       }),
     });
 
+    f.addImportDeclaration({
+      moduleSpecifier: '../op-options.js',
+      namedImports: ['readOptions', 'refuseExtraArguments'],
+    });
+
     f.addFunction({
       name: 'bindOps',
       isExported: true,
-      docs: ["The typed API over one runtime: each method calls `run` with the spec's argument names."],
+      docs: [
+        "The typed API over one runtime: each method checks its options object (an unknown key is a TypeError, never ignored) and calls `run` with the spec's argument names.",
+      ],
       parameters: [{ name: 'run', type: 'RunOp' }],
       returnType: 'SparseOps',
       statements: (w) => {
         w.writeLine('const ops: SparseOps = {');
         for (const s of specs) {
           const params = paramsOf(s).map((p) => p.name);
+          const optionNames = s.args
+            .filter((a) => a.default !== undefined)
+            .flatMap((a) => [a.name, ...(a.aliases ?? [])].map(camelCase));
           const argEntries = s.args.flatMap((a) =>
             a.default === undefined
               ? [`${a.name}: ${camelCase(a.name)}`]
-              : [a.name, ...(a.aliases ?? [])].map((n) => `${n}: options.${camelCase(n)}`),
+              : [a.name, ...(a.aliases ?? [])].map((n) => `${n}: o.${camelCase(n)}`),
           );
           const call = `run('${s.name}', { ${argEntries.join(', ')} })`;
-          const body =
+          const check = optionNames.length
+            ? `const o = readOptions('${s.apiName}', options, [${optionNames.map((n) => `'${n}'`).join(', ')}], extra);`
+            : `refuseExtraArguments('${s.apiName}', ${params.length}, extra);`;
+          const result =
             s.outputs.length === 1
-              ? `${call}.${s.outputs[0].name} as ${OUTPUT_TS[s.outputs[0].type]}`
-              : `{ const out = ${call}; return { ${s.outputs.map((o) => `${camelCase(o.name)}: out.${o.name} as ${OUTPUT_TS[o.type]}`).join(', ')} }; }`;
-          const sig = params.map((p) => (p === 'options' ? 'options = {}' : p)).join(', ');
-          w.writeLine(`  ${s.apiName}: (${sig}) => ${s.outputs.length === 1 ? body : `${body}`},`);
+              ? `return ${call}.${s.outputs[0].name} as ${OUTPUT_TS[s.outputs[0].type]};`
+              : `const out = ${call}; return { ${s.outputs.map((o) => `${camelCase(o.name)}: out.${o.name} as ${OUTPUT_TS[o.type]}`).join(', ')} };`;
+          w.writeLine(`  ${s.apiName}: (${[...params, '...extra'].join(', ')}) => { ${check} ${result} },`);
         }
         for (const s of specs)
           for (const alias of s.apiAliases) w.writeLine(`  ${alias}: (...args) => ops.${s.apiName}(...args),`);

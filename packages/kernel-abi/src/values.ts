@@ -43,12 +43,13 @@ export function storageValue(dtype: DType, v: Scalar): number | bigint | string 
 
 /** A store of `n` copies of `v`. */
 export function filledValues(dtype: DType, n: number, v: Scalar): Values {
+  // Strings are filled once, with `v`: a new string store would first be filled with '' for nothing.
+  if (dtype === 'string') return new Array<string>(n).fill(v as string);
   const out = allocValues(dtype, n);
   const s = storageValue(dtype, v);
-  // A new store is already zero (or ''): filling it again with +0 would only touch every page of a large one.
-  if (Object.is(s, 0) || s === 0n || s === '') return out;
-  if (Array.isArray(out)) out.fill(s as string);
-  else (out as unknown as { fill(x: unknown): void }).fill(s);
+  // A new store is already zero: filling it again with +0 would only touch every page of a large one.
+  if (Object.is(s, 0) || s === 0n) return out;
+  (out as unknown as { fill(x: unknown): void }).fill(s);
   return out;
 }
 

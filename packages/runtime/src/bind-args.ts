@@ -1,10 +1,13 @@
 import type { DenseData, SparseData } from '@sparse/kernel-abi';
 import { describe, getValue, isDType, isIntegerDType, toScalar, zeroOf, type DType } from './dtype.js';
 import { InvalidArgumentError } from './errors.js';
+import { isList } from './list-input.js';
+import { isPlainObject } from './plain-object.js';
 import type { ArgMeta, OpMeta } from './op-meta.js';
 import { shapeText, toShape } from './shape.js';
-import { SparseTensor } from './sparse-tensor.js';
-import { Tensor, tensor } from './tensor.js';
+import { SparseTensor, sparseDataOf, sparseFromPlain } from './sparse-tensor.js';
+import { Tensor, denseDataOf, denseFromPlain } from './tensor.js';
+import { readWholeNumber } from './whole-number.js';
 
 /** An op's arguments in kernel form (SparseData, DenseData, Scalar, numbers...), keyed by spec name, defaults filled in. */
 export interface BoundArgs {
@@ -15,12 +18,12 @@ export interface BoundArgs {
 
 /** A tensor argument once its kind is known; `pending` holds a plain value still to convert with its dtype. */
 type Tensorish =
-  | { kind: 'sparse'; value: SparseTensor }
-  | { kind: 'sparse_list'; value: SparseTensor[] }
-  | { kind: 'dense'; value: Tensor }
+  | { kind: 'sparse'; value: SparseData }
+  | { kind: 'sparse_list'; value: SparseData[] }
+  | { kind: 'dense'; value: DenseData }
   | { kind: 'pending'; value: unknown };
 
-const isPlainSparse = (v: unknown): v is Parameters<typeof SparseTensor.fromJSON>[0] =>
+const isPlainSparse = (v: unknown): boolean =>
   typeof v === 'object' &&
   v !== null &&
   'indices' in v &&
@@ -118,11 +121,13 @@ function resolveNames(op: OpMeta, raw: Record<string, unknown>): Map<string, unk
 
 function classify(op: OpMeta, a: ArgMeta, v: unknown): Tensorish {
   const where = `${op.name}: ${a.name}`;
-  const asSparse = (x: unknown, w: string): SparseTensor => {
-    if (x instanceof SparseTensor) return x;
-    if (isPlainSparse(x)) return SparseTensor.fromJSON(x);
+  const asSparse = (x: unknown, w: string): SparseData => {
+    if (x instanceof SparseTensor) return sparseDataOf(x);
+    if (isPlainObject(x)) return sparseDataOf(sparseFromPlain(x, w, (part) => `${w}.${part}`));
     throw new TypeError(`${w} must be a SparseTensor, got ${describe(x)}`);
   };
+  const dense = (x: unknown): Tensorish =>
+    x instanceof Tensor ? { kind: 'dense', value: denseDataOf(x) } : { kind: 'pending', value: x };
   switch (a.type) {
     case 'sparse':
       return { kind: 'sparse', value: asSparse(v, where) };
@@ -134,41 +139,47 @@ function classify(op: OpMeta, a: ArgMeta, v: unknown): Tensorish {
       return { kind: 'sparse', value: asSparse(v, where) };
     case 'sparse_or_dense':
       if (v instanceof SparseTensor || isPlainSparse(v)) return { kind: 'sparse', value: asSparse(v, where) };
-      return v instanceof Tensor ? { kind: 'dense', value: v } : { kind: 'pending', value: v };
+      return dense(v);
     default:
       if (v instanceof SparseTensor || isPlainSparse(v))
         throw new TypeError(`${where} must be a dense tensor, got a SparseTensor`);
-      return v instanceof Tensor ? { kind: 'dense', value: v } : { kind: 'pending', value: v };
+      return dense(v);
   }
 }
 
-function convertPlain(op: OpMeta, a: ArgMeta, v: unknown, dtype: DType | undefined): Tensor {
+/**
+ * A plain value for a tensor argument, converted as TensorFlow converts it: to `dtype` once the argument's dtype is
+ * known. Otherwise it takes the dtype its values call for, unless the argument does not take that one: TensorFlow
+ * then converts again to the op's preferred dtype (an empty list, float32 by itself, becomes int32 ids), here the
+ * first dtype the spec lists; if that fails too, the first dtype stands and is refused as not taken.
+ */
+function convertPlain(op: OpMeta, a: ArgMeta, v: unknown, dtype: DType | undefined): DenseData {
+  const what = `${op.name}: ${a.name}`;
+  const inferred = denseFromPlain(v, dtype, undefined, what);
+  const allowed = dtype === undefined ? op.dtypes[a.dtype!] : undefined;
+  if (!allowed || allowed.includes(inferred.dtype)) return inferred;
   try {
-    return tensor(v, dtype);
-  } catch (e) {
-    if (e instanceof TypeError || e instanceof InvalidArgumentError) {
-      const Err = e instanceof TypeError ? TypeError : InvalidArgumentError;
-      throw new Err(`${op.name}: ${a.name}: ${e.message.replace(/^tensor: /, '')}`);
-    }
-    throw e;
+    return denseFromPlain(v, allowed[0], undefined, what);
+  } catch {
+    // The value does not hold the preferred dtype either: the dtype it has is reported as not taken.
+    return inferred;
   }
 }
 
 function toKernelForm(op: OpMeta, a: ArgMeta, t: Tensorish): SparseData | SparseData[] | DenseData | unknown {
   switch (t.kind) {
     case 'sparse':
-      return t.value.toData();
     case 'sparse_list':
-      return t.value.map((s) => s.toData());
+      return t.value;
     case 'dense':
       if (a.type === 'scalar') {
-        if (t.value.rank !== 0)
+        if (t.value.shape.length !== 0)
           throw new InvalidArgumentError(
             `${op.name}: ${a.name} must be a scalar, got shape ${shapeText(t.value.shape)}`,
           );
         return getValue(t.value.data, 0);
       }
-      return t.value.toData();
+      return t.value;
     case 'pending':
       throw new Error('unreachable: pending tensors are converted before');
   }
@@ -180,47 +191,56 @@ function readPlainArg(op: OpMeta, a: ArgMeta, v: unknown): unknown {
   // An argument whose default is null (None in TensorFlow) takes null.
   if (v === null && a.default === null) return null;
   switch (a.type) {
-    case 'int': {
-      const n = typeof v === 'bigint' ? Number(v) : v;
-      if (typeof n !== 'number' || !Number.isInteger(n))
-        throw new TypeError(`${where} must be a whole number, got ${describe(v)}`);
-      return n;
-    }
+    case 'int':
+      return readWholeNumber(v, where, { fraction: 'TypeError' });
     case 'bool':
       if (typeof v !== 'boolean') throw new TypeError(`${where} must be true or false, got ${describe(v)}`);
       return v;
     case 'int_list':
-      return intList(where, v);
+      return intList(where, vectorEntries(where, v), true);
     case 'int_or_int_list':
-      return typeof v === 'number' || typeof v === 'bigint'
-        ? readPlainArg(op, { ...a, type: 'int' }, v)
-        : intList(where, v);
+      return isScalarNumber(v) ? readPlainArg(op, { ...a, type: 'int' }, v) : intList(where, vectorEntries(where, v));
     case 'shape':
-      return toShape(intList(where, v), where);
+      return toShape(vectorEntries(where, v), where);
     case 'axes':
       if (v === null) return null;
-      return typeof v === 'number' || typeof v === 'bigint' ? intList(where, [v]) : intList(where, v);
+      return intList(where, isScalarNumber(v) ? [v] : vectorEntries(where, v));
     default:
       throw new Error(`unreachable: ${a.type} is a tensor argument`);
   }
 }
 
-function intList(where: string, v: unknown): number[] {
-  let items: ArrayLike<unknown>;
+const isScalarNumber = (v: unknown): v is number | bigint => typeof v === 'number' || typeof v === 'bigint';
+
+/**
+ * The entries of a vector argument (a shape, a list of whole numbers): a list, a typed array or a 1-D integer
+ * Tensor. A scalar or nested lists have the wrong rank, an InvalidArgumentError as in TensorFlow; anything else is
+ * the wrong kind, a TypeError.
+ */
+function vectorEntries(where: string, v: unknown): ArrayLike<unknown> {
   if (v instanceof Tensor) {
-    if (!isIntegerDType(v.dtype) || v.rank !== 1)
-      throw new TypeError(`${where} must be a 1-D integer tensor, got ${v.dtype} of shape ${shapeText(v.shape)}`);
-    items = v.data as ArrayLike<unknown>;
-  } else if (Array.isArray(v) || ArrayBuffer.isView(v)) {
-    items = v as unknown as ArrayLike<unknown>;
-  } else {
-    throw new TypeError(`${where} must be a list of whole numbers, got ${describe(v)}`);
+    const d = denseDataOf(v);
+    if (!isIntegerDType(d.dtype)) throw new TypeError(`${where} must be an integer tensor, got ${d.dtype}`);
+    if (d.shape.length !== 1)
+      throw new InvalidArgumentError(`${where} must be a vector (rank 1), got shape ${shapeText(d.shape)}`);
+    return d.data as ArrayLike<unknown>;
   }
-  return Array.from(items, (x, i) => {
-    const n = typeof x === 'bigint' ? Number(x) : x;
-    if (typeof n !== 'number') throw new TypeError(`${where}[${i}] must be a whole number, got ${describe(x)}`);
-    if (!Number.isSafeInteger(n))
-      throw new InvalidArgumentError(`${where}[${i}] = ${describe(x)} is not a whole number`);
-    return n;
-  });
+  if (Array.isArray(v) && v.some(Array.isArray))
+    throw new InvalidArgumentError(`${where} must be a vector (a list of whole numbers), got nested lists`);
+  if (isList(v)) return v as ArrayLike<unknown>;
+  if (isScalarNumber(v))
+    throw new InvalidArgumentError(
+      `${where} must be a vector (a list of whole numbers), got the scalar ${describe(v)}`,
+    );
+  throw new TypeError(`${where} must be a list of whole numbers, got ${describe(v)}`);
+}
+
+/** Each entry a whole number; `digits`: strings of digits count, as the case format writes int64 list entries. */
+function intList(where: string, items: ArrayLike<unknown>, digits = false): number[] {
+  const out = new Array<number>(items.length);
+  for (let i = 0; i < items.length; i++) {
+    const x = items[i];
+    out[i] = typeof x === 'number' && Number.isSafeInteger(x) ? x : readWholeNumber(x, `${where}[${i}]`, { digits });
+  }
+  return out;
 }

@@ -11,3 +11,4 @@ export { MAX_DENSE_ELEMENTS } from './shape.js';
 export type { SparseOps } from './generated/ops-api.js';
 export type * from './generated/ops-api.js';
 export type { AxesLike, RunOp, ScalarLike, ShapeLike, SparseLike, TensorLike } from './arg-types.js';
+export type { TypedArray } from './list-input.js';

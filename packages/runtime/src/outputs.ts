@@ -3,8 +3,8 @@ import type { DenseData, SparseData } from '@sparse/kernel-abi';
 import { isDType, type DType } from './dtype.js';
 import type { OpMeta, OutputMeta } from './op-meta.js';
 import { assertAllocatable, sameShape, shapeText } from './shape.js';
-import { SparseTensor } from './sparse-tensor.js';
-import { Tensor } from './tensor.js';
+import { adoptSparse } from './sparse-tensor.js';
+import { adoptDense } from './tensor.js';
 import type { BoundArgs } from './bind-args.js';
 import { guardBytes } from './memory-guard.js';
 
@@ -80,7 +80,7 @@ export function wrapOutputs(
     const check = (d: Data, shape?: number[]) => {
       if (d.dtype !== want) fail(o, `dtype ${d.dtype}, not ${want}`);
       if (shape && !sameShape(d.shape, shape)) fail(o, `shape ${shapeText(d.shape)}, not ${shapeText(shape)}`);
-      return d.kind === 'sparse' ? SparseTensor.fromData(d) : new Tensor(d.data, d.shape, d.dtype);
+      return d.kind === 'sparse' ? adoptSparse(d) : adoptDense(d);
     };
     if (o.type === 'sparse_list') {
       if (!Array.isArray(v)) fail(o, 'not a list');

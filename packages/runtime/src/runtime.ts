@@ -1,4 +1,5 @@
 import { isDelegation, isKernelError, type KernelResult } from '@sparse/kernel-abi';
+import { isAllocationFailure } from './allocation-failure.js';
 import { bindArgs } from './bind-args.js';
 import { runChecks } from './checks.js';
 import { InvalidArgumentError, UnimplementedError } from './errors.js';
@@ -78,7 +79,7 @@ export class Runtime {
       out = kernel(bound.values);
     } catch (e) {
       if (isKernelError(e)) throw new InvalidArgumentError(`${opId}: ${e.message}`);
-      if (e instanceof RangeError)
+      if (isAllocationFailure(e))
         throw new InvalidArgumentError(`${opId}: the result does not fit in memory (${e.message})`);
       throw e;
     }

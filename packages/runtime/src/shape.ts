@@ -1,9 +1,16 @@
-import { sizeOf } from '@sparse/kernel-abi';
+import { exactSizeOf, sizeOf } from '@sparse/kernel-abi';
 import { InvalidArgumentError } from './errors.js';
 import { describe } from './dtype.js';
+import { isList } from './list-input.js';
+import { readWholeNumber } from './whole-number.js';
 
 /** The largest dense tensor sparse will allocate: beyond it an op refuses before allocating anything. */
 export const MAX_DENSE_ELEMENTS = 2 ** 31 - 1;
+
+/** The most dims a tensor has, as in TensorFlow; also how deep nested lists may go. */
+export const MAX_RANK = 254;
+
+const INT64_MAX = 2n ** 63n - 1n;
 
 export function shapeText(shape: readonly number[]): string {
   return `[${shape.join(',')}]`;
@@ -13,22 +20,34 @@ export function sameShape(a: readonly number[], b: readonly number[]): boolean {
   return a.length === b.length && a.every((d, i) => d === b[i]);
 }
 
-/** Reads a dense shape given as numbers or bigints: every dim a whole number in [0, 2^53). */
-export function toShape(dims: ArrayLike<unknown>, what: string): number[] {
-  if (typeof dims !== 'object' || dims === null || typeof (dims as ArrayLike<unknown>).length !== 'number') {
-    throw new TypeError(`${what} must be a list of dims, got ${describe(dims)}`);
+/**
+ * Reads a dense shape: a list (array or typed array) of at most MAX_RANK dims, each a whole number >= 0 given as a
+ * number, a bigint or a string of digits, all of them counting at most 2^63 - 1 elements (TensorFlow's int64 count).
+ * A dim past 2^53 - 1 is refused as too large (see readWholeNumber).
+ */
+export function toShape(dims: unknown, what: string): number[] {
+  if (!isList(dims)) throw new TypeError(`${what} must be a list of dims, got ${describe(dims)}`);
+  if (dims.length > MAX_RANK) {
+    throw new InvalidArgumentError(`${what} has ${dims.length} dims; a tensor has at most ${MAX_RANK}`);
   }
   const out = new Array<number>(dims.length);
   for (let i = 0; i < dims.length; i++) {
     const d = dims[i];
-    const v = typeof d === 'bigint' ? Number(d) : d;
-    if (typeof v !== 'number') throw new TypeError(`${what}[${i}] must be a number, got ${describe(d)}`);
-    if (!Number.isSafeInteger(v) || v < 0) {
-      throw new InvalidArgumentError(`${what}[${i}] = ${describe(d)} is not a dim: need a whole number >= 0`);
-    }
-    out[i] = v;
+    out[i] = typeof d === 'number' && d >= 0 && Number.isSafeInteger(d) ? d : readDim(d, `${what}[${i}]`);
+  }
+  // Below 2^62 the float product cannot be hiding a count past 2^63 - 1.
+  if (sizeOf(out) >= 2 ** 62 && exactSizeOf(out) > INT64_MAX) {
+    throw new InvalidArgumentError(
+      `${what} ${shapeText(out)} has ${exactSizeOf(out)} elements, more than int64 counts (2^63 - 1), as TensorFlow refuses`,
+    );
   }
   return out;
+}
+
+function readDim(d: unknown, what: string): number {
+  const v = readWholeNumber(d, what, { digits: true });
+  if (v < 0) throw new InvalidArgumentError(`${what} = ${v} is not a dim: need a whole number >= 0`);
+  return v;
 }
 
 /** Refuses a dense output too large to allocate, naming the op and the shape. */

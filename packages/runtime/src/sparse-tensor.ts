@@ -1,10 +1,13 @@
 import type { SparseData } from '@sparse/kernel-abi';
-import { dtypeOfStorage, describe, getValue, inferDType, isDType, toValues, type DType, type Values } from './dtype.js';
+import { describe, getValue, type DType, type Values } from './dtype.js';
 import { InvalidArgumentError } from './errors.js';
-import { shapeText, toShape } from './shape.js';
+import { shapeText } from './shape.js';
 import { formatNested, type Tensor } from './tensor.js';
 import { defaultOps } from './default-ops.js';
 import type { ScalarLike, TensorLike } from './arg-types.js';
+import type { TypedArray } from './list-input.js';
+import { isPlainObject } from './plain-object.js';
+import { asList, checkDType, readSparseParts, readValues, type PartName } from './sparse-input.js';
 
 /** The plain-data form of a SparseTensor (TensorFlow's SparseTensorValue), as JSON can hold it: int64 past 2^53 as digit strings. */
 export interface SparseTensorValue {
@@ -14,90 +17,138 @@ export interface SparseTensorValue {
   dtype: DType;
 }
 
+const FROM_JSON_KEYS = ['indices', 'values', 'dense_shape', 'dtype'];
+
+// JS has no private constructor: `adoptSparse` sets this for the one `new` it makes, which then takes the kernel
+// output as it is instead of checking and copying what a caller gave.
+let adopting = false;
+
+/** Wraps kernel output (or parts of a SparseTensor) without copying or re-checking it; nothing else may hold it. */
+export function adoptSparse(d: SparseData): SparseTensor {
+  adopting = true;
+  try {
+    return new SparseTensor(d.indices, d.values, d.shape, d.dtype);
+  } finally {
+    adopting = false;
+  }
+}
+
+/** The stored data of a SparseTensor, not copied: for the runtime to hand to kernels, which never write to it. */
+export let sparseDataOf: (st: SparseTensor) => SparseData;
+
 /**
  * A sparse tensor: `indices` (N index tuples), `values` (N values) and `denseShape`, as TensorFlow's SparseTensor.
- * Order is not checked here (ops that need canonical order check it); shapes and lengths are.
+ * Order is not checked here (ops that need canonical order check it); shapes and lengths are. It is immutable:
+ * the constructor copies what it is given, `denseShape` is frozen, and `values` and `indexData` are copies, so what
+ * was checked stays true.
  */
 export class SparseTensor {
-  /** The indices, flat and row-major: entry i, dim d is `indexData[i * rank + d]`. */
-  readonly indexData: Float64Array;
-  readonly values: Values;
-  readonly denseShape: number[];
-  readonly dtype: DType;
+  readonly #indexData: Float64Array;
+  readonly #values: Values;
+  // Never given out: `denseShape` is a frozen copy, made when first asked for (V8 slices frozen arrays slowly).
+  readonly #shape: readonly number[];
+  #frozenShape: readonly number[] | undefined;
+  readonly #dtype: DType;
 
-  constructor(
-    indices: readonly (readonly (number | bigint)[])[] | ArrayLike<number | bigint>,
-    values: ArrayLike<unknown>,
-    denseShape: ArrayLike<number | bigint>,
-    dtype?: DType,
-  ) {
-    if (dtype !== undefined && !isDType(dtype)) throw new TypeError(`SparseTensor: unknown dtype ${describe(dtype)}`);
-    this.denseShape = toShape(denseShape, 'SparseTensor: dense_shape');
-    if (typeof values !== 'object' || values === null || typeof values.length !== 'number') {
-      throw new TypeError(`SparseTensor: values must be a list or typed array, got ${describe(values)}`);
-    }
-    this.dtype = dtype ?? dtypeOfStorage(values) ?? inferDType(Array.from(values));
-    this.values = toValues(values, this.dtype, 'SparseTensor: values');
-    this.indexData = readIndices(indices, this.denseShape.length, this.values.length);
+  static {
+    sparseDataOf = (st) => ({
+      kind: 'sparse',
+      indices: st.#indexData,
+      values: st.#values,
+      shape: st.#shape.slice(),
+      dtype: st.#dtype,
+    });
   }
 
-  /** Wraps kernel output without copying or re-checking it. */
+  /**
+   * Indices as N index tuples or flat and row-major (an array or a typed array), values as a list or typed array,
+   * the dense shape as a list of dims (numbers, bigints or strings of digits); the dtype is inferred from the
+   * values as TensorFlow converts Python values when not given. Everything is copied.
+   */
+  constructor(
+    indices: readonly (readonly (number | bigint)[])[] | readonly (number | bigint)[] | TypedArray,
+    values: readonly unknown[] | TypedArray,
+    denseShape: readonly (number | bigint | string)[] | TypedArray,
+    dtype?: DType,
+  ) {
+    const d = adopting
+      ? { indices: indices as Float64Array, values: values as Values, shape: denseShape as number[], dtype: dtype! }
+      : readSparseParts(indices, values, denseShape, dtype, (part) => `SparseTensor: ${part}`);
+    adopting = false;
+    this.#indexData = d.indices;
+    this.#values = d.values;
+    this.#shape = d.shape.slice();
+    this.#dtype = d.dtype;
+    Object.freeze(this);
+  }
+
+  /** Builds a SparseTensor from kernel plain data (flat indices), checked and copied as the constructor does. */
   static fromData(d: SparseData): SparseTensor {
-    const st = Object.create(SparseTensor.prototype) as { -readonly [K in keyof SparseTensor]: SparseTensor[K] };
-    st.indexData = d.indices;
-    st.values = d.values;
-    st.denseShape = d.shape;
-    st.dtype = d.dtype;
-    return st as SparseTensor;
+    return new SparseTensor(d.indices, d.values, d.shape, d.dtype);
   }
 
   /** Builds a SparseTensor from its plain-data form (`toJSON()`'s output, or a SparseTensorValue). */
   static fromJSON(v: {
-    indices: ArrayLike<unknown>;
-    values: ArrayLike<unknown>;
-    dense_shape: ArrayLike<number | bigint>;
+    indices: readonly unknown[] | TypedArray;
+    values: readonly unknown[] | TypedArray;
+    dense_shape: readonly (number | bigint | string)[] | TypedArray;
     dtype?: DType;
   }): SparseTensor {
-    if (typeof v !== 'object' || v === null)
-      throw new TypeError(`SparseTensor.fromJSON: expected {indices, values, dense_shape}, got ${describe(v)}`);
-    return new SparseTensor(v.indices as never, v.values, v.dense_shape, v.dtype);
+    return sparseFromPlain(v, 'SparseTensor.fromJSON', (part) => `SparseTensor.fromJSON: ${part}`);
+  }
+
+  /** The indices, flat and row-major: entry i, dim d is `indexData[i * rank + d]`. A copy. */
+  get indexData(): Float64Array {
+    return this.#indexData.slice();
+  }
+
+  /** The values, in the dtype's storage (a typed array; an array of strings for string). A copy: read it once. */
+  get values(): Values {
+    return this.#values.slice() as Values;
+  }
+
+  /** The dense shape, frozen. */
+  get denseShape(): readonly number[] {
+    this.#frozenShape ??= Object.freeze(this.#shape.slice());
+    return this.#frozenShape;
+  }
+
+  get dtype(): DType {
+    return this.#dtype;
   }
 
   get rank(): number {
-    return this.denseShape.length;
+    return this.#shape.length;
   }
 
   get nnz(): number {
-    return this.values.length;
+    return this.#values.length;
   }
 
-  /** The dense shape (TensorFlow's `shape`). */
+  /** The dense shape (TensorFlow's `shape`), as a new array. */
   get shape(): number[] {
-    return this.denseShape.slice();
+    return this.#shape.slice();
   }
 
   /** The indices as N index tuples. */
   get indices(): number[][] {
-    const { rank, nnz, indexData } = this;
+    const { rank, nnz } = this;
+    const data = this.#indexData;
     const out = new Array<number[]>(nnz);
-    for (let i = 0; i < nnz; i++) out[i] = Array.from(indexData.subarray(i * rank, (i + 1) * rank));
+    for (let i = 0; i < nnz; i++) out[i] = Array.from(data.subarray(i * rank, (i + 1) * rank));
     return out;
   }
 
   /** A SparseTensor with the same indices and shape and new values (of any dtype, as TensorFlow's `with_values`). */
-  withValues(newValues: ArrayLike<unknown>, dtype?: DType): SparseTensor {
-    const dt = dtype ?? dtypeOfStorage(newValues) ?? inferDType(Array.from(newValues));
-    const values = toValues(newValues, dt, 'withValues: new_values');
-    if (values.length !== this.nnz) {
-      throw new InvalidArgumentError(`withValues: new_values has ${values.length} entries, the tensor has ${this.nnz}`);
+  withValues(newValues: readonly unknown[] | TypedArray, dtype?: DType): SparseTensor {
+    checkDType(dtype, 'withValues: dtype');
+    const list = asList(newValues, 'withValues: new_values');
+    if (list.length !== this.nnz) {
+      throw new InvalidArgumentError(`withValues: new_values has ${list.length} entries, the tensor has ${this.nnz}`);
     }
-    return SparseTensor.fromData({
-      kind: 'sparse',
-      indices: this.indexData,
-      values,
-      shape: this.denseShape,
-      dtype: dt,
-    });
+    const read = readValues(list, dtype, 'withValues: new_values');
+    // Indices and shape are shared: neither tensor lets them change.
+    return adoptSparse({ kind: 'sparse', indices: this.#indexData, shape: this.shape, ...read });
   }
 
   /** The dense tensor this stands for (sparse.toDense on the default runtime). */
@@ -115,70 +166,40 @@ export class SparseTensor {
     return defaultOps().denseCwiseDiv(this, dense);
   }
 
-  /** The plain data for kernels. */
+  /** The plain data kernels take, as copies. */
   toData(): SparseData {
-    return {
-      kind: 'sparse',
-      indices: this.indexData,
-      values: this.values,
-      shape: this.denseShape.slice(),
-      dtype: this.dtype,
-    };
+    return { kind: 'sparse', indices: this.indexData, values: this.values, shape: this.shape, dtype: this.#dtype };
   }
 
   toJSON(): SparseTensorValue {
     const values = new Array<number | string | boolean>(this.nnz);
     for (let i = 0; i < this.nnz; i++) {
-      const v = getValue(this.values, i);
+      const v = getValue(this.#values, i);
       values[i] = typeof v === 'bigint' ? (Number.isSafeInteger(Number(v)) ? Number(v) : v.toString()) : v;
     }
-    return { indices: this.indices, values, dense_shape: this.denseShape.slice(), dtype: this.dtype };
+    return { indices: this.indices, values, dense_shape: this.shape, dtype: this.#dtype };
   }
 
   toString(): string {
-    const vals = Array.from({ length: Math.min(this.nnz, 20) }, (_, i) => getValue(this.values, i));
+    const vals = Array.from({ length: Math.min(this.nnz, 20) }, (_, i) => getValue(this.#values, i));
     const more = this.nnz > 20 ? [`… ${this.nnz - 20} more`] : [];
     return (
       `SparseTensor(indices=${formatNested(this.indices.slice(0, 20))}${this.nnz > 20 ? '…' : ''}, ` +
-      `values=${formatNested([...vals, ...more])}, dense_shape=${shapeText(this.denseShape)}, dtype=${this.dtype})`
+      `values=${formatNested([...vals, ...more])}, dense_shape=${shapeText(this.#shape)}, dtype=${this.#dtype})`
     );
   }
 }
 
-/** Reads indices given as N tuples or flat row-major; each entry must be a whole number (bounds are checked by ops). */
-function readIndices(indices: unknown, rank: number, nnz: number): Float64Array {
-  const what = 'SparseTensor: indices';
-  if (typeof indices !== 'object' || indices === null || typeof (indices as ArrayLike<unknown>).length !== 'number') {
-    throw new TypeError(`${what} must be a list of index tuples or a flat typed array, got ${describe(indices)}`);
+/**
+ * A SparseTensor from its plain-data form `{indices, values, dense_shape, dtype?}`, as a request body gives it;
+ * errors name it (`what`) and its parts (`name`), and a key it does not know is refused rather than ignored.
+ */
+export function sparseFromPlain(v: unknown, what: string, name: PartName): SparseTensor {
+  if (!isPlainObject(v)) throw new TypeError(`${what} must be {indices, values, dense_shape}, got ${describe(v)}`);
+  const unknown = Object.keys(v).find((k) => !FROM_JSON_KEYS.includes(k));
+  if (unknown !== undefined) {
+    throw new TypeError(`${what}: unknown field '${unknown}' (the fields are ${FROM_JSON_KEYS.join(', ')})`);
   }
-  const list = indices as ArrayLike<unknown>;
-  const out = new Float64Array(nnz * rank);
-  const nested = Array.isArray(list) && list.length > 0 && Array.isArray(list[0]);
-  if (nested || (Array.isArray(list) && list.length === nnz && rank !== 1 && nnz > 0)) {
-    if (list.length !== nnz)
-      throw new InvalidArgumentError(`${what} has ${list.length} rows but values has ${nnz} entries`);
-    for (let i = 0; i < nnz; i++) {
-      const row = list[i];
-      if (!Array.isArray(row)) throw new TypeError(`${what}[${i}] must be an index tuple, got ${describe(row)}`);
-      if (row.length !== rank) {
-        throw new InvalidArgumentError(`${what}[${i}] has ${row.length} entries but dense_shape has rank ${rank}`);
-      }
-      for (let d = 0; d < rank; d++) out[i * rank + d] = indexEntry(row[d], `${what}[${i}][${d}]`);
-    }
-    return out;
-  }
-  if (list.length !== nnz * rank) {
-    throw new InvalidArgumentError(
-      `${what} holds ${list.length} numbers; ${nnz} values of rank ${rank} need ${nnz * rank} (shape [N, rank])`,
-    );
-  }
-  for (let k = 0; k < list.length; k++) out[k] = indexEntry(list[k], `${what}[${Math.floor(k / rank)}][${k % rank}]`);
-  return out;
-}
-
-function indexEntry(x: unknown, what: string): number {
-  const v = typeof x === 'bigint' ? Number(x) : x;
-  if (typeof v !== 'number') throw new TypeError(`${what} must be a number, got ${describe(x)}`);
-  if (!Number.isInteger(v)) throw new InvalidArgumentError(`${what} = ${describe(x)} is not a whole number`);
-  return v;
+  const { indices, values, dense_shape, dtype } = v as Record<string, unknown>;
+  return adoptSparse(readSparseParts(indices, values, dense_shape, dtype, name));
 }

@@ -2,41 +2,89 @@ import type { DenseData } from '@sparse/kernel-abi';
 import { dtypeOfStorage, describe, getValue, inferDType, isDType, toValues, type DType, type Values } from './dtype.js';
 import { InvalidArgumentError } from './errors.js';
 import { sizeOf } from '@sparse/kernel-abi';
-import { assertAllocatable, shapeText, toShape } from './shape.js';
+import { assertAllocatable, MAX_RANK, shapeText, toShape } from './shape.js';
 
-/** A dense tensor: row-major `data` of `dtype`, with `shape`. */
+// JS has no private constructor: `adoptDense` sets this for the one `new` it makes, which then keeps the data it
+// is given instead of copying it.
+let adopting = false;
+
+/** Wraps kernel output (or fresh storage) without copying it; its storage kind and size are still checked. */
+export function adoptDense(d: DenseData): Tensor {
+  adopting = true;
+  try {
+    return new Tensor(d.data, d.shape, d.dtype);
+  } finally {
+    adopting = false;
+  }
+}
+
+/** The stored data of a Tensor, not copied: for the runtime to hand to kernels, which never write to it. */
+export let denseDataOf: (t: Tensor) => DenseData;
+
+/**
+ * A dense tensor: row-major `data` of `dtype`, with `shape`. It is immutable: the constructor copies the data, `shape`
+ * is frozen and `data` is a copy, so what was checked stays true.
+ */
 export class Tensor {
-  readonly data: Values;
-  readonly shape: number[];
-  readonly dtype: DType;
+  readonly #data: Values;
+  // Never given out: `shape` is a frozen copy, made when first asked for (V8 slices frozen arrays slowly).
+  readonly #shape: readonly number[];
+  #frozenShape: readonly number[] | undefined;
+  readonly #dtype: DType;
 
+  static {
+    denseDataOf = (t) => ({ kind: 'dense', data: t.#data, shape: t.#shape.slice(), dtype: t.#dtype });
+  }
+
+  /** `data` in the dtype's storage (a Float32Array for float32, an array of strings for string...), copied. */
   constructor(data: Values, shape: readonly number[], dtype: DType) {
+    const copy = !adopting;
+    adopting = false;
     if (!isDType(dtype)) throw new TypeError(`Tensor: unknown dtype ${describe(dtype)}`);
     const storage = dtypeOfStorage(data);
     if (dtype === 'string' ? !Array.isArray(data) : storage !== dtype) {
       throw new TypeError(`Tensor: ${describe(data)} is not the storage of ${dtype}`);
     }
-    this.shape = toShape(shape, 'Tensor: shape');
-    if (sizeOf(this.shape) !== data.length) {
+    const checkedShape = toShape(shape, 'Tensor: shape');
+    if (sizeOf(checkedShape) !== data.length) {
       throw new InvalidArgumentError(
-        `Tensor: shape ${shapeText(this.shape)} needs ${sizeOf(this.shape)} values, got ${data.length}`,
+        `Tensor: shape ${shapeText(checkedShape)} needs ${sizeOf(checkedShape)} values, got ${data.length}`,
       );
     }
-    this.data = data;
-    this.dtype = dtype;
+    const checked = copy ? toValues(data, dtype, 'Tensor: data') : data;
+    this.#data = checked === data && copy ? (data.slice() as Values) : checked;
+    this.#shape = checkedShape;
+    this.#dtype = dtype;
+    Object.freeze(this);
+  }
+
+  /** The values, row-major, in the dtype's storage. A copy: read it once. */
+  get data(): Values {
+    return this.#data.slice() as Values;
+  }
+
+  /** The shape, frozen. */
+  get shape(): readonly number[] {
+    this.#frozenShape ??= Object.freeze(this.#shape.slice());
+    return this.#frozenShape;
+  }
+
+  get dtype(): DType {
+    return this.#dtype;
   }
 
   get rank(): number {
-    return this.shape.length;
+    return this.#shape.length;
   }
 
   get size(): number {
-    return this.data.length;
+    return this.#data.length;
   }
 
   /** The nested arrays of the values (int64 as bigint, bool as boolean); a scalar for rank 0. */
   toArray(): unknown {
-    const { data, shape } = this;
+    const data = this.#data;
+    const shape = this.#shape;
     let pos = 0;
     const build = (d: number): unknown => {
       if (d === shape.length) return getValue(data, pos++);
@@ -48,12 +96,12 @@ export class Tensor {
   }
 
   toString(): string {
-    return `Tensor(${formatNested(this.toArray())}, shape=${shapeText(this.shape)}, dtype=${this.dtype})`;
+    return `Tensor(${formatNested(this.toArray())}, shape=${shapeText(this.#shape)}, dtype=${this.#dtype})`;
   }
 
-  /** The plain data a kernel takes. */
+  /** The plain data a kernel takes, as copies. */
   toData(): DenseData {
-    return { kind: 'dense', data: this.data, shape: this.shape.slice(), dtype: this.dtype };
+    return { kind: 'dense', data: this.data, shape: this.#shape.slice(), dtype: this.#dtype };
   }
 }
 
@@ -68,6 +116,26 @@ export function tensor(value: unknown, dtype?: DType, shape?: readonly number[])
       throw new TypeError(`tensor: a ${value.dtype} Tensor is not ${dtype}`);
     return value;
   }
+  const d = denseFromPlain(value, dtype, shape, 'tensor');
+  // A typed array of the dtype's storage is kept as it is by the conversion: the Tensor needs its own.
+  return adoptDense(d.data === value ? { ...d, data: d.data.slice() as Values } : d);
+}
+
+/**
+ * The dense data of a plain value (see `tensor`), for a kernel: a typed array of the dtype's storage is used as it
+ * is, not copied. Errors start with `what`.
+ */
+export function denseFromPlain(
+  value: unknown,
+  dtype: DType | undefined,
+  shape: readonly number[] | undefined,
+  what: string,
+): DenseData {
+  if (value instanceof Tensor) {
+    if (dtype !== undefined && dtype !== value.dtype)
+      throw new TypeError(`${what}: a ${value.dtype} Tensor is not ${dtype}`);
+    return denseDataOf(value);
+  }
   const storage = dtypeOfStorage(value);
   let flat: ArrayLike<unknown>;
   let nestedShape: number[];
@@ -75,42 +143,52 @@ export function tensor(value: unknown, dtype?: DType, shape?: readonly number[])
     flat = value as ArrayLike<unknown>;
     nestedShape = [flat.length];
   } else {
-    [flat, nestedShape] = flatten(value);
+    [flat, nestedShape] = flatten(value, what);
   }
-  const finalShape = shape === undefined ? nestedShape : toShape(shape, 'tensor: shape');
+  const finalShape = shape === undefined ? nestedShape : toShape(shape, `${what}: shape`);
   if (sizeOf(finalShape) !== flat.length) {
     throw new InvalidArgumentError(
-      `tensor: shape ${shapeText(finalShape)} needs ${sizeOf(finalShape)} values, got ${flat.length}`,
+      `${what}: shape ${shapeText(finalShape)} needs ${sizeOf(finalShape)} values, got ${flat.length}`,
     );
   }
-  assertAllocatable(finalShape, 'tensor');
-  const dt = dtype ?? storage ?? inferDType(Array.from(flat));
-  if (!isDType(dt)) throw new TypeError(`tensor: unknown dtype ${describe(dt)}`);
-  return new Tensor(toValues(flat, dt, 'tensor'), finalShape, dt);
+  assertAllocatable(finalShape, what);
+  if (dtype !== undefined && !isDType(dtype)) throw new TypeError(`${what}: unknown dtype ${describe(dtype)}`);
+  const dt = dtype ?? storage ?? inferDType(flat, what);
+  return { kind: 'dense', data: toValues(flat, dt, what), shape: finalShape, dtype: dt };
 }
 
-/** Flattens rectangular nested arrays; the shape follows the nesting. */
-function flatten(value: unknown): [unknown[], number[]] {
+/** Flattens rectangular nested arrays, at most MAX_RANK deep; the shape follows the nesting. */
+function flatten(value: unknown, what: string): [unknown[], number[]] {
   const shape: number[] = [];
   for (let v = value; Array.isArray(v); v = v[0]) {
+    if (shape.length === MAX_RANK) {
+      throw new InvalidArgumentError(
+        `${what}: the lists are nested more than ${MAX_RANK} deep, the most dims a tensor has`,
+      );
+    }
     shape.push(v.length);
     if (v.length === 0) break;
   }
   const flat: unknown[] = [];
-  const walk = (v: unknown, d: number, path: string) => {
+  // The position of the entry being read; formatted only for an error.
+  const at: number[] = [];
+  const where = () => (at.length ? at.map((i) => `[${i}]`).join('') : 'the top');
+  const walk = (v: unknown, d: number) => {
     if (d === shape.length) {
-      if (Array.isArray(v)) throw new TypeError(`tensor: the nesting is not rectangular at ${path || 'the top'}`);
+      if (Array.isArray(v)) throw new TypeError(`${what}: the nesting is not rectangular at ${where()}`);
       flat.push(v);
       return;
     }
     if (!Array.isArray(v) || v.length !== shape[d]) {
-      throw new TypeError(
-        `tensor: the nesting is not rectangular at ${path || 'the top'}: expected ${shape[d]} entries`,
-      );
+      throw new TypeError(`${what}: the nesting is not rectangular at ${where()}: expected ${shape[d]} entries`);
     }
-    for (let i = 0; i < v.length; i++) walk(v[i], d + 1, `${path}[${i}]`);
+    for (let i = 0; i < v.length; i++) {
+      at.push(i);
+      walk(v[i], d + 1);
+      at.pop();
+    }
   };
-  walk(value, 0, '');
+  walk(value, 0);
   return [flat, shape];
 }
 
