@@ -4,6 +4,7 @@ import { matmulPlan } from '@sparse/kernels-js/internals';
 import { delegate } from '../delegate.js';
 import { allFinite, EXACT_INT, gpuRefusal, REASONS } from '../delegation.js';
 import { asFloat32, fromGpu, int32MatmulRefusal } from '../int32-route.js';
+import { subnormalMatmulRefusal } from '../subnormal-bound.js';
 
 /** The key of the transpose kernels (of the dense operand, of a dense × sparse product). */
 const TRANSPOSED = 'sparse_tensor_dense_matmul:transpose';
@@ -48,12 +49,14 @@ export function sparseTensorDenseMatmul(
     const [dRows, dCols] = dn.shape;
     const nnz = sp.values.length;
     const [ri, ci] = swapSparse ? [1, 0] : [0, 1];
-    const refusal = gpuRefusal(sp.dtype, [sp.values as Float32Array, dn.data as Float32Array], () =>
-      int32MatmulRefusal(sp.indices, sp.values as Int32Array, ri as 0 | 1, m, dn.data as Int32Array),
-    );
+    const [values, denseValues] = [sp.values as Float32Array | Int32Array, dn.data as Float32Array | Int32Array];
+    const refusal = gpuRefusal(sp.dtype, [values, denseValues], {
+      float32: () => subnormalMatmulRefusal(values, denseValues),
+      int32: () => int32MatmulRefusal(sp.indices, values, ri as 0 | 1, m, denseValues),
+    });
     if (refusal) return delegate(js, args, refusal);
     if (m * n > EXACT_INT) return delegate(js, args, REASONS.tooBig);
-    const dense = asFloat32(dn.data as Float32Array | Int32Array);
+    const dense = asFloat32(denseValues);
     // CSR by a counting sort of the rows: stable, so each row keeps its entries' order.
     const rowStart = new Float32Array(m + 1);
     for (let p = 0; p < nnz; p++) rowStart[sp.indices[2 * p + ri] + 1]++;
@@ -68,7 +71,7 @@ export function sparseTensorDenseMatmul(
     for (let p = 0; p < nnz; p++) {
       const q = fill[sp.indices[2 * p + ri]]++;
       cols[q] = sp.indices[2 * p + ci];
-      vals[q] = sp.values[p] as number;
+      vals[q] = values[p];
     }
     const size = m * n;
     let data: Float32Array;
