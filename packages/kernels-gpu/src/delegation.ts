@@ -20,7 +20,10 @@
  * length)). Steps the GPU computes only approximately (division, sqrt, exp, log, pow) get a factor-2 margin. The
  * to-dense scatters only copy their screened values. Else the call runs on the JS kernels.
  *
- * Ops whose spec says `dispatch: {gpu: js}` are delegated whole: DELEGATED_OPS.
+ * Textures: every gpu.js kernel's output and array arguments are textures, whose sides the device caps
+ * (MAX_TEXTURE_SIZE: 16384 on desktops, 4096 on many phones); a call that needs a larger one runs on the JS kernels
+ * (gpu-context.ts checks each kernel before it runs). Ops whose spec says `dispatch: {gpu: js}` are delegated whole:
+ * DELEGATED_OPS.
  */
 
 import { MIN_NORMAL } from './generated/magnitude.js';
@@ -37,6 +40,8 @@ export const REASONS = {
     'the GPU result held inf, nan or the largest float32 (where GLSL has no infinity, or leaves the result undefined), which WebGL does not promise to compute as IEEE does: rerun on the JS kernels',
   subnormal:
     'a step of this float32 call could take a subnormal value (nonzero, below 2^-126; a host-side bound on every step), which GPUs flush to zero: ran on the JS kernels, which keep it',
+  textureLimit: (limit: number) =>
+    `this call needs a texture side past this GPU's limit of ${limit} (MAX_TEXTURE_SIZE): ran on the JS kernels`,
   tooBig:
     'a buffer or offset of this call passes 2^24, beyond the integers a float texture holds exactly: ran on the JS kernels',
   repeatedEntries:
