@@ -21,9 +21,10 @@
  * to-dense scatters only copy their screened values. Else the call runs on the JS kernels.
  *
  * Textures: every gpu.js kernel's output and array arguments are textures, whose sides the device caps
- * (MAX_TEXTURE_SIZE: 16384 on desktops, 4096 on many phones); a call that needs a larger one runs on the JS kernels
- * (gpu-context.ts checks each kernel before it runs). Ops whose spec says `dispatch: {gpu: js}` are delegated whole:
- * DELEGATED_OPS.
+ * (MAX_TEXTURE_SIZE: 16384 on desktops, 4096 on many phones). The matmul computes a product past it in tiles; a call
+ * that still needs a longer side runs on the JS kernels (gpu-context.ts checks each kernel before it runs).
+ *
+ * Ops whose spec says `dispatch: {gpu: js}` are delegated whole: DELEGATED_OPS.
  */
 
 import { MIN_NORMAL } from './generated/magnitude.js';

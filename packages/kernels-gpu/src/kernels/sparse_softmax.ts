@@ -6,18 +6,20 @@ import { allFinite, EXACT_INT, gpuRefusal, REASONS } from '../delegation.js';
 import { subnormalSoftmaxRefusal } from '../subnormal-bound.js';
 
 /**
- * Stage 1, one thread per innermost row r (thread.y) and part (thread.x): part 0 the row's max, part 1 the inverse
- * of its sum of exp(x - max), summed in entry order as the JS kernel does. Row r's entries are rowStart[r] ..
- * rowStart[r+1]; the loops are bounded by the longest row. The two loops need their own variables (GLSL scope).
+ * Stage 1, one thread per innermost row r and part, at 2r + part (a 1-D output, near square as a texture, however
+ * many rows): part 0 the row's max, part 1 the inverse of its sum of exp(x - max), summed in entry order as the JS
+ * kernel does. Row r's entries are rowStart[r] .. rowStart[r+1]; the loops are bounded by the longest row. The two
+ * loops need their own variables (GLSL scope).
  */
 const ROW_STATS = `function (vals, rowStart) {
-  const s = rowStart[this.thread.y];
-  const e = rowStart[this.thread.y + 1];
+  const r = Math.floor(this.thread.x / 2);
+  const s = rowStart[r];
+  const e = rowStart[r + 1];
   let m = vals[s];
   for (let p = s + 1; p < e; p++) {
     m = Math.max(m, vals[p]);
   }
-  if (this.thread.x === 0) return m;
+  if (this.thread.x === 2 * r) return m;
   let sum = 0.0;
   for (let q = s; q < e; q++) {
     sum += Math.exp(vals[q] - m);
@@ -25,7 +27,7 @@ const ROW_STATS = `function (vals, rowStart) {
   return 1.0 / sum;
 }`;
 
-/** Stage 2, one thread per entry: exp(x - max) · inv of its row, the stats read flat ([row][part], row-major). */
+/** Stage 2, one thread per entry: exp(x - max) · inv of its row, the stats read at 2r + part. */
 const NORMALIZE = `function (vals, rowOf, stats) {
   const r = rowOf[this.thread.x];
   return Math.exp(vals[this.thread.x] - stats[r * 2]) * stats[r * 2 + 1];
@@ -82,7 +84,7 @@ export function sparseSoftmax(ctx: GpuContext, js: KernelTable['sparse_softmax']
     let values: Float32Array = new Float32Array(0);
     if (n > 0) {
       const loopMax = 2 ** Math.ceil(Math.log2(longest));
-      const stats = ctx.stage2d('sparse_softmax:stats', ROW_STATS, count, 2, [x, rowStart.subarray(0, count + 1)], {
+      const stats = ctx.stage('sparse_softmax:stats', ROW_STATS, 2 * count, [x, rowStart.subarray(0, count + 1)], {
         loopMaxIterations: loopMax,
       });
       try {
