@@ -51,7 +51,7 @@ const NORMAL_EDGES = [
 const SPECIAL = [NaN, Infinity, -Infinity, -0, 2 ** -149, -(2 ** -149), f(1e-39), f(-1.4e-45)];
 
 /** One value of a case: mostly its palette's edges, sometimes any float32 (fast-check leans to edges there too). */
-const valueArb = (palette: number[]) =>
+const valueArb = (palette: readonly number[]) =>
   fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...palette) }, { weight: 1, arbitrary: fc.float() });
 
 /** Per case: the normal edges only (three times in four), or every edge, specials included. */
@@ -64,10 +64,10 @@ const paletteArb = fc.oneof(
 const spelled = (v: number): number | string =>
   Number.isNaN(v) ? 'nan' : v === Infinity ? 'inf' : v === -Infinity ? '-inf' : v;
 
-const isFloat = (form: { dtype?: unknown }) => form.dtype === 'float32' || form.dtype === 'float64';
+const isFloat = (form: Record<string, unknown>) => form.dtype === 'float32' || form.dtype === 'float64';
 
 /** An argument with every float tensor in it made float32, its values drawn from the palette. */
-function withEdges(value: unknown, palette: number[]): fc.Arbitrary<unknown> {
+function withEdges(value: unknown, palette: readonly number[]): fc.Arbitrary<unknown> {
   if (isSparseForm(value) && isFloat(value)) {
     const s = value.sparse as { indices: unknown[]; values: unknown[]; dense_shape: unknown };
     const entries = s.indices.map((_, i) => i);
