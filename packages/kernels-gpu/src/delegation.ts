@@ -17,8 +17,9 @@
  * the magnitudes of their operands (least nonzero, greatest, and the power of two every value is a multiple of,
  * which keeps a sum that cancels sound: a nonzero sum of values of magnitude ≥ 2^-103 is ≥ 2^-126); the matmul's
  * products and their sums the same way; softmax's exp(x − max) / Σ per row (x − max ≥ −87.3 + ln(4 · the row's
- * length)). Steps the GPU computes only approximately (division, sqrt, exp, log, pow) get a factor-2 margin. The
- * to-dense scatters only copy their screened values. Else the call runs on the JS kernels.
+ * length), or below −104.7, where exp underflows to 0 on both). Steps the GPU computes only approximately (division,
+ * sqrt, exp, log, pow) get a factor-2 margin. The to-dense scatters only copy their screened values. Else the call
+ * runs on the JS kernels.
  *
  * Textures: every gpu.js kernel's output and array arguments are textures, whose sides the device caps
  * (MAX_TEXTURE_SIZE: 16384 on desktops, 4096 on many phones). The matmul computes a product past it in tiles; a call

@@ -64,11 +64,15 @@ export function subnormalMatmulRefusal(values: ArrayLike<number>, dense: ArrayLi
   return M.add(product, product) ? undefined : REASONS.subnormal;
 }
 
+/** Where exp(x − max) is below 2^-151: the JS kernels round it to 0 in float32, and a GPU flushes it, so both give 0. */
+const LN_UNDERFLOW = Math.log(2 ** -151);
+
 /**
  * softmax, each innermost row (entries rowStart[r] .. rowStart[r+1]) as exp(x − max) · (1 / Σ exp(x − max)): the sum
- * is within [1, the row's length], so every step but one is at least exp(min − max) / length, which must stay normal
- * with a factor-2 margin for each of the GPU's exp and reciprocal. The one: x − max, subnormal where x and max are
- * both below 2^-103, but float32's exp of it is 1 either way.
+ * is within [1, the row's length], so each entry's value and its exp are at least exp(x − max) / length, which must
+ * stay normal with a factor-2 margin for each of the GPU's exp and reciprocal, unless exp(x − max) underflows on both
+ * (a masked logit, x − max below about −104.7). x − max itself is subnormal where x and max are both below 2^-103,
+ * but float32's exp of it is 1 either way.
  */
 export function subnormalSoftmaxRefusal(
   values: ArrayLike<number>,
@@ -77,13 +81,14 @@ export function subnormalSoftmaxRefusal(
 ): string | undefined {
   for (let r = 0; r < rows; r++) {
     const [start, end] = [rowStart[r], rowStart[r + 1]];
-    let lo = values[start];
-    let hi = lo;
-    for (let p = start + 1; p < end; p++) {
-      lo = Math.min(lo, values[p]);
-      hi = Math.max(hi, values[p]);
+    let max = values[start];
+    for (let p = start + 1; p < end; p++) max = Math.max(max, values[p]);
+    // exp(x − max) / (4 · length) ≥ 2^-126 where x − max ≥ lnNormal
+    const lnNormal = Math.log(4 * (end - start) * M.MIN_NORMAL);
+    for (let p = start; p < end; p++) {
+      const d = values[p] - max;
+      if (d < lnNormal && d >= LN_UNDERFLOW) return REASONS.subnormal;
     }
-    if (Math.exp(lo - hi) / (4 * (end - start)) < M.MIN_NORMAL) return REASONS.subnormal;
   }
   return undefined;
 }

@@ -83,8 +83,9 @@ describe('subnormal float32 results on the gpu backend', async () => {
     const justAbove = 2 ** -103 * (1 + 2 ** -23);
     onGpu('sparse_add', { a: vector([2 ** -103, 1]), b: vector([-justAbove, 2]), thresh: 0 });
     onGpu('sparse_reduce_sum', { sp_input: vector([2 ** -103, -justAbove, 1e-30]), axis: null, keepdims: false });
-    // softmax where every exp(x − max) is normal
+    // softmax where every exp(x − max) is normal, or 0 on both (a masked logit)
     onGpu('sparse_softmax', { sp_input: vector([0, -80, 3]) }, false);
+    onGpu('sparse_softmax', { sp_input: vector([0, -1e9, 3]) }, false);
     onGpu(
       'sparse_dense_cwise_div',
       { sp_input: vector([1, -3]), dense: dense(f32([2 ** 100]), [1], 'float32') },
