@@ -3,6 +3,8 @@ import Handlebars from 'handlebars';
 import { tsHeader } from './header.js';
 import { emitGpu } from './expr/emit-gpu.js';
 import { emitIntRange, int32Blocker } from './expr/emit-int-range.js';
+import { emitMagnitude } from './expr/emit-magnitude.js';
+import type { Expr } from './expr/ast.js';
 import type { CompiledKernel, ExprField } from './expr/family.js';
 import { variablesOf } from './expr/variables.js';
 import type { LoadedSpec } from './spec-types.js';
@@ -15,8 +17,9 @@ type Family = LoadedSpec & { compiled: CompiledKernel };
 
 /**
  * `kernels-gpu/src/generated/families.ts`: for every expression-family op that allows float32, the gpu.js
- * kernel-function sources (float32) and what the host needs to lay out its arguments; for those that also allow
- * int32, the ranges the host checks before computing int32 values in float32 (or what forbids it).
+ * kernel-function sources (float32), what the host needs to lay out its arguments, and the magnitudes the host checks
+ * to keep subnormal float32 values off the GPU; for those that also allow int32, the ranges the host checks before
+ * computing int32 values in float32 (or what forbids it).
  */
 export function emitGpuFamilies(specs: LoadedSpec[], templatePath: string): string {
   const template = hb.compile(readFileSync(templatePath, 'utf8'), { noEscape: true, strict: true });
@@ -42,63 +45,80 @@ export function emitGpuFamilies(specs: LoadedSpec[], templatePath: string): stri
         init: code('init'),
         combine: code('combine'),
         finalize: code('finalize') || 'acc',
+        float32: boundFunctions(k, 'M', emitMagnitude),
         int32: k.dtypes.includes('int32') ? int32Ranges(k) : undefined,
       };
     });
   return template({ header: tsHeader.trim(), ops });
 }
 
-/** An int32 range function of the template: its parameter list and the expression it returns. */
-interface RangeFunction {
+/** A bound function of the template (an int32 range, float32 magnitudes): its name, parameters and what it returns. */
+interface BoundFunction {
+  name: 'value' | 'keep' | 'init' | 'combine' | 'finalize';
   params: string;
   body: string;
 }
 
 /** The template's int32 entry: why int32 is not float arithmetic here, or each expression over value ranges. */
-function int32Ranges(
-  k: CompiledKernel,
-): { not: string } | Partial<Record<'value' | 'keep' | 'init' | 'combine' | 'finalize', RangeFunction>> {
+function int32Ranges(k: CompiledKernel): { not: string } | { fns: BoundFunction[] } {
   for (const e of Object.values(k.exprs)) {
     const not = e && int32Blocker(e);
     if (not) return { not };
   }
+  return { fns: boundFunctions(k, 'R', emitIntRange) };
+}
+
+/**
+ * The op's expressions over a bound's domain (the functions a generated file imports as `ns`: R for int32 ranges, M
+ * for float32 magnitudes), one function per expression the host evaluates for its family.
+ */
+function boundFunctions(
+  k: CompiledKernel,
+  ns: 'R' | 'M',
+  emit: (e: Expr, vars: Record<string, string>) => string,
+): BoundFunction[] {
   const vars: Record<string, string> = { a: 'a', b: 'b', x: 'x', acc: 'acc', out: 'out', count: 'count' };
   for (const sc of k.roles.scalars) vars[sc] = sc;
-  const range = (f: ExprField) => emitIntRange(k.exprs[f]!, vars);
+  const bound = (f: ExprField) => emit(k.exprs[f]!, vars);
   // The host passes every variable by position, then the scalars; one the expression does not read keeps its place
   // under a leading _.
-  const fn = (names: string[], fields: ExprField[], body: string, bodyReads: string[] = []): RangeFunction => {
+  const fn = (
+    name: BoundFunction['name'],
+    names: string[],
+    fields: ExprField[],
+    body: string,
+    bodyReads: string[] = [],
+  ): BoundFunction => {
     const read = new Set<string>(bodyReads);
     for (const f of fields) if (k.exprs[f]) variablesOf(k.exprs[f]!, read);
-    const params = [...names, ...k.roles.scalars].map((n) => `${read.has(n) ? n : `_${n}`}: R.Maybe`).join(', ');
-    return { params, body };
+    const params = [...names, ...k.roles.scalars].map((n) => `${read.has(n) ? n : `_${n}`}: ${ns}.Maybe`).join(', ');
+    return { name, params, body };
   };
   switch (k.family) {
     case 'map':
-      return { value: fn(['x'], ['expr'], range('expr')) };
+      return [fn('value', ['x'], ['expr'], bound('expr'))];
     case 'cwise':
-      return { value: fn(['a', 'b'], ['expr'], range('expr')) };
-    case 'merge': {
+      return [fn('value', ['a', 'b'], ['expr'], bound('expr'))];
+    case 'merge':
       // A union takes only_a / only_b where one side is missing, an intersection never does.
-      const union = k.join === 'union';
-      return {
-        value: union
+      return [
+        k.join === 'union'
           ? fn(
+              'value',
               ['a', 'b'],
               ['only_a', 'only_b', 'expr'],
-              `R.join(R.join(${range('only_a')}, ${range('only_b')}), ${range('expr')})`,
+              `${ns}.join(${ns}.join(${bound('only_a')}, ${bound('only_b')}), ${bound('expr')})`,
             )
-          : fn(['a', 'b'], ['expr'], range('expr')),
-        keep: fn(['out', 'a', 'b'], ['keep'], k.exprs.keep ? range('keep') : 'R.cond()'),
-      };
-    }
+          : fn('value', ['a', 'b'], ['expr'], bound('expr')),
+        fn('keep', ['out', 'a', 'b'], ['keep'], k.exprs.keep ? bound('keep') : `${ns}.cond()`),
+      ];
     case 'reduce':
-      return {
-        init: fn([], ['init'], range('init')),
-        combine: fn(['acc', 'x'], ['combine'], range('combine')),
-        finalize: k.exprs.finalize
-          ? fn(['acc', 'count'], ['finalize'], range('finalize'))
-          : fn(['acc', 'count'], [], 'acc', ['acc']),
-      };
+      return [
+        fn('init', [], ['init'], bound('init')),
+        fn('combine', ['acc', 'x'], ['combine'], bound('combine')),
+        k.exprs.finalize
+          ? fn('finalize', ['acc', 'count'], ['finalize'], bound('finalize'))
+          : fn('finalize', ['acc', 'count'], [], 'acc', ['acc']),
+      ];
   }
 }

@@ -84,6 +84,10 @@ export function generatedFiles(opts: GenerateOptions): Map<string, string> {
       join(pkg('kernels-gpu'), 'src/generated/int-range.ts'),
       emitSourceCopy(join(CODEGEN, 'src/expr/int-range-runtime.ts')),
     ],
+    [
+      join(pkg('kernels-gpu'), 'src/generated/magnitude.ts'),
+      emitSourceCopy(join(CODEGEN, 'src/expr/magnitude-runtime.ts')),
+    ],
     [join(pkg('kernels-gpu'), 'src/generated/family-ops.ts'), emitAsFamilyTable(specs)],
     ...BACKEND_TARGETS.map(
       (b) =>

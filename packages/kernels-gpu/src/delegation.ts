@@ -7,10 +7,28 @@
  * and are rounded back into int32. float64, int64, bool and string values are delegated, never rounded to float32;
  * so are int32 calls past the bound, and int32 ops whose meaning is not float arithmetic (integer division, pow).
  * Within float32, a call is delegated when its inputs hold inf, nan or a subnormal, or rerun on the JS kernels
- * when its result holds inf or nan (WebGL does not promise IEEE special values, and GPUs flush subnormals to zero),
- * and when a buffer or an offset would pass 2^24 (float textures hold integers exactly up to there). Ops whose
- * spec says `dispatch: {gpu: js}` are delegated whole: DELEGATED_OPS.
+ * when its result holds inf or nan (WebGL does not promise IEEE special values), and when a buffer or an offset
+ * would pass 2^24 (float textures hold integers exactly up to there).
+ *
+ * Subnormal results: GPUs flush subnormal float32 values (nonzero, below 2^-126) to zero, in results and in every
+ * step, and a flushed value comes back as an exact 0 or a wrong small number that nothing in the output tells from
+ * a right one. So a float32 call runs on the GPU only where a host-side bound shows that no step of it can take a
+ * subnormal value, given its screened inputs (subnormal-bound.ts): the family ops' spec expressions evaluated over
+ * the magnitudes of their operands (least nonzero, greatest, and the power of two every value is a multiple of,
+ * which keeps a sum that cancels sound: a nonzero sum of values of magnitude ≥ 2^-103 is ≥ 2^-126); the matmul's
+ * products and their sums the same way; softmax's exp(x − max) / Σ per row (x − max ≥ −87.3 + ln(4 · the row's
+ * length), or below −104.7, where exp underflows to 0 on both). Steps the GPU computes only approximately (division,
+ * sqrt, exp, log, pow) get a factor-2 margin. The to-dense scatters only copy their screened values. Else the call
+ * runs on the JS kernels.
+ *
+ * Textures: every gpu.js kernel's output and array arguments are textures, whose sides the device caps
+ * (MAX_TEXTURE_SIZE: 16384 on desktops, 4096 on many phones). The matmul computes a product past it in tiles; a call
+ * that still needs a longer side runs on the JS kernels (gpu-context.ts checks each kernel before it runs).
+ *
+ * Ops whose spec says `dispatch: {gpu: js}` are delegated whole: DELEGATED_OPS.
  */
+
+import { MIN_NORMAL } from './generated/magnitude.js';
 
 export const REASONS = {
   notFloat32: (dtype: string) =>
@@ -22,6 +40,10 @@ export const REASONS = {
     'float32 inputs holding inf, nan or a subnormal: WebGL does not promise IEEE special values and flushes subnormals to zero, ran on the JS kernels',
   nonFiniteResult:
     'the GPU result held inf, nan or the largest float32 (where GLSL has no infinity, or leaves the result undefined), which WebGL does not promise to compute as IEEE does: rerun on the JS kernels',
+  subnormal:
+    'a step of this float32 call could take a subnormal value (nonzero, below 2^-126; a host-side bound on every step), which GPUs flush to zero: ran on the JS kernels, which keep it',
+  textureLimit: (limit: number) =>
+    `this call needs a texture side past this GPU's limit of ${limit} (MAX_TEXTURE_SIZE): ran on the JS kernels`,
   tooBig:
     'a buffer or offset of this call passes 2^24, beyond the integers a float texture holds exactly: ran on the JS kernels',
   repeatedEntries:
@@ -31,8 +53,6 @@ export const REASONS = {
 
 /** Integers up to here are exact in float32 (and in float textures). */
 export const EXACT_INT = 2 ** 24;
-
-const MIN_NORMAL = 2 ** -126;
 
 /** Whether every value is one the GPU computes with as IEEE float32 does: finite, and zero or normal. */
 function gpuExact(values: ArrayLike<number>): boolean {
@@ -56,18 +76,25 @@ export function allFinite(values: ArrayLike<number>): boolean {
 const FLOAT32_MAX = 3.4028234663852886e38;
 
 /**
+ * How a kernel bounds its own call: for float32, why a step could take a subnormal value (subnormal-bound.ts; a
+ * kernel that only copies values has no such step); for int32, if the kernel computes int32 as float32, why a step
+ * could be inexact (int32-route.ts). Each returns the reason, or undefined if the GPU can take the call.
+ */
+export interface CallBounds {
+  float32: () => string | undefined;
+  int32?: () => string | undefined;
+}
+
+/**
  * Why the GPU cannot take these operands, or undefined if it can: a dtype other than float32 (or int32, for a
  * kernel that says when its int32 values are exact), a buffer past exact integer offsets, then for float32 a value
- * WebGL may not keep and for int32 the kernel's own bound (the declared rules above, in their order).
+ * WebGL may not keep and the kernel's subnormal bound, and for int32 the kernel's own bound (the declared rules
+ * above, in their order).
  */
-export function gpuRefusal(
-  dtype: string,
-  buffers: ArrayLike<number>[],
-  int32Refusal?: () => string | undefined,
-): string | undefined {
-  if (dtype !== 'float32' && !(dtype === 'int32' && int32Refusal)) return REASONS.notFloat32(dtype);
+export function gpuRefusal(dtype: string, buffers: ArrayLike<number>[], bounds: CallBounds): string | undefined {
+  if (dtype !== 'float32' && !(dtype === 'int32' && bounds.int32)) return REASONS.notFloat32(dtype);
   if (buffers.some((b) => b.length > EXACT_INT)) return REASONS.tooBig;
-  if (dtype === 'int32') return int32Refusal!();
+  if (dtype === 'int32') return bounds.int32!();
   if (!buffers.every((b) => gpuExact(b))) return REASONS.nonFinite;
-  return undefined;
+  return bounds.float32();
 }

@@ -1,4 +1,5 @@
 import type { GPU, IKernelRunShortcut, Texture } from 'gpu.js';
+import { argumentTexture, outputTexture, TextureLimitError } from './texture-limit.js';
 
 export interface KernelSettings {
   /** gpu.js loop bound for loops over data-dependent counts. */
@@ -12,6 +13,11 @@ export interface GpuContextOptions {
    * measure what pipelining saves.
    */
   pipeline?: boolean;
+  /**
+   * The longest texture side a kernel may use, if less than the device's MAX_TEXTURE_SIZE (which always caps it):
+   * e.g. 4096 to run as on many phones.
+   */
+  maxTextureSize?: number;
 }
 
 /**
@@ -42,7 +48,8 @@ function argKinds(args: Arg[]): string {
  * One gpu.js GPU per runtime and the kernels compiled on it: each compiled once per (op, part, size class, argument
  * kinds, pipelined or not) with dynamic output and arguments, so one kernel serves every size of its class, and
  * reused. Kernels run alone (run, run2d: the output read back to the host) or as the stages of a chain (stage,
- * stage2d: the output kept on the GPU for the next kernel, then released).
+ * stage2d: the output kept on the GPU for the next kernel, then released). Before a kernel runs, its output and array
+ * arguments are checked against the texture limit (TextureLimitError).
  */
 export class GpuContext {
   private readonly cache = new Map<string, IKernelRunShortcut>();
@@ -54,12 +61,21 @@ export class GpuContext {
   readBacks = 0;
   /** Whether stage outputs stay on the GPU as textures (GpuContextOptions.pipeline). */
   readonly pipeline: boolean;
+  private readonly textureLimit: number;
 
   constructor(
     readonly gpu: GPU,
     options: GpuContextOptions = {},
   ) {
     this.pipeline = options.pipeline ?? true;
+    this.textureLimit = options.maxTextureSize ?? Infinity;
+  }
+
+  /** The longest texture side a kernel may use: the device's MAX_TEXTURE_SIZE, or the smaller limit asked for. */
+  get maxTextureSize(): number {
+    const device = (this.gpu as unknown as { Kernel?: { features?: { maxTextureSize?: number } } }).Kernel?.features
+      ?.maxTextureSize;
+    return Math.min(device ?? Infinity, this.textureLimit);
   }
 
   /** Textures handed out by stage() and not yet released: 0 between calls, else a kernel leaks GPU memory. */
@@ -77,6 +93,7 @@ export class GpuContext {
     settings: KernelSettings,
     pipelined: boolean,
   ): IKernelRunShortcut {
+    this.checkTextures(n, rows, args);
     const output = rows ? [n, rows] : [n];
     const cls = `${rows ? `${sizeClass(rows)}x` : ''}${sizeClass(n)}`;
     const id = `${key}|${cls}|${settings.loopMaxIterations ?? 0}|${argKinds(args)}${pipelined ? '|pipelined' : ''}`;
@@ -158,6 +175,17 @@ export class GpuContext {
   destroy(): void {
     this.release(...this.owned);
     this.gpu.destroy();
+  }
+
+  /**
+   * Throws TextureLimitError if the output [n] or [n, rows], or an array argument, needs a texture side past the
+   * limit (a staged texture argument was checked as its own kernel's output).
+   */
+  private checkTextures(n: number, rows: number, args: Arg[]): void {
+    const limit = this.maxTextureSize;
+    const arrays = args.filter((a): a is Float32Array => ArrayBuffer.isView(a));
+    const sides = [outputTexture(n, rows), ...arrays.map((a) => argumentTexture(a.length))];
+    if (sides.some(([w, h]) => w > limit || h > limit)) throw new TextureLimitError(limit);
   }
 
   private own(t: Texture): Texture {

@@ -12,6 +12,7 @@ import { mapKernel } from './families/map.js';
 import { cwiseKernel } from './families/cwise.js';
 import { mergeKernel } from './families/merge.js';
 import { reduceKernel } from './families/reduce.js';
+import { withinTextureLimit } from './texture-limit.js';
 
 export { REASONS } from './delegation.js';
 export { GpuContext, sizeClass, type GpuContextOptions, type Staged } from './gpu-context.js';
@@ -49,6 +50,11 @@ export interface GpuBackendOptions {
    * and uploads it again: the same results, so a benchmark can measure what pipelining saves (with readBacks()).
    */
   pipeline?: boolean;
+  /**
+   * The longest texture side a kernel may use, if less than the device's MAX_TEXTURE_SIZE (which always caps it):
+   * e.g. 4096 to run as on many phones. A call that needs a longer side runs on the JS kernels, saying so.
+   */
+  maxTextureSize?: number;
 }
 
 export interface GpuBackend {
@@ -64,6 +70,8 @@ export interface GpuBackend {
   readBacks(): number;
   /** Stage textures not yet freed: 0 between calls (else a kernel leaks GPU memory). */
   liveTextures(): number;
+  /** The longest texture side kernels use: the device's MAX_TEXTURE_SIZE, or GpuBackendOptions.maxTextureSize. */
+  maxTextureSize(): number;
   destroy(): void;
 }
 
@@ -138,18 +146,18 @@ async function openGpu(options: GpuBackendOptions): Promise<GPU> {
  */
 export async function createGpuBackend(options: GpuBackendOptions = {}): Promise<GpuBackend> {
   const gpu = options.gpu ?? (await openGpu(options));
-  const ctx = new GpuContext(gpu, { pipeline: options.pipeline });
+  const ctx = new GpuContext(gpu, { pipeline: options.pipeline, maxTextureSize: options.maxTextureSize });
   const kernels: Record<string, Kernel> = {};
   for (const [op, js] of Object.entries(jsKernels) as [string, JsKernel][]) {
     const src = GPU_FAMILIES[op];
-    if (src) kernels[op] = FAMILY_DRIVERS[src.family](ctx, op, FAMILY_OPS[op], src, js);
+    if (src) kernels[op] = withinTextureLimit(FAMILY_DRIVERS[src.family](ctx, op, FAMILY_OPS[op], src, js), js);
     else if (Object.hasOwn(HAND_WRITTEN, op)) {
       // The op id is known only at run time here; the generated table has typed each factory by its op.
       const factory = HAND_WRITTEN[op as keyof typeof HAND_WRITTEN] as unknown as (
         c: GpuContext,
         j: JsKernel,
       ) => Kernel;
-      kernels[op] = factory(ctx, js);
+      kernels[op] = withinTextureLimit(factory(ctx, js), js);
     } else if (Object.hasOwn(DELEGATED_OPS, op)) kernels[op] = (args) => delegate(js, args, DELEGATED_OPS[op]);
   }
   return {
@@ -160,6 +168,7 @@ export async function createGpuBackend(options: GpuBackendOptions = {}): Promise
     pipeline: ctx.pipeline,
     readBacks: () => ctx.readBacks,
     liveTextures: () => ctx.liveTextures,
+    maxTextureSize: () => ctx.maxTextureSize,
     destroy: () => ctx.destroy(),
   };
 }

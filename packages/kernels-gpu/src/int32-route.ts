@@ -1,6 +1,7 @@
 import * as R from './generated/int-range.js';
-import type { GpuFamilySource, RangeFn } from './generated/families.js';
+import type { GpuFamilySource } from './generated/families.js';
 import { REASONS } from './delegation.js';
+import { groupBound } from './group-bound.js';
 
 /**
  * The int32 route: int32 values run on the GPU as float32 when a bound computed on the host shows every step of the
@@ -40,7 +41,16 @@ export function int32FamilyRefusal(
   const s = scalars.map(R.lit);
   let out: R.Maybe;
   if (src.family === 'reduce')
-    out = reduceRange(r.init!, r.combine!, r.finalize!, operands[0], s, groups!, !!src.includeZeros);
+    out = groupBound(R, {
+      init: r.init!,
+      combine: r.combine!,
+      finalize: r.finalize!,
+      x: operands[0],
+      scalars: s,
+      longest: groups!.longest,
+      includeZeros: !!src.includeZeros,
+      count: { lo: 1, hi: groups!.longest, int: true },
+    });
   else {
     out = r.value!(...operands, ...s);
     // merge: whether an entry is kept must be exact too.
@@ -54,36 +64,6 @@ export function longestGroup(counts: ArrayLike<number>): number {
   let m = 0;
   for (let i = 0; i < counts.length; i++) if (counts[i] > m) m = counts[i];
   return m;
-}
-
-/**
- * The range of every group's result. acc after a group's first entry, then that range widened by one more combine
- * at a time, until it stops growing or the longest group is done: interval arithmetic is inclusion-monotone, so a
- * range holding every acc after k entries, combined once more, holds every acc after k + 1. At most one step per
- * entry of the longest group (linear), usually a few (max, min: one; sum: until it passes 2^24).
- */
-function reduceRange(
-  init: RangeFn,
-  combine: RangeFn,
-  finalize: RangeFn,
-  x: R.Range,
-  s: R.Maybe[],
-  groups: { longest: number; groupSize: number },
-  includeZeros: boolean,
-): R.Maybe {
-  if (groups.longest === 0) return R.lit(0);
-  // An implicit zero takes part once, after a group's entries (the kernel's template).
-  const xs = includeZeros ? R.join(x, R.lit(0)) : x;
-  const steps = groups.longest + (includeZeros ? 1 : 0);
-  let acc = combine(init(...s), xs, ...s);
-  for (let k = 1; acc && k < steps; k++) {
-    const next = combine(acc, xs, ...s);
-    if (!next) return undefined;
-    if (R.covers(acc, next)) break;
-    acc = R.join(acc, next);
-  }
-  // An empty group gives 0 without finalize; count is the group's stored entries.
-  return R.join(finalize(acc, { lo: 1, hi: groups.longest, int: true }, ...s), R.lit(0));
 }
 
 /**

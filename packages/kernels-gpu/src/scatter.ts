@@ -40,9 +40,11 @@ export function gpuScatterToDense(ctx: GpuContext, s: GpuScatter): DenseData | s
   // values and default move through float32 unchanged when all are integers within 2^24.
   const dflt = s.dtype === 'int32' ? Number(s.defaultValue) : Math.fround(Number(s.defaultValue));
   const values = s.values as Float32Array | Int32Array;
-  const refusal = gpuRefusal(s.dtype, [values, [dflt]], () =>
-    exact(rangeOf(values)) && exact(rangeOf([dflt])) ? undefined : REASONS.int32Range,
-  );
+  const refusal = gpuRefusal(s.dtype, [values, [dflt]], {
+    // Only copies of the screened values and default: no step computes a value that could be subnormal.
+    float32: () => undefined,
+    int32: () => (exact(rangeOf(values)) && exact(rangeOf([dflt])) ? undefined : REASONS.int32Range),
+  });
   if (refusal) return refusal;
   const size = sizeOf(s.shape);
   // Offsets below `size` and entry numbers up to n + 1 must be exact in a float texture.

@@ -1,35 +1,13 @@
 import type { LoadedSpec } from '@sparse/codegen';
-import { InvalidArgumentError, createRuntime } from '@sparse/runtime';
-import {
-  compareOutput,
-  resultView,
-  toRuntimeArgs,
-  type Case,
-  type CaseRuntime,
-  type ErrorKind,
-} from '../../src/index.js';
+import { createRuntime } from '@sparse/runtime';
+import { compareOutput, resultView, type Case, type CaseRuntime } from '../../src/index.js';
 import { mutatedExampleArb } from './example-mutations.js';
 import { outputProblems } from './output-invariants.js';
 import type { Property } from './property.js';
+import { outcome, told } from './run-outcome.js';
 
 // The property every op has, oracle or not: on random arguments made from its examples, each backend computes what
 // the reference backend (js) computes, or refuses what it refuses, and its outputs are as the spec says they are.
-
-type Outcome = { outputs: Record<string, unknown>; delegated?: string } | { refused: ErrorKind } | { threw: string };
-
-async function outcome(rt: CaseRuntime, c: Case): Promise<Outcome> {
-  try {
-    const args = toRuntimeArgs(c.args);
-    return rt.runWithReport ? rt.runWithReport(c.op, args) : { outputs: await rt.run(c.op, args) };
-  } catch (e) {
-    if (e instanceof InvalidArgumentError) return { refused: 'InvalidArgument' };
-    if (e instanceof TypeError) return { refused: 'TypeError' };
-    return { threw: e instanceof Error ? `${e.name}: ${e.message}` : String(e) };
-  }
-}
-
-const told = (o: Outcome) =>
-  'refused' in o ? `refused it (${o.refused})` : 'threw' in o ? `threw ${o.threw}` : 'returned outputs';
 
 let reference: Promise<CaseRuntime> | undefined;
 

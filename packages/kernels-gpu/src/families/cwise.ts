@@ -6,6 +6,7 @@ import type { JsKernel, Args } from '../kernel.js';
 import { delegate } from '../delegate.js';
 import { allFinite, gpuRefusal, REASONS } from '../delegation.js';
 import { asFloat32, fromGpu, int32FamilyRefusal, rangeOf } from '../int32-route.js';
+import { magnitudesOf, subnormalFamilyRefusal } from '../subnormal-bound.js';
 import { scalarArgs } from './scalar-args.js';
 import type { FamilyOp } from '../generated/family-ops.js';
 
@@ -19,7 +20,10 @@ export function cwiseKernel(ctx: GpuContext, op: string, meta: FamilyOp, src: Gp
     const dense = args[meta.roles.dense!] as DenseData;
     const [av, dv] = [sp.values as Float32Array | Int32Array, dense.data as Float32Array | Int32Array];
     const scalars = scalarArgs(meta, args);
-    const refusal = gpuRefusal(sp.dtype, [av, dv], () => int32FamilyRefusal(src, [rangeOf(av), rangeOf(dv)], scalars));
+    const refusal = gpuRefusal(sp.dtype, [av, dv], {
+      float32: () => subnormalFamilyRefusal(src, [magnitudesOf(av), magnitudesOf(dv)], scalars),
+      int32: () => int32FamilyRefusal(src, [rangeOf(av), rangeOf(dv)], scalars),
+    });
     if (refusal) return delegate(js, args, refusal);
     const n = sp.values.length;
     const rank = sp.shape.length;

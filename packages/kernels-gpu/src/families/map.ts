@@ -5,6 +5,7 @@ import type { JsKernel, Args } from '../kernel.js';
 import { delegate } from '../delegate.js';
 import { allFinite, gpuRefusal, REASONS } from '../delegation.js';
 import { asFloat32, fromGpu, int32FamilyRefusal, rangeOf } from '../int32-route.js';
+import { magnitudesOf, subnormalFamilyRefusal } from '../subnormal-bound.js';
 import { scalarArgs } from './scalar-args.js';
 import type { FamilyOp } from '../generated/family-ops.js';
 
@@ -14,7 +15,10 @@ export function mapKernel(ctx: GpuContext, op: string, meta: FamilyOp, src: GpuF
     const sp = args[meta.roles.sparse!] as SparseData;
     const x = sp.values as Float32Array | Int32Array;
     const scalars = scalarArgs(meta, args);
-    const refusal = gpuRefusal(sp.dtype, [x], () => int32FamilyRefusal(src, [rangeOf(x)], scalars));
+    const refusal = gpuRefusal(sp.dtype, [x], {
+      float32: () => subnormalFamilyRefusal(src, [magnitudesOf(x)], scalars),
+      int32: () => int32FamilyRefusal(src, [rangeOf(x)], scalars),
+    });
     if (refusal) return delegate(js, args, refusal);
     const n = x.length;
     const values = n === 0 ? new Float32Array(0) : ctx.run(op, src.value, n, [asFloat32(x), ...scalars]);

@@ -5,6 +5,7 @@ import type { GpuContext } from '../gpu-context.js';
 import { delegate } from '../delegate.js';
 import { allFinite, EXACT_INT, gpuRefusal, REASONS } from '../delegation.js';
 import { asFloat32, fromGpu, int32FamilyRefusal, rangeOf } from '../int32-route.js';
+import { magnitudesOf, subnormalFamilyRefusal } from '../subnormal-bound.js';
 import { scalarArgs } from './scalar-args.js';
 import type { FamilyOp } from '../generated/family-ops.js';
 import type { JsKernel, Args } from '../kernel.js';
@@ -21,9 +22,10 @@ export function mergeKernel(ctx: GpuContext, op: string, meta: FamilyOp, src: Gp
     if (a.kind !== 'sparse' || b.kind !== 'sparse') return mergeDense(ctx, op, meta, src, js, args);
     const [x, y] = [a.values as Float32Array | Int32Array, b.values as Float32Array | Int32Array];
     const scalars = scalarArgs(meta, args);
-    const refusal = gpuRefusal(a.dtype, [x, y, scalars], () =>
-      int32FamilyRefusal(src, [rangeOf(x), rangeOf(y)], scalars),
-    );
+    const refusal = gpuRefusal(a.dtype, [x, y, scalars], {
+      float32: () => subnormalFamilyRefusal(src, [magnitudesOf(x), magnitudesOf(y)], scalars),
+      int32: () => int32FamilyRefusal(src, [rangeOf(x), rangeOf(y)], scalars),
+    });
     if (refusal) return delegate(js, args, refusal);
     if (x.length + y.length > EXACT_INT) return delegate(js, args, REASONS.tooBig);
     const plan = mergePlan(a, b, src.join as 'union' | 'intersection');
@@ -77,9 +79,12 @@ function mergeDense(
   const dn = (sparseIsA ? b : a) as DenseData;
   const [sv, dv] = [sp.values as Float32Array | Int32Array, dn.data as Float32Array | Int32Array];
   const scalars = scalarArgs(meta, args);
-  const refusal = gpuRefusal(dn.dtype, [sv, dv, scalars], () =>
-    int32FamilyRefusal(src, sparseIsA ? [rangeOf(sv), rangeOf(dv)] : [rangeOf(dv), rangeOf(sv)], scalars),
-  );
+  // The expression's operands in its order, a then b, from the sparse side's and the dense side's.
+  const inOrder = <T>(ofSparse: T, ofDense: T): T[] => (sparseIsA ? [ofSparse, ofDense] : [ofDense, ofSparse]);
+  const refusal = gpuRefusal(dn.dtype, [sv, dv, scalars], {
+    float32: () => subnormalFamilyRefusal(src, inOrder(magnitudesOf(sv), magnitudesOf(dv)), scalars),
+    int32: () => int32FamilyRefusal(src, inOrder(rangeOf(sv), rangeOf(dv)), scalars),
+  });
   if (refusal) return delegate(js, args, refusal);
   const n = sv.length;
   const rank = sp.shape.length;
@@ -96,7 +101,7 @@ function mergeDense(
   const data = dv.slice();
   if (n > 0) {
     const side = new Float32Array(n).fill(3);
-    const [av, bv] = sparseIsA ? [asFloat32(sv), gathered] : [gathered, asFloat32(sv)];
+    const [av, bv] = inOrder(asFloat32(sv), gathered);
     const values = ctx.run(op, src.value, n, [side, av, bv, ...scalars]);
     if (!allFinite(values)) return delegate(js, args, REASONS.nonFiniteResult);
     const result = fromGpu(values, dn.dtype);

@@ -5,6 +5,7 @@ import type { GpuContext } from '../gpu-context.js';
 import { delegate } from '../delegate.js';
 import { allFinite, EXACT_INT, gpuRefusal, REASONS } from '../delegation.js';
 import { fromGpu, int32FamilyRefusal, longestGroup, rangeOf } from '../int32-route.js';
+import { magnitudesOf, subnormalFamilyRefusal } from '../subnormal-bound.js';
 import { scalarArgs } from './scalar-args.js';
 import type { FamilyOp } from '../generated/family-ops.js';
 import type { JsKernel, Args } from '../kernel.js';
@@ -18,20 +19,28 @@ export function reduceKernel(ctx: GpuContext, op: string, meta: FamilyOp, src: G
   return (args: Args): KernelResult<Args> => {
     const sp = args[meta.roles.sparse!] as SparseData;
     const scalars = scalarArgs(meta, args);
-    // The plan first only for int32, whose bound needs the longest group (a delegated dtype never needs it).
+    // The plan inside the bounds, which need the longest group: a delegated dtype never needs it.
     const planOf = () =>
       reducePlan(sp, args[meta.roles.axes!] as number[] | null, args[meta.roles.keepdims!] as boolean, meta.outputKind);
-    let plan: ReturnType<typeof planOf> | undefined;
-    const refusal = gpuRefusal(sp.dtype, [sp.values as Int32Array], () => {
-      plan = planOf();
-      return int32FamilyRefusal(src, [rangeOf(sp.values as Int32Array)], scalars, {
-        longest: longestGroup(plan.count),
-        groupSize: plan.groupSize,
-      });
+    let planned: ReturnType<typeof planOf> | undefined;
+    const x = sp.values as Float32Array | Int32Array;
+    const refusal = gpuRefusal(sp.dtype, [x], {
+      float32: () => {
+        planned = planOf();
+        return subnormalFamilyRefusal(src, [magnitudesOf(x)], scalars, longestGroup(planned.count));
+      },
+      int32: () => {
+        planned = planOf();
+        return int32FamilyRefusal(src, [rangeOf(x)], scalars, {
+          longest: longestGroup(planned.count),
+          groupSize: planned.groupSize,
+        });
+      },
     });
     if (refusal) return delegate(js, args, refusal);
-    const n = sp.values.length;
-    plan ??= planOf();
+    // float32 and int32, the dtypes taken here, have planned the call in their bounds.
+    const plan = planned!;
+    const n = x.length;
     const g = plan.groups;
     if (g > EXACT_INT) return delegate(js, args, REASONS.tooBig);
     const start = new Float32Array(g + 1);
@@ -42,7 +51,7 @@ export function reduceKernel(ctx: GpuContext, op: string, meta: FamilyOp, src: G
     }
     const fill = start.slice(0, g);
     const xv = new Float32Array(Math.max(1, n));
-    for (let i = 0; i < n; i++) xv[fill[plan.group[i]]++] = sp.values[i] as number;
+    for (let i = 0; i < n; i++) xv[fill[plan.group[i]]++] = x[i];
     const cnt = Float32Array.from(plan.count);
     const groupSize = Math.min(plan.groupSize, EXACT_INT);
     const loopMax = 2 ** Math.ceil(Math.log2(Math.max(1, longest)));
