@@ -24,7 +24,7 @@ const st: SparseTensor = new SparseTensor(
   'float32',
 );
 const dense: Tensor = sparse.toDense(st, { defaultValue: 0 });
-const shape: number[] = dense.shape;
+const shape: readonly number[] = dense.shape;
 const dtype: DType = st.dtype;
 const summed: Tensor = sparse.reduceSum(st, { axis: 1, keepdims: true });
 
