@@ -67,6 +67,19 @@ describe('runCase: expect_error cases', () => {
     expect(r.message).toBe('expected an InvalidArgumentError matching /out of order/, got the message: shapes differ');
   });
 
+  it('matches in linear time: a pattern catastrophic for a backtracking RegExp fails at once', async () => {
+    const started = performance.now();
+    const r = await runCase(throwing(new TypeError(`'${'a'.repeat(5000)}'`)), errorCase('TypeError', '(a+)+$'));
+    expect(r.status).toBe('failed');
+    expect(performance.now() - started).toBeLessThan(1000);
+  });
+
+  it('fails, saying why, on a pattern RE2 cannot run (a backreference)', async () => {
+    const r = await runCase(throwing(new TypeError('aa')), errorCase('TypeError', '(a)\\1'));
+    expect(r.status).toBe('failed');
+    expect(r.message).toMatch(/^expect_error\.match \/\(a\)\\1\/ cannot be matched: .*invalid escape/);
+  });
+
   it('fails on the other kind of error', async () => {
     const r = await runCase(throwing(new TypeError('wrong kind')), errorCase('InvalidArgument'));
     expect(r.status).toBe('failed');
