@@ -123,11 +123,14 @@ describe('sparse-conformance', () => {
     }
   });
 
-  it('exits 2 naming the file and case for a malformed case file', () => {
-    const cases = join(dir, 'malformed.yaml');
-    writeFileSync(cases, '- op: x\n  name: broken\n  args: {}\n');
+  it('reports a malformed case as failed with its reason, and runs the good one', () => {
+    const cases = join(dir, 'one-malformed.yaml');
+    writeFileSync(cases, '- op: x\n  name: broken\n  args: {}\n' + passing);
     const r = runCli('--cases', cases);
-    expect(r.code).toBe(2);
-    expect(r.stderr).toContain(`${cases}: cases[0] (broken): a case has exactly one of 'expect' and 'expect_error'`);
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stdout).toBe(
+      `FAIL js x/broken: ${cases}: cases[0] (broken): a case has exactly one of 'expect' and 'expect_error'\n` +
+        'js: 1 passed, 1 failed, 0 unsupported\n',
+    );
   });
 });

@@ -2,7 +2,8 @@ import { InvalidArgumentError, SparseTensor, Tensor, UnimplementedError } from '
 import { describe, expect, it } from 'vitest';
 import type { Case } from '@sparse/case-format';
 import { runCase, type CaseRuntime } from '../src/run-case.js';
-import { runCases } from '../src/run-cases.js';
+import { runCases, type RunStep } from '../src/run-cases.js';
+import type { UnreadableCase } from '../src/unreadable-case.js';
 
 /** A runtime stand-in whose one op `op` behaves as `behave` says; any other op is unknown to it. */
 function fakeRuntime(
@@ -196,6 +197,34 @@ describe('runCases', () => {
       'js no_such_op unsupported',
       'nope sparse_tensor_to_dense unsupported',
       'nope no_such_op unsupported',
+    ]);
+  });
+
+  it('fails an unreadable case on every backend, with its reason, without running it', async () => {
+    const unreadable: UnreadableCase = { op: 'op', name: 'broken', unreadable: 'f.yaml: cases[0] (broken): why' };
+    const results = await runCases([unreadable], ['js', 'nope']);
+    expect(results).toEqual([
+      { op: 'op', name: 'broken', backend: 'js', status: 'failed', message: 'f.yaml: cases[0] (broken): why' },
+      { op: 'op', name: 'broken', backend: 'nope', status: 'failed', message: 'f.yaml: cases[0] (broken): why' },
+    ]);
+  });
+
+  it('reports each step before taking it, and resumes from a given unit', async () => {
+    const steps: RunStep[] = [];
+    const results = await runCases([outputCase, errorCase('TypeError')], ['js', 'nope'], {
+      from: 1,
+      onStep: (s) => steps.push(s),
+    });
+    expect(results.map((r) => `${r.backend} ${r.name}`)).toEqual(['js err', 'nope out', 'nope err']);
+    expect(steps.map((s) => (s.step === 'opening' ? `opening ${s.backend}` : `${s.step} ${s.unit}`))).toEqual([
+      'opening js',
+      'running 1',
+      'finished 1',
+      'opening nope',
+      'running 2',
+      'finished 2',
+      'running 3',
+      'finished 3',
     ]);
   });
 });
