@@ -23,10 +23,8 @@ export async function runCasesWithTimeLimit(
     const backend = backends[Math.floor(unit / cases.length)];
     results.push({ op: c.op, name: c.name, backend, status: 'failed', message });
   };
-  while (results.length < total) {
-    const from = results.length;
-    const end = await runner.run({ backends, from }, timeoutMs, (r) => results.push(r));
-    if ('finished' in end) break;
+  /** Fails the case, or the backend's cases, that a runner was stopped in or died in; or all, if it never began. */
+  const failWhereItEnded = (end: Exclude<RunnerEnd, { finished: true } | { interrupted: true }>, from: number) => {
     const at = results.length;
     if (end.during?.step === 'running') {
       failUnit(at, 'timedOut' in end ? `timed out after ${timeoutMs} ms` : `the process running the case ${end.died}`);
@@ -42,6 +40,13 @@ export async function runCasesWithTimeLimit(
       // It died before taking a step: another process would too.
       for (let unit = at; unit < total; unit++) failUnit(unit, `the process to run the cases ${end.died}`);
     }
+  };
+  while (results.length < total) {
+    const from = results.length;
+    const end = await runner.run({ backends, from }, timeoutMs, (r) => results.push(r));
+    if ('finished' in end) break;
+    // Interrupted, the runner leaves nothing to blame: the run goes on from where it was.
+    if (!('interrupted' in end)) failWhereItEnded(end, from);
     if (results.length === total) break;
     runner = new RunnerProcess();
     const problem = reloadProblem(await runner.load(casesPath), cases);

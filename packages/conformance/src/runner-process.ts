@@ -13,9 +13,16 @@ const STDERR_KEPT = 2000;
 /** A step a runner takes, and may not come back from. */
 export type OpenStep = Exclude<RunStep, { step: 'finished' }>;
 
-/** How a runner process ended: it ran its job to the end, it was stopped in a step, or it died (in a step or not). */
+/**
+ * How a runner process ended: it ran its job to the end; it was stopped in a step that took too long; it was
+ * stopped for a step that, as it turned out, ended between the look and the kill (nothing to blame: the run goes
+ * on from where it was); or it died, in a step or not.
+ */
 export type RunnerEnd =
-  { finished: true } | { during: OpenStep; timedOut: true } | { during: OpenStep | undefined; died: string };
+  | { finished: true }
+  | { during: OpenStep; timedOut: true }
+  | { interrupted: true }
+  | { during: OpenStep | undefined; died: string };
 
 /** The runners alive, so that a command that is stopped can stop them: one stuck in a case would run on. */
 const alive = new Set<RunnerProcess>();
@@ -60,7 +67,9 @@ export class RunnerProcess {
         clearInterval(this.poller);
         this.readSteps(); // the last it wrote, before it ended
         this.log.remove();
-        resolve(this.stopped ?? { during: this.during, died: this.died(how) });
+        const { stopped } = this;
+        if (stopped && 'timedOut' in stopped && stopped.during !== this.during) resolve({ interrupted: true });
+        else resolve(stopped ?? { during: this.during, died: this.died(how) });
       };
       this.child.on('close', (code, signal) => end(signal ? `signal ${signal}` : `exit code ${code}`));
       // A process that could not be started has no pid, and may never close.
@@ -137,6 +146,7 @@ export class RunnerProcess {
 
   private stop(end: RunnerEnd): void {
     this.stopped ??= end;
+    clearInterval(this.poller);
     this.child.kill('SIGKILL');
   }
 
