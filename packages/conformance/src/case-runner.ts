@@ -30,7 +30,13 @@ process.once('message', ({ load }: RunnerLoad) => {
     return;
   }
   process.once('message', (job: RunnerJob) => {
-    const onStep = (step: RunStep) => log({ ...step, at: Date.now() });
+    // A case that follows another's result begins at once: the command infers its start from that result
+    // (runner-process.ts), which halves what a run writes.
+    let previous: RunStep['step'] | undefined;
+    const onStep = (step: RunStep) => {
+      if (step.step !== 'running' || previous !== 'finished') log({ ...step, at: Date.now() });
+      previous = step.step;
+    };
     void runCases(cases, job.backends, { from: job.from, onStep }).then(() => {
       log({ step: 'done' });
       // Whatever a backend left open (a GPU context, a timer) is not to keep the command waiting.

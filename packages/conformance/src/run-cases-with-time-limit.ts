@@ -43,7 +43,7 @@ export async function runCasesWithTimeLimit(
   };
   while (results.length < total) {
     const from = results.length;
-    const end = await runner.run({ backends, from }, timeoutMs, (r) => results.push(r));
+    const end = await runner.run({ backends, from }, total, timeoutMs, (r) => results.push(r));
     if ('finished' in end) break;
     // Interrupted, the runner leaves nothing to blame: the run goes on from where it was.
     if (!('interrupted' in end)) failWhereItEnded(end, from);

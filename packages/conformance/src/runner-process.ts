@@ -47,7 +47,7 @@ export class RunnerProcess {
   private readonly ended: Promise<RunnerEnd>;
   private stopped: RunnerEnd | undefined;
   private during: (OpenStep & { at: number }) | undefined;
-  private job: { timeoutMs: number; onResult: (r: CaseResult) => void } | undefined;
+  private job: { units: number; timeoutMs: number; onResult: (r: CaseResult) => void } | undefined;
   private poller: NodeJS.Timeout | undefined;
   private stderrTail = '';
 
@@ -98,11 +98,11 @@ export class RunnerProcess {
   }
 
   /**
-   * Runs a job on the cases loaded, passing on each result, until the process ends; says how it ended. Once only,
-   * after a `load` that loaded cases.
+   * Runs a job on the cases loaded (`units` of them on all the backends), passing on each result, until the
+   * process ends; says how it ended. Once only, after a `load` that loaded cases.
    */
-  run(job: RunnerJob, timeoutMs: number, onResult: (r: CaseResult) => void): Promise<RunnerEnd> {
-    this.job = { timeoutMs, onResult };
+  run(job: RunnerJob, units: number, timeoutMs: number, onResult: (r: CaseResult) => void): Promise<RunnerEnd> {
+    this.job = { units, timeoutMs, onResult };
     this.child.send(job);
     const pollMs = Math.min(100, Math.max(10, Math.floor(timeoutMs / 10)));
     this.poller = setInterval(() => this.watch(), pollMs);
@@ -133,10 +133,13 @@ export class RunnerProcess {
         case 'running':
           this.during = line;
           break;
-        case 'finished':
-          this.during = undefined;
+        case 'finished': {
+          // The next case, if any, began then: the runner does not log that start (runner-protocol.ts).
+          const next = line.unit + 1;
+          this.during = next < this.job!.units ? { step: 'running', unit: next, at: line.at } : undefined;
           this.job!.onResult(line.result);
           break;
+        }
         case 'done':
           this.stopped ??= { finished: true };
           break;

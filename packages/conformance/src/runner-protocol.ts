@@ -6,6 +6,7 @@ import type { RunStep } from './run-cases.js';
  * checks `--backend` against); the command names the case file; the runner loads it and says what it loaded; the
  * command sends the job. The runner then writes every step to a file (step-log.ts), its fd STEPS_FD, one line of
  * JSON each, synchronously and before the step is taken: a runner stuck in a step has said which, and since when.
+ * The one step it leaves out is a case's start right after the result of the case before, which it follows at once.
  */
 export const STEPS_FD = 3;
 
