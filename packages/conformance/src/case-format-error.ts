@@ -1,18 +1,14 @@
-/** A case file, or one case in it, not in the case format (docs/cases.md); the message names the file and the case. */
+/**
+ * A case file that cannot be read, or is not a list of cases (docs/cases.md); the message names the file. (An entry
+ * of the list that is not a case is an UnreadableCase instead, so that the rest of the file still runs.)
+ */
 export class CaseFormatError extends Error {
   override name = 'CaseFormatError';
 
   constructor(
     readonly file: string,
     problem: string,
-    readonly index?: number,
-    readonly caseName?: string,
   ) {
-    super(`${file}: ${where(index, caseName)}${problem}`);
+    super(`${file}: ${problem}`);
   }
-}
-
-function where(index: number | undefined, caseName: string | undefined): string {
-  if (index === undefined) return '';
-  return caseName === undefined ? `cases[${index}]: ` : `cases[${index}] (${caseName}): `;
 }

@@ -2,6 +2,7 @@ import type { Case, ErrorKind, ExpectError } from '@sparse/case-format';
 import { InvalidArgumentError, UnimplementedError, type Runtime } from '@sparse/runtime';
 import type { CaseResult, CaseStatus } from './case-result.js';
 import { compareOutputs } from './compare.js';
+import { messageMatches } from './message-match.js';
 import { toRuntimeArgs } from './runtime-args.js';
 
 /** What running a case needs of a runtime (a structural subset of Runtime, so a test can hand in a stand-in). */
@@ -58,11 +59,15 @@ export async function runCase(rt: CaseRuntime, c: Case): Promise<CaseResult> {
 /** Why a thrown error is not the one expected, or '' if it is. */
 function wrongError(e: unknown, want: ExpectError): string {
   if (errorKindOf(e) !== want.kind) return `expected ${describeExpected(want)}, got ${describeError(e)}`;
-  const message = (e as Error).message;
-  if (want.match !== undefined && !new RegExp(want.match).test(message)) {
-    return `expected ${describeExpected(want)}, got the message: ${message}`;
+  const message = String((e as Error).message);
+  if (want.match === undefined) return '';
+  let matches: boolean;
+  try {
+    matches = messageMatches(want.match, message);
+  } catch (problem) {
+    return `expect_error.match /${want.match}/ cannot be matched: ${describeError(problem)}`;
   }
-  return '';
+  return matches ? '' : `expected ${describeExpected(want)}, got the message: ${message}`;
 }
 
 function errorKindOf(e: unknown): ErrorKind | undefined {
@@ -78,5 +83,10 @@ function describeExpected(want: ExpectError): string {
 
 function describeError(e: unknown): string {
   if (e instanceof Error) return `${e.name}: ${e.message}`;
-  return `a non-Error value: ${String(e)}`;
+  try {
+    return `a non-Error value: ${String(e)}`;
+  } catch {
+    // An object with no way to a string (Object.create(null)) must not turn a failed case into a crash.
+    return `a non-Error value of type ${typeof e}`;
+  }
 }

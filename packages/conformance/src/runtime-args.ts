@@ -13,9 +13,9 @@ export function toRuntimeValue(value: unknown): unknown {
     const s = isRecord(value.sparse) ? value.sparse : {};
     const values = Array.isArray(s.values) ? s.values.map((v) => decodeArgValue(v, value.dtype)) : s.values;
     return new SparseTensor(
-      s.indices as number[][],
+      decodeDims(s.indices) as bigint[][],
       values as unknown[],
-      s.dense_shape as number[],
+      decodeDims(s.dense_shape) as bigint[],
       value.dtype as DType | undefined,
     );
   }
@@ -43,6 +43,15 @@ export function decodeArgValue(v: unknown, dtype: unknown): unknown {
   if (isFloatDType(dtype)) return typeof v === 'string' ? (decodeFloat(v) ?? v) : v;
   if (dtype === 'int64' && isDigitString(v)) return BigInt(v);
   return v;
+}
+
+/**
+ * A SparseTensor's indices or dense_shape as the runtime takes them: a digit string (how a case writes an int64
+ * past 2^53) becomes a bigint, which the runtime refuses where it cannot hold it exactly. Anything else is left
+ * for the runtime to judge.
+ */
+function decodeDims(nested: unknown): unknown {
+  return mapLeaves(nested, (v) => (isDigitString(v) ? BigInt(v) : v));
 }
 
 /** Maps the leaves of nested lists, keeping the nesting. */

@@ -2,8 +2,10 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import type { Case } from '@sparse/case-format';
 import { CaseFormatError } from '../src/case-format-error.js';
 import { loadCases, parseCaseFile } from '../src/load-cases.js';
+import { isUnreadable, type LoadedCase, type UnreadableCase } from '../src/unreadable-case.js';
 
 const root = mkdtempSync(join(tmpdir(), 'sparse-conformance-load-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -23,6 +25,19 @@ const denseCase = (op: string, name: string) => ({
   expect: { output: { sparse: { indices: [[0, 0]], values: [1], dense_shape: [1, 2] }, dtype: 'int32' } },
 });
 
+/** The entries loaded, each of which must be a case. */
+function casesIn(loaded: LoadedCase[]): Case[] {
+  expect(loaded.filter(isUnreadable)).toEqual([]);
+  return loaded as Case[];
+}
+
+/** The one entry loaded as not a case, for checking why. */
+function unreadableIn(loaded: LoadedCase[]): UnreadableCase {
+  const unreadable = loaded.filter(isUnreadable);
+  expect(unreadable).toHaveLength(1);
+  return unreadable[0];
+}
+
 /** The error loadCases/parseCaseFile throws, for checking its message. */
 function errorOf(f: () => unknown): CaseFormatError {
   try {
@@ -37,7 +52,7 @@ function errorOf(f: () => unknown): CaseFormatError {
 describe('loadCases: formats', () => {
   it('reads a JSON list of cases', () => {
     const file = write('list.json', JSON.stringify([denseCase('from_dense', 'a'), denseCase('from_dense', 'b')]));
-    const cases = loadCases(file);
+    const cases = casesIn(loadCases(file));
     expect(cases.map((c) => c.name)).toEqual(['a', 'b']);
     expect(cases[0].args).toEqual({ tensor: { dense: [[1, 0]], dtype: 'int32' } });
   });
@@ -63,7 +78,7 @@ describe('loadCases: formats', () => {
   expect: {output: {sparse: {indices: [[0]], values: ["9007199254740993"], dense_shape: [1]}, dtype: int64}}
 `,
     );
-    const [specials, wide] = loadCases(file);
+    const [specials, wide] = casesIn(loadCases(file));
     expect(specials.tolerance).toEqual({ rtol: 0.001 });
     expect(specials.doc).toBe('TensorFlow API docs: tf.sparse.map_values');
     expect((specials.expect!.output as { sparse: { values: unknown[] } }).sparse.values).toEqual(['nan', 'inf']);
@@ -85,7 +100,7 @@ describe('loadCases: formats', () => {
       args: {},
       expect_error: { kind: 'InvalidArgument', match: 'out of (bounds|range)' },
     };
-    expect(parseCaseFile(JSON.stringify([c]), 'x.json')[0].expect_error).toEqual(c.expect_error);
+    expect(casesIn(parseCaseFile(JSON.stringify([c]), 'x.json'))[0].expect_error).toEqual(c.expect_error);
   });
 
   it('reads every case file under a directory, recursively, in sorted order', () => {
@@ -99,20 +114,33 @@ describe('loadCases: formats', () => {
   });
 });
 
-describe('loadCases: malformed files', () => {
-  it('names the file and the case index and name', () => {
+describe('loadCases: an entry that is not a case is loaded in its place as unreadable, saying why', () => {
+  it('names the file and the case index and name, and keeps the cases around it', () => {
     const bad = { ...denseCase('from_dense', 'second'), expect_error: { kind: 'InvalidArgument' } };
-    const file = write('both.json', JSON.stringify([denseCase('from_dense', 'first'), bad]));
-    const e = errorOf(() => loadCases(file));
-    expect(e.message).toBe(`${file}: cases[1] (second): a case has exactly one of 'expect' and 'expect_error'`);
-    expect([e.file, e.index, e.caseName]).toEqual([file, 1, 'second']);
+    const file = write('both.json', JSON.stringify([denseCase('from_dense', 'first'), bad, denseCase('op', 'third')]));
+    const loaded = loadCases(file);
+    expect(loaded.map((c) => [c.op, c.name, isUnreadable(c)])).toEqual([
+      ['from_dense', 'first', false],
+      ['from_dense', 'second', true],
+      ['op', 'third', false],
+    ]);
+    expect(unreadableIn(loaded).unreadable).toBe(
+      `${file}: cases[1] (second): a case has exactly one of 'expect' and 'expect_error'`,
+    );
   });
 
-  it('names the case index when the name is missing', () => {
+  it('names the case by its index when the name is missing, and says so when the op is', () => {
     const { name: _dropped, ...nameless } = denseCase('from_dense', 'x');
-    expect(errorOf(() => parseCaseFile(JSON.stringify([nameless]), 'f.json')).message).toBe(
-      `f.json: cases[0]: the field 'name' is missing`,
-    );
+    expect(unreadableIn(parseCaseFile(JSON.stringify([nameless]), 'f.json'))).toEqual({
+      op: 'from_dense',
+      name: 'cases[0]',
+      unreadable: `f.json: cases[0]: the field 'name' is missing`,
+    });
+    expect(unreadableIn(parseCaseFile(JSON.stringify([5]), 'f.json'))).toEqual({
+      op: '(no op)',
+      name: 'cases[0]',
+      unreadable: 'f.json: cases[0]: a case must be a mapping, got 5',
+    });
   });
 
   it('lists every problem of the case, each with its path', () => {
@@ -123,7 +151,7 @@ describe('loadCases: malformed files', () => {
       expect: { output: { dense: [1, 'x'], dtype: 'int32' } },
       tolerance: { rtol: -1 },
     };
-    expect(errorOf(() => parseCaseFile(JSON.stringify([bad]), 'f.json')).message).toBe(
+    expect(unreadableIn(parseCaseFile(JSON.stringify([bad]), 'f.json')).unreadable).toBe(
       'f.json: cases[0] (many): args.tensor.dtype: must be a dtype name, got 5; ' +
         'expect.output.dense[1]: "x" is not an int32 value; tolerance.rtol: must be a number >= 0, got -1',
     );
@@ -203,12 +231,24 @@ describe('loadCases: malformed files', () => {
       { ...denseCase('o', 'n'), args: { sp: { sparse: { indices: [], values: [] }, dtype: 'int32' } } },
       /args\.sp\.sparse: the field 'dense_shape' is missing/,
     ],
-  ])('rejects %s', (_what, raw, message) => {
-    const e = errorOf(() => parseCaseFile(JSON.stringify([raw]), 'bad.json'));
-    expect(e.message).toMatch(/^bad\.json: cases\[0\]/);
-    expect(e.message).toMatch(message);
+  ])('refuses %s', (_what, raw, message) => {
+    const { unreadable } = unreadableIn(parseCaseFile(JSON.stringify([raw]), 'bad.json'));
+    expect(unreadable).toMatch(/^bad\.json: cases\[0\]/);
+    expect(unreadable).toMatch(message);
   });
 
+  it('refuses the same op/name twice, naming both files', () => {
+    const first = write('dup/1.json', JSON.stringify([denseCase('op', 'same')]));
+    const second = write('dup/2.json', JSON.stringify([denseCase('op', 'same')]));
+    const loaded = loadCases(join(root, 'dup'));
+    expect(isUnreadable(loaded[0])).toBe(false);
+    expect(unreadableIn(loaded).unreadable).toBe(
+      `${second}: cases[0] (same): op/same is already a case in ${first}: names must be unique within an op`,
+    );
+  });
+});
+
+describe('loadCases: a file that cannot be read as a list of cases throws', () => {
   it('rejects an unparseable file, naming it', () => {
     const file = write('broken.yaml', '- op: x\n  name: [unclosed\n');
     expect(errorOf(() => loadCases(file)).message).toMatch(
@@ -219,15 +259,6 @@ describe('loadCases: malformed files', () => {
   it('rejects a file that is not a list of cases', () => {
     const file = write('mapping.json', JSON.stringify({ op: 'x' }));
     expect(errorOf(() => loadCases(file)).message).toBe(`${file}: expected a list of cases, or {cases: [...]}`);
-  });
-
-  it('rejects the same op/name twice, naming both files', () => {
-    const first = write('dup/1.json', JSON.stringify([denseCase('op', 'same')]));
-    const second = write('dup/2.json', JSON.stringify([denseCase('op', 'same')]));
-    const e = errorOf(() => loadCases(join(root, 'dup')));
-    expect(e.message).toBe(
-      `${second}: cases[0] (same): op/same is already a case in ${first}: names must be unique within an op`,
-    );
   });
 
   it('rejects a file without a case-file extension, and a missing path', () => {

@@ -2,7 +2,8 @@ import { InvalidArgumentError, SparseTensor, Tensor, UnimplementedError } from '
 import { describe, expect, it } from 'vitest';
 import type { Case } from '@sparse/case-format';
 import { runCase, type CaseRuntime } from '../src/run-case.js';
-import { runCases } from '../src/run-cases.js';
+import { runCases, type RunStep } from '../src/run-cases.js';
+import type { UnreadableCase } from '../src/unreadable-case.js';
 
 /** A runtime stand-in whose one op `op` behaves as `behave` says; any other op is unknown to it. */
 function fakeRuntime(
@@ -65,6 +66,19 @@ describe('runCase: expect_error cases', () => {
     );
     expect(r.status).toBe('failed');
     expect(r.message).toBe('expected an InvalidArgumentError matching /out of order/, got the message: shapes differ');
+  });
+
+  it('matches in linear time: a pattern catastrophic for a backtracking RegExp fails at once', async () => {
+    const started = performance.now();
+    const r = await runCase(throwing(new TypeError(`'${'a'.repeat(5000)}'`)), errorCase('TypeError', '(a+)+$'));
+    expect(r.status).toBe('failed');
+    expect(performance.now() - started).toBeLessThan(1000);
+  });
+
+  it('fails, saying why, on a pattern RE2 cannot run (a backreference)', async () => {
+    const r = await runCase(throwing(new TypeError('aa')), errorCase('TypeError', '(a)\\1'));
+    expect(r.status).toBe('failed');
+    expect(r.message).toMatch(/^expect_error\.match \/\(a\)\\1\/ cannot be matched: .*invalid escape/);
   });
 
   it('fails on the other kind of error', async () => {
@@ -183,6 +197,34 @@ describe('runCases', () => {
       'js no_such_op unsupported',
       'nope sparse_tensor_to_dense unsupported',
       'nope no_such_op unsupported',
+    ]);
+  });
+
+  it('fails an unreadable case on every backend, with its reason, without running it', async () => {
+    const unreadable: UnreadableCase = { op: 'op', name: 'broken', unreadable: 'f.yaml: cases[0] (broken): why' };
+    const results = await runCases([unreadable], ['js', 'nope']);
+    expect(results).toEqual([
+      { op: 'op', name: 'broken', backend: 'js', status: 'failed', message: 'f.yaml: cases[0] (broken): why' },
+      { op: 'op', name: 'broken', backend: 'nope', status: 'failed', message: 'f.yaml: cases[0] (broken): why' },
+    ]);
+  });
+
+  it('reports each step before taking it, and resumes from a given unit', async () => {
+    const steps: RunStep[] = [];
+    const results = await runCases([outputCase, errorCase('TypeError')], ['js', 'nope'], {
+      from: 1,
+      onStep: (s) => steps.push(s),
+    });
+    expect(results.map((r) => `${r.backend} ${r.name}`)).toEqual(['js err', 'nope out', 'nope err']);
+    expect(steps.map((s) => (s.step === 'opening' ? `opening ${s.backend}` : `${s.step} ${s.unit}`))).toEqual([
+      'opening js',
+      'running 1',
+      'finished 1',
+      'opening nope',
+      'running 2',
+      'finished 2',
+      'running 3',
+      'finished 3',
     ]);
   });
 });

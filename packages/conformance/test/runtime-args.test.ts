@@ -1,4 +1,4 @@
-import { SparseTensor, Tensor } from '@sparse/runtime';
+import { InvalidArgumentError, SparseTensor, Tensor } from '@sparse/runtime';
 import { describe, expect, it } from 'vitest';
 import { toRuntimeArgs, toRuntimeValue } from '../src/runtime-args.js';
 
@@ -33,6 +33,16 @@ describe('toRuntimeValue', () => {
       dtype: 'int64',
     }) as SparseTensor;
     expect(Array.from(st.values as BigInt64Array)).toEqual([9007199254740993n, -3n]);
+  });
+
+  it('reads dense_shape and indices written as digit strings, and leaves a dim past 2^53 for the runtime to refuse', () => {
+    const st = toRuntimeValue({
+      sparse: { indices: [['0', '2']], values: [1], dense_shape: ['2', '3'] },
+      dtype: 'int32',
+    }) as SparseTensor;
+    expect([st.indices, st.denseShape]).toEqual([[[0, 2]], [2, 3]]);
+    const tooBig = { sparse: { indices: [], values: [], dense_shape: ['9007199254740993'] }, dtype: 'int32' };
+    expect(() => toRuntimeValue(tooBig)).toThrow(InvalidArgumentError);
   });
 
   it('leaves strings alone in a string tensor', () => {

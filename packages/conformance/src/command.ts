@@ -1,0 +1,52 @@
+import { readCliOptions, selectBackends, USAGE } from './cli-options.js';
+import { writeJsonReport } from './report-path.js';
+import { runCasesWithTimeLimit } from './run-cases-with-time-limit.js';
+import type { RunnerProcess } from './runner-process.js';
+import { countByBackend, formatSummaryLine } from './summary.js';
+
+/**
+ * The sparse-conformance command, on the arguments after the program name, with a runner process started for it
+ * (runner-process.ts: the cases are loaded and run there; this process checks the arguments, keeps the time and
+ * reports). Returns the exit code: 0 nothing failed, 1 some case failed, 2 bad usage, an unreadable case file, no
+ * process to run the cases in, or an unwritable report.
+ */
+export async function runCommand(argv: string[], runner: RunnerProcess): Promise<number> {
+  const options = readCliOptions(argv);
+  if ('help' in options) {
+    console.log(USAGE);
+    return 0;
+  }
+  if ('usageError' in options) return usageError(options.usageError);
+
+  const loaded = await runner.load(options.cases);
+  if ('loadError' in loaded) return fail(loaded.loadError);
+  if (!('cases' in loaded))
+    return fail(`cannot start the process to run the cases: it ${'died' in loaded ? loaded.died : 'ended'}`);
+  const backends = selectBackends(options.backend, loaded.backends);
+  if ('usageError' in backends) return usageError(backends.usageError);
+
+  const results = await runCasesWithTimeLimit(options.cases, loaded.cases, backends, options.timeoutMs, runner);
+  for (const r of results) {
+    if (r.status === 'failed') console.log(`FAIL ${r.backend} ${r.op}/${r.name}: ${r.message}`);
+    else if (options.verbose && r.status === 'unsupported')
+      console.log(`UNSUPPORTED ${r.backend} ${r.op}/${r.name}: ${r.message}`);
+  }
+  for (const [backend, counts] of countByBackend(results, backends)) console.log(formatSummaryLine(backend, counts));
+
+  if (options.json !== undefined) {
+    try {
+      writeJsonReport(options.json, results);
+    } catch (e) {
+      return fail(`cannot write the JSON report: ${(e as Error).message}`);
+    }
+  }
+  return results.some((r) => r.status === 'failed') ? 1 : 0;
+}
+
+const usageError = (problem: string) => fail(`${problem} (sparse-conformance --help for the usage)`);
+
+/** One line on stderr, no stack trace: what is wrong is the command line or a file, not this program. */
+function fail(problem: string): number {
+  console.error(`sparse-conformance: ${problem}`);
+  return 2;
+}

@@ -1,0 +1,38 @@
+import type { RunStep } from './run-cases.js';
+
+/**
+ * How the command and the process that runs its cases (case-runner.ts) talk. Over Node's IPC channel, once each
+ * and in this order: the runner says it is ready, with the backends its runtime has registered (which the command
+ * checks `--backend` against); the command names the case file; the runner loads it and says what it loaded; the
+ * command sends the job. The runner then writes every step to a file (step-log.ts), its fd STEPS_FD, one line of
+ * JSON each, synchronously and before the step is taken: a runner stuck in a step has said which, and since when.
+ * The one step it leaves out is a case's start right after the result of the case before, which it follows at once.
+ */
+export const STEPS_FD = 3;
+
+export interface RunnerReady {
+  backends: string[];
+}
+
+/** The case file, or folder of them, to load. */
+export interface RunnerLoad {
+  load: string;
+}
+
+/** Each case loaded, by op and name, in order; or the file's CaseFormatError message (no job follows then). */
+export type RunnerLoaded = { cases: CaseName[] } | { loadError: string };
+
+export interface CaseName {
+  op: string;
+  name: string;
+}
+
+/** The backends to run the loaded cases on, and where to start. */
+export interface RunnerJob {
+  backends: readonly string[];
+  /** The first unit to run, as runCases counts them. */
+  from: number;
+}
+
+/** A line of the step log: a step of the run with when it was taken (Date.now()), or the end of the job. */
+export type StepLine = (RunStep & { at: number }) | { step: 'done' };
