@@ -2,7 +2,8 @@ import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadSpecs, SpecError } from '../src/index.js';
+import { loadSpecs } from '../src/index.js';
+import { specProblems } from './spec-problems.js';
 import { emitBackendTable } from '../src/emit-backend-table.js';
 import { BACKEND_TARGETS } from '../src/backend-targets.js';
 
@@ -25,16 +26,6 @@ function kernelsDir(dir: string, edit: (d: string) => void = () => {}): string {
   return d;
 }
 
-function problemsOf(run: () => unknown): string {
-  try {
-    run();
-  } catch (e) {
-    expect(e).toBeInstanceOf(SpecError);
-    return (e as SpecError).message;
-  }
-  throw new Error('the broken backend was accepted');
-}
-
 describe("a backend's kernel table comes from the specs and the kernel files", () => {
   it('holds each kernel file of a hand-written op, and the ops a spec runs on the JS kernels there', () => {
     const table = emitBackendTable(SPECS, GPU, kernelsDir('kernels-gpu'));
@@ -49,7 +40,7 @@ describe("a backend's kernel table comes from the specs and the kernel files", (
 
   it('refuses a hand-written op with neither a kernel file nor a declared delegation', () => {
     const dir = kernelsDir('kernels-as', (d) => rmSync(join(d, 'sparse_reorder.ts')));
-    expect(problemsOf(() => emitBackendTable(SPECS, WASM, dir))).toMatch(
+    expect(specProblems(() => emitBackendTable(SPECS, WASM, dir))).toMatch(
       /sparse_reorder\.yaml: kernel: the wasm backend has no kernel for sparse_reorder: write packages\/kernels-as\/src\/kernels\/sparse_reorder\.ts exporting sparseReorder, or declare `dispatch: \{wasm: js\}`/,
     );
   });
@@ -60,7 +51,7 @@ describe("a backend's kernel table comes from the specs and the kernel files", (
       writeFileSync(join(d, 'sparse_add.ts'), '');
       writeFileSync(join(d, 'helpers.ts'), '');
     });
-    const message = problemsOf(() => emitBackendTable(SPECS, GPU, dir));
+    const message = specProblems(() => emitBackendTable(SPECS, GPU, dir));
     expect(message).toMatch(
       /sparse_reorder declares `dispatch: \{gpu: js\}` but has packages\/kernels-gpu\/src\/kernels\/sparse_reorder\.ts/,
     );
@@ -73,6 +64,6 @@ describe("a backend's kernel table comes from the specs and the kernel files", (
     dirs.push(dir);
     const yaml = readFileSync(join(ROOT, 'specs/sparse_reorder.yaml'), 'utf8');
     writeFileSync(join(dir, 'sparse_reorder.yaml'), yaml.replace('    gpu: js', '    webgpu: js'));
-    expect(problemsOf(() => loadSpecs(dir, dir))).toMatch(/kernel\.dispatch.*webgpu/);
+    expect(specProblems(() => loadSpecs(dir, dir))).toMatch(/kernel\.dispatch.*webgpu/);
   });
 });

@@ -2,7 +2,8 @@ import { cpSync, mkdtempSync, readFileSync, writeFileSync, rmSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadSpecs, SpecError } from '../src/index.js';
+import { loadSpecs } from '../src/index.js';
+import { specProblems } from './spec-problems.js';
 
 const SPECS = join(import.meta.dirname, '../../../specs');
 const GOOD = readFileSync(join(SPECS, 'sparse_tensor_to_dense.yaml'), 'utf8');
@@ -21,15 +22,7 @@ function specsWith(edit: (yaml: string) => string, file = 'sparse_tensor_to_dens
   return dir;
 }
 
-function problemsOf(dir: string): string {
-  try {
-    loadSpecs(dir, dir);
-  } catch (e) {
-    expect(e).toBeInstanceOf(SpecError);
-    return (e as SpecError).message;
-  }
-  throw new Error('the broken spec was accepted');
-}
+const problemsOf = (dir: string) => specProblems(() => loadSpecs(dir, dir));
 
 describe('a broken spec fails codegen with a message naming file and field', () => {
   it('accepts the real specs', () => {
