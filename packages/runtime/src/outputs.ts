@@ -2,7 +2,7 @@ import { reducedAxes } from '@sparse/kernel-abi';
 import type { DenseData, SparseData } from '@sparse/kernel-abi';
 import { isDType, type DType } from './dtype.js';
 import type { OpMeta, OutputMeta } from './op-meta.js';
-import { assertAllocatable, sameShape, shapeText } from './shape.js';
+import { assertAllocatable, assertInt64Count, sameShape, shapeText } from './shape.js';
 import { adoptSparse } from './sparse-tensor.js';
 import { adoptDense } from './tensor.js';
 import type { BoundArgs } from './bind-args.js';
@@ -80,6 +80,8 @@ export function wrapOutputs(
     const check = (d: Data, shape?: number[]) => {
       if (d.dtype !== want) fail(o, `dtype ${d.dtype}, not ${want}`);
       if (shape && !sameShape(d.shape, shape)) fail(o, `shape ${shapeText(d.shape)}, not ${shapeText(shape)}`);
+      // A shape only the kernel knows (a concat's sum of dims) may count past int64, as inputs may not.
+      assertInt64Count(d.shape, `${op.name}: ${o.name} of dense shape`);
       return d.kind === 'sparse' ? adoptSparse(d) : adoptDense(d);
     };
     if (o.type === 'sparse_list') {

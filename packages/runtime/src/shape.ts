@@ -35,13 +35,18 @@ export function toShape(dims: unknown, what: string): number[] {
     const d = dims[i];
     out[i] = typeof d === 'number' && d >= 0 && Number.isSafeInteger(d) ? d : readDim(d, `${what}[${i}]`);
   }
+  assertInt64Count(out, what);
+  return out;
+}
+
+/** Refuses a dense shape of more elements than int64 counts (2^63 - 1), as TensorFlow does. */
+export function assertInt64Count(shape: readonly number[], what: string): void {
   // Below 2^62 the float product cannot be hiding a count past 2^63 - 1.
-  if (sizeOf(out) >= 2 ** 62 && exactSizeOf(out) > INT64_MAX) {
+  if (sizeOf(shape) >= 2 ** 62 && exactSizeOf(shape) > INT64_MAX) {
     throw new InvalidArgumentError(
-      `${what} ${shapeText(out)} has ${exactSizeOf(out)} elements, more than int64 counts (2^63 - 1), as TensorFlow refuses`,
+      `${what} ${shapeText(shape)} has ${exactSizeOf(shape)} elements, more than int64 counts (2^63 - 1), as TensorFlow refuses`,
     );
   }
-  return out;
 }
 
 function readDim(d: unknown, what: string): number {

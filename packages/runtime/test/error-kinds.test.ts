@@ -48,6 +48,19 @@ describe('dense shapes', () => {
     expect(new SparseTensor([[0, 0]], [1], [2 ** 40, 2 ** 22]).shape).toEqual([2 ** 40, 2 ** 22]);
   });
 
+  it('that only a kernel makes are refused past int64 too: a concat of two shapes that each fit', async () => {
+    const half = new SparseTensor([[0, 0]], [1], [2 ** 52, 2 ** 10], 'float32');
+    for (const backend of ['js', 'wasm']) {
+      const rt = await createRuntime({ backend });
+      expect(() => rt.sparse.concat(1, [half, half])).toThrow(
+        /^sparse_concat: output of dense shape \[4503599627370496,2048\] has 9223372036854775808 elements, more than int64/,
+      );
+      expect(
+        rt.sparse.concat(1, [half, new SparseTensor([[0, 0]], [1], [2 ** 52, 2 ** 10 - 1], 'float32')]).shape,
+      ).toEqual([2 ** 52, 2 ** 11 - 1]);
+    }
+  });
+
   it('take dims as bigints and strings of digits, as the case format writes int64 dims', () => {
     expect(new SparseTensor([[0, 0]], [1], [2n, '3']).shape).toEqual([2, 3]);
     expect(sparse.resetShape(st(), { newShape: [4n, '5'] as never }).shape).toEqual([4, 5]);
