@@ -1,8 +1,7 @@
-import { existsSync, readdirSync } from 'node:fs';
 import { VariableDeclarationKind } from 'ts-morph';
 import { buildTsFile } from './ts-file.js';
 import { camelCase } from './naming.js';
-import { SpecError, type SpecProblem } from './spec-error.js';
+import { matchKernelFiles } from './kernel-files.js';
 import { dispatchOf, type BackendTarget } from './backend-targets.js';
 import type { LoadedSpec } from './spec-types.js';
 
@@ -13,36 +12,16 @@ import type { LoadedSpec } from './spec-types.js';
  * and a kernel file that no spec calls for is an error.
  */
 export function emitBackendTable(specs: LoadedSpec[], target: BackendTarget, kernelsDir: string): string {
-  const rel = `packages/${target.dir}/src/kernels`;
-  const files = new Set(
-    existsSync(kernelsDir) ? readdirSync(kernelsDir).filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts')) : [],
+  const { own, delegated } = matchKernelFiles(
+    specs,
+    {
+      label: target.name,
+      rel: `packages/${target.dir}/src/kernels`,
+      dispatchOf: (s) => dispatchOf(s, target),
+      delegation: `dispatch: {${target.name}: js}`,
+    },
+    kernelsDir,
   );
-  const problems: SpecProblem[] = [];
-  const own: LoadedSpec[] = [];
-  const delegated: string[] = [];
-  for (const s of specs) {
-    const how = dispatchOf(s, target);
-    const hasFile = files.delete(`${s.name}.ts`);
-    const problem = (message: string) => problems.push({ file: s.file, field: 'kernel', message });
-    if (how === 'kernel' && !hasFile)
-      problem(
-        `the ${target.name} backend has no kernel for ${s.name}: write ${rel}/${s.name}.ts exporting ${camelCase(s.name)}, or declare \`dispatch: {${target.name}: js}\` to run it on the JS kernels there`,
-      );
-    if (how === 'generated' && hasFile)
-      problem(`the ${target.name} kernel of ${s.name} is generated from its expressions: delete ${rel}/${s.name}.ts`);
-    if (how === 'js' && hasFile)
-      problem(`${s.name} declares \`dispatch: {${target.name}: js}\` but has ${rel}/${s.name}.ts: drop one of them`);
-    if (how === 'kernel' && hasFile) own.push(s);
-    if (how === 'js') delegated.push(s.name);
-  }
-  for (const stray of files)
-    problems.push({
-      file: `${rel}/${stray}`,
-      field: '',
-      message: `no spec is named ${stray.replace(/\.ts$/, '')}: a file in ${rel} is one op's kernel (helpers live outside it)`,
-    });
-  if (problems.length) throw new SpecError(problems);
-
   return buildTsFile('kernel-table.ts', (f) => {
     f.addImportDeclaration({ isTypeOnly: true, moduleSpecifier: '@sparse/kernel-abi', namedImports: ['KernelTable'] });
     // Every backend's src/kernel.ts says what a hand-written kernel of op K is, for its own context.

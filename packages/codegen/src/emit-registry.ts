@@ -1,40 +1,25 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { VariableDeclarationKind } from 'ts-morph';
 import { buildTsFile } from './ts-file.js';
 import { camelCase } from './naming.js';
-import { SpecError } from './spec-error.js';
+import { matchKernelFiles } from './kernel-files.js';
 import type { LoadedSpec } from './spec-types.js';
 
 /**
  * `kernels-js/src/generated/registry.ts`: the kernel table of the JS backend. The kernel of an expression-family
  * op is generated (`generated/kernels/x.ts`); any other op's is hand-written in `src/kernels/x.ts`, exporting
- * `camelCase(x)`. A hand-written op without its file, or a generated one with a stale file, is a codegen error.
+ * `camelCase(x)`. A hand-written op without its file, a generated one with a stale file, or a file of no op is a
+ * codegen error.
  */
 export function emitJsRegistry(specs: LoadedSpec[], kernelsDir: string): string {
-  const problems = specs.flatMap((s) => {
-    const handWritten = existsSync(join(kernelsDir, `${s.name}.ts`));
-    if (s.compiled && handWritten) {
-      return [
-        {
-          file: s.file,
-          field: 'kernel',
-          message: `the ${s.kernel.family} kernel of ${s.name} is generated from its expressions: delete packages/kernels-js/src/kernels/${s.name}.ts`,
-        },
-      ];
-    }
-    if (!s.compiled && !handWritten) {
-      return [
-        {
-          file: s.file,
-          field: 'kernel',
-          message: `the JS backend has no kernel for ${s.name}: write packages/kernels-js/src/kernels/${s.name}.ts exporting ${camelCase(s.name)}`,
-        },
-      ];
-    }
-    return [];
-  });
-  if (problems.length) throw new SpecError(problems);
+  matchKernelFiles(
+    specs,
+    {
+      label: 'JS',
+      rel: 'packages/kernels-js/src/kernels',
+      dispatchOf: (s) => (s.compiled ? 'generated' : 'kernel'),
+    },
+    kernelsDir,
+  );
   return buildTsFile('registry.ts', (f) => {
     f.addImportDeclaration({ isTypeOnly: true, moduleSpecifier: '@sparse/kernel-abi', namedImports: ['KernelTable'] });
     for (const s of specs) {
