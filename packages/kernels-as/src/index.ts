@@ -49,13 +49,15 @@ export interface WasmBackend {
   indicesValid(st: SparseData): boolean;
 }
 
-const jsOf = (op: string) => (jsKernels as unknown as Record<string, JsKernel>)[op];
+/** Above this, the memory a call left behind is given back once it returns (wasm memory cannot shrink). */
+const RELEASE_ABOVE = 64 * 2 ** 20;
 
 /**
- * A kernel whose call would need more wasm memory than it may have (WASM_BYTES, or what the engine grants) runs
- * on the JS kernels, declared: the same answer, never a failed `Memory.grow`.
+ * A kernel as the backend runs it: a call that would need more wasm memory than it may have (WASM_BYTES, or what
+ * the engine grants) runs on the JS kernels, declared, never a failed `Memory.grow`; and after a call that left
+ * the memory large, a fresh instance replaces it (asynchronously, between calls).
  */
-function ranOnJsWhenHeapExhausted(ctx: WasmContext, kernel: Kernel, js: JsKernel): Kernel {
+function withinWasmMemory(ctx: WasmContext, kernel: Kernel, js: JsKernel, releaseMemory: () => Promise<void>): Kernel {
   return (args) => {
     try {
       return kernel(args);
@@ -63,18 +65,6 @@ function ranOnJsWhenHeapExhausted(ctx: WasmContext, kernel: Kernel, js: JsKernel
       if (!(e instanceof HeapExhausted)) throw e;
       ctx.heap.reset();
       return delegate(js, args, REASONS.heapExhausted(e.bytes, e.limit));
-    }
-  };
-}
-
-/** Above this, the memory a call left behind is given back once it returns (wasm memory cannot shrink). */
-const RELEASE_ABOVE = 64 * 2 ** 20;
-
-/** After a call that left the wasm memory large, a fresh instance replaces it (asynchronously, between calls). */
-function givingMemoryBack(ctx: WasmContext, kernel: Kernel, releaseMemory: () => Promise<void>): Kernel {
-  return (args) => {
-    try {
-      return kernel(args);
     } finally {
       if (ctx.heap.bytes > RELEASE_ABOVE) void releaseMemory();
     }
@@ -100,22 +90,25 @@ export async function createWasmBackend(
   const kernels: Record<string, Kernel> = {};
   for (const [op, js] of Object.entries(jsKernels) as [string, JsKernel][]) {
     const family = FAMILY_OPS[op];
+    let kernel: Kernel | undefined;
     if (family)
-      kernels[op] = (
-        FAMILY_DRIVERS[family.family] as (c: WasmContext, o: string, m: typeof family, j: JsKernel) => Kernel
-      )(ctx, op, family, js);
-    else if (DELEGATED_OPS[op]) kernels[op] = (args) => delegate(js, args, DELEGATED_OPS[op]);
+      kernel = (FAMILY_DRIVERS[family.family] as (c: WasmContext, o: string, m: typeof family, j: JsKernel) => Kernel)(
+        ctx,
+        op,
+        family,
+        js,
+      );
+    else if (DELEGATED_OPS[op]) kernel = (args) => delegate(js, args, DELEGATED_OPS[op]);
     else if (Object.hasOwn(HAND_WRITTEN, op)) {
       // The op id is known only at run time here; the generated table has typed each factory by its op.
       const factory = HAND_WRITTEN[op as keyof typeof HAND_WRITTEN] as unknown as (
         c: WasmContext,
         j: JsKernel,
       ) => Kernel;
-      kernels[op] = factory(ctx, js);
+      kernel = factory(ctx, js);
     }
+    if (kernel) kernels[op] = withinWasmMemory(ctx, kernel, js, releaseMemory);
   }
-  for (const [op, kernel] of Object.entries(kernels))
-    kernels[op] = givingMemoryBack(ctx, ranOnJsWhenHeapExhausted(ctx, kernel, jsOf(op)), releaseMemory);
   return {
     name: 'wasm',
     kernels,

@@ -31,14 +31,13 @@ export interface OutputBytes {
 export function guardBytes(
   op: OpMeta,
   bound: BoundArgs,
-  shapeOf: (o: OutputMeta) => number[] | undefined,
-  dense: (o: OutputMeta) => boolean,
+  outputs: readonly { meta: OutputMeta; shape?: number[]; dense: boolean }[],
   maxBytes: number,
 ): void {
   let total = 0;
   const parts: OutputBytes[] = [];
-  for (const o of op.outputs) {
-    const part = outputBytes(op, o, bound, shapeOf(o), dense(o));
+  for (const o of outputs) {
+    const part = outputBytes(op, o.meta, bound, o.shape, o.dense);
     if (!part) continue;
     total += part.bytes;
     parts.push(part);
@@ -93,8 +92,9 @@ const JS_BYTES_PER_STRING = 16;
  * with nothing to catch, so they must not be tried. (Typed arrays live outside that heap, under the byte budget.)
  */
 function guardJsHeap(op: OpMeta, parts: OutputBytes[]): void {
-  const room = jsHeapRoom();
   const strings = parts.reduce((n, p) => n + p.strings, 0);
+  if (strings === 0) return; // the common case: no need to ask V8 for its heap statistics
+  const room = jsHeapRoom();
   if (room === undefined || strings * JS_BYTES_PER_STRING <= room / 2) return;
   const largest = parts.reduce((a, b) => (b.strings > a.strings ? b : a));
   throw new ResourceExhaustedError(

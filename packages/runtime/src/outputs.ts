@@ -49,13 +49,14 @@ function reducedShape(shape: readonly number[], axes: readonly number[] | null, 
  * memory would pass the runtime's byte budget.
  */
 export function guardOutputSizes(op: OpMeta, bound: BoundArgs, maxBytes: number): void {
-  const dense = (o: OutputMeta) => o.type === 'dense' || (o.type === 'sparse_or_dense' && isDenseResult(op, bound));
-  for (const o of op.outputs) {
-    if (!dense(o)) continue;
-    const shape = expectedShape(o, bound);
-    if (shape) assertAllocatable(shape, `${op.name}: ${o.name}`);
-  }
-  guardBytes(op, bound, (o) => expectedShape(o, bound), dense, maxBytes);
+  const denseResult = isDenseResult(op, bound);
+  const outputs = op.outputs.map((o) => ({
+    meta: o,
+    shape: expectedShape(o, bound),
+    dense: o.type === 'dense' || (o.type === 'sparse_or_dense' && denseResult),
+  }));
+  for (const o of outputs) if (o.dense && o.shape) assertAllocatable(o.shape, `${op.name}: ${o.meta.name}`);
+  guardBytes(op, bound, outputs, maxBytes);
 }
 
 // A sparse_or_dense output is dense when any sparse_or_dense argument is dense (sparse_add's rule).
