@@ -1,19 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidArgumentError, SparseTensor, createRuntime, listOps, tensor, type Runtime } from '@sparse/runtime';
+import { matrixIndices as matrixIndicesOf } from '@sparse/test-kit/plain-data';
 
 // The wasm backend as the runtime drives it: every op there, a kernel-side failure as the JS backend's error, and
 // the index check that runs in wasm for large index sets, whose copy of the indices the next kernel takes.
 
 const ROWS = 50_000;
 
-function matrixIndices(): Float64Array {
-  const idx = new Float64Array(2 * ROWS);
-  for (let i = 0; i < ROWS; i++) {
-    idx[2 * i] = i % 300;
-    idx[2 * i + 1] = (i * 7) % 200;
-  }
-  return idx;
-}
+const matrixIndices = () => matrixIndicesOf(ROWS);
 
 /** The error a call throws, as `name: message`. */
 function errorOf(call: () => unknown): string {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createWasmBackend } from '../dist/index.js';
 import type { SparseData } from '@sparse/kernel-abi';
+import { matrixIndices as matrixIndicesOf } from '@sparse/test-kit/plain-data';
 
 // The runtime's index check runs in wasm for large index sets: it must accept exactly what the JS check accepts.
 // Through the runtime (the staged copy the kernel takes, the error naming a bad entry): see
@@ -17,14 +18,7 @@ const sd = (indices: Float64Array, shape: number[]): SparseData => ({
   dtype: 'float32',
 });
 
-function matrixIndices(): Float64Array {
-  const idx = new Float64Array(2 * ROWS);
-  for (let i = 0; i < ROWS; i++) {
-    idx[2 * i] = i % 300;
-    idx[2 * i + 1] = (i * 7) % 200;
-  }
-  return idx;
-}
+const matrixIndices = () => matrixIndicesOf(ROWS);
 
 describe('the index check in wasm', async () => {
   const backend = await createWasmBackend();

@@ -39,3 +39,16 @@ export function scalar(dtype: DType, v: Plain): Scalar {
   const held = store(dtype, [v])[0];
   return dtype === 'bool' ? held === 1 : held;
 }
+
+/**
+ * The row-major indices of `rows` entries of a 300 × 200 matrix (with repeats and out of order): enough rows that
+ * the runtime's index check runs in wasm, all in bounds.
+ */
+export function matrixIndices(rows: number): Float64Array {
+  const idx = new Float64Array(2 * rows);
+  for (let i = 0; i < rows; i++) {
+    idx[2 * i] = i % 300;
+    idx[2 * i + 1] = (i * 7) % 200;
+  }
+  return idx;
+}
