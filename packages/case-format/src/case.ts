@@ -1,7 +1,7 @@
 /** The shape of a conformance case (docs/cases.md), once it has passed `validateCase`. */
 
-/** The two error kinds a case may expect: bad data, or an argument of the wrong kind. */
-export const ERROR_KINDS = ['InvalidArgument', 'TypeError'] as const;
+/** The error kinds a case may expect: bad data, an argument of the wrong kind, or a call past the byte budget. */
+export const ERROR_KINDS = ['InvalidArgument', 'TypeError', 'ResourceExhausted'] as const;
 export type ErrorKind = (typeof ERROR_KINDS)[number];
 
 export interface ExpectError {

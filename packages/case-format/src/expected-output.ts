@@ -3,6 +3,7 @@ import { formatValue } from './format-value.js';
 import { Tally, type CasePath, type Report } from './report.js';
 import { checkTensorFields } from './tensor-fields.js';
 import { readTensorValue } from './tensor-value.js';
+import { int64Entry } from './number-spellings.js';
 import type { DenseView, OutputView, SparseView, TensorView } from './tensor-view.js';
 import { isDenseForm, isSparseForm, type DenseForm, type SparseForm } from './value-forms.js';
 
@@ -37,7 +38,7 @@ function readSparse(form: SparseForm, path: CasePath, report: Report): SparseVie
   if (denseShape !== undefined) {
     const rank = denseShape.length;
     indices.forEach((row, i) => {
-      if (!Array.isArray(row) || row.length !== rank || !row.every((d) => Number.isSafeInteger(d)))
+      if (!Array.isArray(row) || row.length !== rank || !row.every((d) => int64Entry(d) !== undefined))
         tally.report(
           [...at, 'indices', i],
           `expected ${rank} whole numbers (the rank of dense_shape), got ${formatValue(row)}`,
@@ -47,7 +48,8 @@ function readSparse(form: SparseForm, path: CasePath, report: Report): SparseVie
   if (indices.length !== values.length) tally.report(at, `${indices.length} indices but ${values.length} values`);
   const read = values.map((v, i) => readValue(v, dtype, [...at, 'values', i], tally.report));
   if (!tally.clean) return undefined;
-  return { kind: 'sparse', indices: indices as number[][], values: read, denseShape: denseShape!, dtype };
+  const rows = (indices as unknown[][]).map((row) => row.map((d) => int64Entry(d)!));
+  return { kind: 'sparse', indices: rows, values: read, denseShape: denseShape!, dtype };
 }
 
 function readDense(form: DenseForm, path: CasePath, report: Report): DenseView | undefined {
@@ -68,8 +70,10 @@ function readDense(form: DenseForm, path: CasePath, report: Report): DenseView |
   };
   walk(form.dense, 0, [...path, 'dense']);
   // `shape` is needed where nesting cannot show it (a zero-sized dim); it must hold exactly the values given.
-  const shape = form.shape === undefined ? nesting : readShape(form.shape, [...path, 'shape'], tally.report);
-  if (!tally.clean || shape === undefined) return undefined;
+  const given = form.shape === undefined ? nesting : readShape(form.shape, [...path, 'shape'], tally.report);
+  if (!tally.clean || given === undefined) return undefined;
+  // A dense tensor's dims are numbers: one past 2^53 could not hold the values given.
+  const shape = given.map(Number);
   const size = shape.reduce((a, b) => a * b, 1);
   if (size !== data.length) {
     report(path, `shape ${formatValue(shape)} holds ${size} values but dense gives ${data.length}`);
@@ -88,8 +92,10 @@ function nestingShape(nested: unknown): number[] {
   return shape;
 }
 
-function readShape(x: unknown, path: CasePath, report: Report): number[] | undefined {
-  if (Array.isArray(x) && x.every((d) => Number.isSafeInteger(d) && d >= 0)) return x;
+// int64 dims past 2^53 are digit strings.
+function readShape(x: unknown, path: CasePath, report: Report): (number | bigint)[] | undefined {
+  const dims = Array.isArray(x) ? x.map(int64Entry) : [];
+  if (Array.isArray(x) && dims.every((d) => d !== undefined && d >= 0)) return dims as (number | bigint)[];
   report(path, `must be a list of whole numbers >= 0, got ${formatValue(x)}`);
   return undefined;
 }

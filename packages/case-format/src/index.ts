@@ -3,7 +3,7 @@
 export { ERROR_KINDS, type Case, type ErrorKind, type Example, type ExpectError, type Tolerance } from './case.js';
 export { DTYPE_NAMES, isFloatDType, type DTypeName } from './dtypes.js';
 export { isDenseForm, isRecord, isSparseForm, type DenseForm, type SparseForm } from './value-forms.js';
-export { decodeFloat, isDigitString } from './number-spellings.js';
+export { decodeFloat, int64Entry, isDigitString } from './number-spellings.js';
 export { formatValue } from './format-value.js';
 export { problemText, type CasePath, type Report } from './report.js';
 export type { ValueType } from './value-types.js';

@@ -1,13 +1,14 @@
 /**
  * A plain structural view of a tensor: what an expected output of a case means once read, and the common ground a
  * comparator works on (results from a runtime can be turned into views too, so comparing needs no runtime classes).
- * Values are normalized by dtype: float32/float64/int32 as numbers, int64 as bigints, bool as booleans.
+ * Values are normalized by dtype: float32/float64/int32 as numbers, int64 as bigints, bool as booleans. Dims and
+ * indices are int64 too, normalized as `int64Entry` does: numbers up to 2^53 - 1, bigints past it.
  */
 export interface SparseView {
   kind: 'sparse';
-  indices: number[][];
+  indices: (number | bigint)[][];
   values: unknown[];
-  denseShape: number[];
+  denseShape: (number | bigint)[];
   dtype: string;
 }
 

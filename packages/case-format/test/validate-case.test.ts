@@ -99,7 +99,7 @@ describe('validateCase: a case file', () => {
       'args: must be a mapping of argument name to value, got [1]',
       'expect: must be a mapping of output name to value, such as {output: ...}, got {}',
       'expect_error.extra: unknown field (allowed: kind, match)',
-      'expect_error.kind: must be one of InvalidArgument, TypeError, got "ValueError"',
+      'expect_error.kind: must be one of InvalidArgument, TypeError, ResourceExhausted, got "ValueError"',
       expect.stringMatching(/^expect_error\.match: not a valid regex: /),
       'tolerance.btol: unknown field (allowed: rtol, atol)',
       'tolerance.rtol: must be a number >= 0, got -1',

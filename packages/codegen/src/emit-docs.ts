@@ -5,6 +5,7 @@ import { camelCase } from './naming.js';
 import { callToTs, expectationText } from './render-example.js';
 import { CHECK_RULES, type CheckRuleDecl } from './check-rules.js';
 import { BACKEND_TARGETS, dispatchOf, type Dispatch } from './backend-targets.js';
+import { WIDE_DIMS } from './spec-format.js';
 import {
   ARG_TYPES,
   type ArgSpec,
@@ -63,6 +64,12 @@ hb.registerHelper('backendsText', (s: LoadedSpec) =>
     ...BACKEND_TARGETS.map((b) => `${b.name}: ${DISPATCH_TEXT[dispatchOf(s, b)]}`),
   ].join('; '),
 );
+hb.registerHelper('wideText', (s: LoadedSpec) => {
+  const way = s.kernel.wide_dims;
+  if (!way) return 'not taken (an InvalidArgumentError)';
+  const axis = s.kernel.wide_axis ? `, except along \`${s.kernel.wide_axis}\` (an UnimplementedError)` : '';
+  return `taken exactly: ${WIDE_DIMS[way]}${axis}`;
+});
 hb.registerHelper('call', (s: LoadedSpec, ex: CaseSpec) => callToTs(s, ex));
 hb.registerHelper('expectText', (ex: CaseSpec) =>
   expectationText(ex)

@@ -32,6 +32,8 @@ export function emitOpsMeta(specs: LoadedSpec[]): string {
         })),
         workspace: s.kernel.workspace ?? FAMILY_WORKSPACE[s.kernel.family] ?? 0,
         checks: s.checks ?? [],
+        ...(s.kernel.wide_dims && { wideDims: s.kernel.wide_dims }),
+        ...(s.kernel.wide_axis && { wideAxis: s.kernel.wide_axis }),
       },
     ]),
   );

@@ -164,6 +164,13 @@ function checkSpec(spec: OpSpec, report: Report): void {
     }
   });
   (spec.checks ?? []).forEach((c, i) => checkCheck(c, i, argByName, report));
+  const wideAxis = spec.kernel.wide_axis;
+  if (wideAxis !== undefined) {
+    if (spec.kernel.wide_dims !== 'compared')
+      report(['kernel', 'wide_axis'], 'wide_axis names the one dim a `wide_dims: compared` kernel computes with');
+    if (argByName.get(wideAxis)?.type !== 'int')
+      report(['kernel', 'wide_axis'], `'${wideAxis}' is not an int argument`);
+  }
 
   const caseNames = new Set<string>();
   const exampleOf = { op: spec.name, args: spec.args, outputs: spec.outputs };

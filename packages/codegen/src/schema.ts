@@ -10,6 +10,7 @@ import {
   type ShapeRule,
 } from './spec-types.js';
 import { BACKEND_NAMES } from './backend-targets.js';
+import { WIDE_DIMS } from './spec-format.js';
 import { CHECK_RULES, type Field } from './check-rules.js';
 
 const identifier = { type: 'string', pattern: '^[a-z][a-z0-9_]*$' };
@@ -178,6 +179,8 @@ export const specSchema = {
           propertyNames: { enum: BACKEND_NAMES },
           additionalProperties: { const: 'js' },
         },
+        wide_dims: { enum: Object.keys(WIDE_DIMS) },
+        wide_axis: { type: 'string' },
       },
     },
     // What a case holds is @sparse/case-format's to check (load-specs.ts).

@@ -76,3 +76,16 @@ export type CheckSpec =
   | { rule: 'custom'; name: string; doc: string };
 
 export type CheckRule = CheckSpec['rule'];
+
+/**
+ * How an op takes a sparse tensor whose dense shape has a dim past 2^53 - 1 (TensorFlow's dims reach 2^63 - 1; a JS
+ * number is exact to 2^53 - 1). An op without it refuses such a tensor.
+ */
+export type WideDims = 'compared' | 'exact';
+
+/** Each way, as the op reference describes it. */
+export const WIDE_DIMS: Record<WideDims, string> = {
+  compared:
+    'its kernel only compares indices and dims, so it runs on order-preserving stand-ins of the dims past 2^53 - 1',
+  exact: 'a BigInt kernel runs it exactly',
+};

@@ -1,7 +1,7 @@
 /** The shape of one op spec (`specs/<op>.yaml`) once it has passed the schema. */
 
 import type { DTypeName, Example } from '@sparse/case-format';
-import type { ArgType, CheckSpec, EntriesTerm, OutputType, ShapeRule } from './spec-format.js';
+import type { ArgType, CheckSpec, EntriesTerm, OutputType, ShapeRule, WideDims } from './spec-format.js';
 
 export { DTYPE_NAMES, type DTypeName } from '@sparse/case-format';
 export * from './spec-format.js';
@@ -73,6 +73,10 @@ export interface KernelSpec {
   workspace?: number;
   /** Backends without a kernel of their own for the op, which run the JS kernel there (reported as delegated). */
   dispatch?: Record<string, 'js'>;
+  /** How the op takes a dense shape with a dim past 2^53 - 1 (absent: it refuses one). */
+  wide_dims?: WideDims;
+  /** compared: the axis argument naming the one dim the kernel does arithmetic on, which must stay below 2^53. */
+  wide_axis?: string;
 }
 
 /** A spec with everything derived that emitters need. */

@@ -1,5 +1,6 @@
 import {
   formatValue,
+  int64Entry,
   isDigitString,
   type DenseView,
   type OutputView,
@@ -29,14 +30,28 @@ function resultTensor(x: unknown): TensorView | undefined {
   if (typeof x !== 'object' || x === null) return undefined;
   const o = x as Record<string, unknown>;
   const dtype = typeof o.dtype === 'string' ? o.dtype : '(none)';
+  // A SparseTensor holds its dims and indices exactly in `exactShape` and `exactIndexData` (its number accessors
+  // refuse a dim past 2^53 - 1); plain data has `indices` and `dense_shape`.
+  if (isList(o.exactShape) && isList(o.exactIndexData) && isList(o.values)) {
+    const rank = o.exactShape.length;
+    const flat = Array.from(o.exactIndexData as ArrayLike<bigint>, int64Entry) as (number | bigint)[];
+    const view: SparseView = {
+      kind: 'sparse',
+      indices: Array.from({ length: o.values.length }, (_, i) => flat.slice(i * rank, (i + 1) * rank)),
+      values: Array.from(o.values, (v) => normalizeResult(v, dtype)),
+      denseShape: Array.from(o.exactShape as ArrayLike<bigint>, int64Entry) as (number | bigint)[],
+      dtype,
+    };
+    return view;
+  }
   // A SparseTensor also has a `shape`; only it has `indices`, so test for sparse first.
   const denseShape = o.denseShape ?? o.dense_shape;
   if (isList(o.indices) && isList(o.values) && isList(denseShape)) {
     const view: SparseView = {
       kind: 'sparse',
-      indices: Array.from(o.indices, (row) => Array.from(row as ArrayLike<number>, Number)),
+      indices: Array.from(o.indices, (row) => Array.from(row as ArrayLike<unknown>, int64Entry) as (number | bigint)[]),
       values: Array.from(o.values, (v) => normalizeResult(v, dtype)),
-      denseShape: Array.from(denseShape, Number),
+      denseShape: Array.from(denseShape, int64Entry) as (number | bigint)[],
       dtype,
     };
     return view;

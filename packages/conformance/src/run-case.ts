@@ -1,5 +1,5 @@
 import type { Case, ErrorKind, ExpectError } from '@sparse/case-format';
-import { InvalidArgumentError, UnimplementedError, type Runtime } from '@sparse/runtime';
+import { InvalidArgumentError, ResourceExhaustedError, UnimplementedError, type Runtime } from '@sparse/runtime';
 import type { CaseResult, CaseStatus } from './case-result.js';
 import { compareOutputs } from './compare.js';
 import { messageMatches } from './message-match.js';
@@ -73,11 +73,18 @@ function wrongError(e: unknown, want: ExpectError): string {
 function errorKindOf(e: unknown): ErrorKind | undefined {
   if (e instanceof InvalidArgumentError) return 'InvalidArgument';
   if (e instanceof TypeError) return 'TypeError';
+  if (e instanceof ResourceExhaustedError) return 'ResourceExhausted';
   return undefined;
 }
 
+const ERROR_NAMES: Record<ErrorKind, string> = {
+  InvalidArgument: 'an InvalidArgumentError',
+  TypeError: 'a TypeError',
+  ResourceExhausted: 'a ResourceExhaustedError',
+};
+
 function describeExpected(want: ExpectError): string {
-  const kind = want.kind === 'InvalidArgument' ? 'an InvalidArgumentError' : 'a TypeError';
+  const kind = ERROR_NAMES[want.kind];
   return want.match === undefined ? kind : `${kind} matching /${want.match}/`;
 }
 

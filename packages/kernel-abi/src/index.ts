@@ -15,3 +15,4 @@ export { exactRowMajorStrides, exactSizeOf, linearOffset, linearOffsets, rowMajo
 export { indexText } from './index-text.js';
 export { reducedAxes } from './axes.js';
 export { compareIndexRows, isSortedRows } from './compare-indices.js';
+export { fitSparse, isWideSparse, toWideSparse, type WideSparseData } from './wide-sparse.js';

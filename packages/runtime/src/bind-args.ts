@@ -1,13 +1,13 @@
-import type { DenseData, SparseData } from '@sparse/kernel-abi';
+import type { DenseData, SparseData, WideSparseData } from '@sparse/kernel-abi';
 import { describe, getValue, isDType, isIntegerDType, toScalar, zeroOf, type DType } from './dtype.js';
 import { InvalidArgumentError } from './errors.js';
 import { isList } from './list-input.js';
 import { isPlainObject } from './plain-object.js';
 import type { ArgMeta, OpMeta } from './op-meta.js';
-import { shapeText, toShape } from './shape.js';
+import { shapeText, toExactShape, toShape } from './shape.js';
 import { SparseTensor, sparseDataOf, sparseFromPlain } from './sparse-tensor.js';
 import { Tensor, denseDataOf, denseFromPlain } from './tensor.js';
-import { readWholeNumber } from './whole-number.js';
+import { readInt64, readWholeNumber } from './whole-number.js';
 
 /** An op's arguments in kernel form (SparseData, DenseData, Scalar, numbers...), keyed by spec name, defaults filled in. */
 export interface BoundArgs {
@@ -18,8 +18,8 @@ export interface BoundArgs {
 
 /** A tensor argument once its kind is known; `pending` holds a plain value still to convert with its dtype. */
 type Tensorish =
-  | { kind: 'sparse'; value: SparseData }
-  | { kind: 'sparse_list'; value: SparseData[] }
+  | { kind: 'sparse'; value: SparseData | WideSparseData }
+  | { kind: 'sparse_list'; value: (SparseData | WideSparseData)[] }
   | { kind: 'dense'; value: DenseData }
   | { kind: 'pending'; value: unknown };
 
@@ -121,7 +121,7 @@ function resolveNames(op: OpMeta, raw: Record<string, unknown>): Map<string, unk
 
 function classify(op: OpMeta, a: ArgMeta, v: unknown): Tensorish {
   const where = `${op.name}: ${a.name}`;
-  const asSparse = (x: unknown, w: string): SparseData => {
+  const asSparse = (x: unknown, w: string): SparseData | WideSparseData => {
     if (x instanceof SparseTensor) return sparseDataOf(x);
     if (isPlainObject(x)) return sparseDataOf(sparseFromPlain(x, w, (part) => `${w}.${part}`));
     throw new TypeError(`${w} must be a SparseTensor, got ${describe(x)}`);
@@ -166,7 +166,7 @@ function convertPlain(op: OpMeta, a: ArgMeta, v: unknown, dtype: DType | undefin
   }
 }
 
-function toKernelForm(op: OpMeta, a: ArgMeta, t: Tensorish): SparseData | SparseData[] | DenseData | unknown {
+function toKernelForm(op: OpMeta, a: ArgMeta, t: Tensorish): unknown {
   switch (t.kind) {
     case 'sparse':
     case 'sparse_list':
@@ -197,11 +197,14 @@ function readPlainArg(op: OpMeta, a: ArgMeta, v: unknown): unknown {
       if (typeof v !== 'boolean') throw new TypeError(`${where} must be true or false, got ${describe(v)}`);
       return v;
     case 'int_list':
-      return intList(where, vectorEntries(where, v), true);
+      return op.wideDims === 'exact'
+        ? int64List(where, vectorEntries(where, v))
+        : intList(where, vectorEntries(where, v), true);
     case 'int_or_int_list':
       return isScalarNumber(v) ? readPlainArg(op, { ...a, type: 'int' }, v) : intList(where, vectorEntries(where, v));
     case 'shape':
-      return toShape(vectorEntries(where, v), where);
+      // An op that holds dims past 2^53 - 1 exactly takes such a shape too (then as bigints).
+      return (op.wideDims ? toExactShape : toShape)(vectorEntries(where, v), where);
     case 'axes':
       if (v === null) return null;
       return intList(where, isScalarNumber(v) ? [v] : vectorEntries(where, v));
@@ -233,6 +236,13 @@ function vectorEntries(where: string, v: unknown): ArrayLike<unknown> {
       `${where} must be a vector (a list of whole numbers), got the scalar ${describe(v)}`,
     );
   throw new TypeError(`${where} must be a list of whole numbers, got ${describe(v)}`);
+}
+
+/** Each entry a whole number within int64, a bigint past 2^53 - 1 (strings of digits count). */
+function int64List(where: string, items: ArrayLike<unknown>): (number | bigint)[] {
+  return Array.from(items, (x, i) =>
+    typeof x === 'number' && Number.isSafeInteger(x) ? x : readInt64(x, `${where}[${i}]`, { digits: true }),
+  );
 }
 
 /** Each entry a whole number; `digits`: strings of digits count, as the case format writes int64 list entries. */

@@ -106,7 +106,7 @@ function termValue(t: EntriesTerm, bound: BoundArgs): number {
   if ('nnz' in t) {
     const v = bound.values[t.nnz] as Data | Data[];
     return (Array.isArray(v) ? v : [v]).reduce(
-      (n, x) => n + (x.kind === 'sparse' ? x.values.length : sizeOf(x.shape)),
+      (n, x) => n + (x.kind === 'dense' ? sizeOf(x.shape) : x.values.length),
       0,
     );
   }

@@ -5,11 +5,12 @@ import type {
   EntriesTerm,
   OutputType as OutputKind,
   ShapeRule,
+  WideDims,
 } from './generated/spec-format.js';
 
 // The runtime's view of one op spec (generated into `generated/ops-meta.ts` by @sparse/codegen), in the
 // vocabulary codegen validates specs with (generated/spec-format.ts).
-export type { ArgKind, CheckMeta, EntriesTerm, OutputKind, ShapeRule };
+export type { ArgKind, CheckMeta, EntriesTerm, OutputKind, ShapeRule, WideDims };
 
 export interface ArgMeta {
   name: string;
@@ -42,4 +43,8 @@ export interface OpMeta {
   checks: CheckMeta[];
   /** Bytes the kernel may hold besides its outputs, per dense output element or sparse output entry. */
   workspace: number;
+  /** How the op takes a sparse tensor with a dim past 2^53 - 1 (absent: it refuses one). */
+  wideDims?: WideDims;
+  /** The axis argument naming the one dim a `compared` kernel computes with, which must stay below 2^53. */
+  wideAxis?: string;
 }

@@ -1,5 +1,5 @@
 import { reducedAxes } from '@sparse/kernel-abi';
-import type { DenseData, SparseData } from '@sparse/kernel-abi';
+import type { DenseData, SparseData, WideSparseData } from '@sparse/kernel-abi';
 import { isDType, type DType } from './dtype.js';
 import type { OpMeta, OutputMeta } from './op-meta.js';
 import { assertAllocatable, assertInt64Count, sameShape, shapeText } from './shape.js';
@@ -11,7 +11,7 @@ import { guardBytes } from './memory-guard.js';
 type Data = SparseData | DenseData;
 
 /** The dense shape an output must have by its spec rule, where the rule fixes it before the kernel runs. */
-function expectedShape(o: OutputMeta, bound: BoundArgs): number[] | undefined {
+export function expectedShape(o: OutputMeta, bound: BoundArgs): number[] | undefined {
   const r = o.shape;
   if ('like' in r) return (bound.values[r.like] as Data).shape;
   if ('value' in r) return bound.values[r.value] as number[];
@@ -60,7 +60,7 @@ export function guardOutputSizes(op: OpMeta, bound: BoundArgs, maxBytes: number)
 }
 
 // A sparse_or_dense output is dense when any sparse_or_dense argument is dense (sparse_add's rule).
-function isDenseResult(op: OpMeta, bound: BoundArgs): boolean {
+export function isDenseResult(op: OpMeta, bound: BoundArgs): boolean {
   return op.args.some((a) => a.type === 'sparse_or_dense' && (bound.values[a.name] as Data).kind === 'dense');
 }
 
@@ -70,6 +70,7 @@ export function wrapOutputs(
   bound: BoundArgs,
   out: Record<string, unknown>,
   backend: string,
+  widen: (d: Data) => Data | WideSparseData = (d) => d,
 ): Record<string, unknown> {
   const result: Record<string, unknown> = {};
   const fail = (o: OutputMeta, why: string): never => {
@@ -83,7 +84,8 @@ export function wrapOutputs(
       if (shape && !sameShape(d.shape, shape)) fail(o, `shape ${shapeText(d.shape)}, not ${shapeText(shape)}`);
       // A shape only the kernel knows (a concat's sum of dims) may count past int64, as inputs may not.
       assertInt64Count(d.shape, `${op.name}: ${o.name} of dense shape`);
-      return d.kind === 'sparse' ? adoptSparse(d) : adoptDense(d);
+      const w = widen(d);
+      return w.kind === 'dense' ? adoptDense(w) : adoptSparse(w);
     };
     if (o.type === 'sparse_list') {
       if (!Array.isArray(v)) fail(o, 'not a list');

@@ -1,6 +1,9 @@
-import { isDelegation, isKernelError, type KernelResult } from '@sparse/kernel-abi';
+import { fitSparse, isDelegation, isKernelError, type KernelResult, type WideSparseData } from '@sparse/kernel-abi';
+import { WIDE_KERNELS } from '@sparse/kernels-js';
 import { isAllocationFailure } from './allocation-failure.js';
-import { bindArgs } from './bind-args.js';
+import { bindArgs, type BoundArgs } from './bind-args.js';
+import { wideCallOf, type WideCall } from './wide-call.js';
+import { adoptSparse } from './sparse-tensor.js';
 import { runChecks } from './checks.js';
 import { InvalidArgumentError, UnimplementedError } from './errors.js';
 import { loadBackend, type Backend } from './backend.js';
@@ -62,16 +65,23 @@ export class Runtime {
     const kernel = this.kernelOf(opId);
     if (!kernel) throw new UnimplementedError(`${opId} has no kernel on the ${this.backend} backend`);
     const bound = bindArgs(op, args);
-    for (const a of op.args) {
-      const v = bound.values[a.name];
-      const checkLast = a.bounds !== 'except_last';
-      if (Array.isArray(v) && a.type.startsWith('sparse'))
-        (v as SparseData[]).forEach((s, i) =>
-          validateSparse(s, `${opId}: ${a.name}[${i}]`, checkLast, this.indicesValid),
-        );
-      else if ((v as SparseData | undefined)?.kind === 'sparse')
-        validateSparse(v as SparseData, `${opId}: ${a.name}`, checkLast, this.indicesValid);
+    const wide = wideCallOf(op, bound);
+    if (wide?.exact) return { outputs: this.runExact(op, { ...bound, values: wide.values }) };
+    try {
+      return this.runKernel(op, kernel, wide ? { ...bound, values: wide.values } : bound, wide?.widen);
+    } catch (e) {
+      throw wide ? wide.exactError(e) : e;
     }
+  }
+
+  private runKernel(
+    op: OpMeta,
+    kernel: (args: Record<string, unknown>) => KernelResult<Record<string, unknown>>,
+    bound: BoundArgs,
+    widen?: WideCall['widen'],
+  ): { outputs: Record<string, unknown>; delegated?: string } {
+    const opId = op.name;
+    this.validateInputs(op, bound);
     runChecks(op, bound.values);
     guardOutputSizes(op, bound, this.maxBytes);
     let out: KernelResult<Record<string, unknown>>;
@@ -84,7 +94,30 @@ export class Runtime {
       throw e;
     }
     const [outputs, delegated] = isDelegation(out) ? [out.outputs, out.reason] : [out, undefined];
-    return { outputs: wrapOutputs(op, bound, outputs, this.backend), delegated };
+    return { outputs: wrapOutputs(op, bound, outputs, this.backend, widen), delegated };
+  }
+
+  // Every index of the sparse arguments within its dense shape (wide data is checked exactly by wideCallOf).
+  private validateInputs(op: OpMeta, bound: BoundArgs): void {
+    for (const a of op.args) {
+      const v = bound.values[a.name];
+      const checkLast = a.bounds !== 'except_last';
+      const list = Array.isArray(v) && a.type.startsWith('sparse') ? (v as unknown[]) : [v];
+      list.forEach((s, i) => {
+        if ((s as SparseData | undefined)?.kind !== 'sparse') return;
+        const where = `${op.name}: ${a.name}${list === v ? `[${i}]` : ''}`;
+        validateSparse(s as SparseData, where, checkLast, this.indicesValid);
+      });
+    }
+  }
+
+  // An op of `wide_dims: exact` with a dim past 2^53 - 1: its BigInt kernel, the same on every backend.
+  private runExact(op: OpMeta, bound: BoundArgs): Record<string, unknown> {
+    this.validateInputs(op, bound);
+    runChecks(op, bound.values);
+    guardOutputSizes(op, bound, this.maxBytes);
+    const out = WIDE_KERNELS[op.name](bound.values);
+    return Object.fromEntries(op.outputs.map((o) => [o.name, adoptSparse(fitSparse(out[o.name] as WideSparseData))]));
   }
 }
 

@@ -2,7 +2,7 @@ import { exactSizeOf, sizeOf } from '@sparse/kernel-abi';
 import { InvalidArgumentError } from './errors.js';
 import { describe } from './dtype.js';
 import { isList } from './list-input.js';
-import { readWholeNumber } from './whole-number.js';
+import { readInt64, readWholeNumber } from './whole-number.js';
 
 /** The largest dense tensor sparse will allocate: beyond it an op refuses before allocating anything. */
 export const MAX_DENSE_ELEMENTS = 2 ** 31 - 1;
@@ -12,7 +12,7 @@ export const MAX_RANK = 254;
 
 const INT64_MAX = 2n ** 63n - 1n;
 
-export function shapeText(shape: readonly number[]): string {
+export function shapeText(shape: readonly (number | bigint)[]): string {
   return `[${shape.join(',')}]`;
 }
 
@@ -47,6 +47,42 @@ export function assertInt64Count(shape: readonly number[], what: string): void {
       `${what} ${shapeText(shape)} has ${exactSizeOf(shape)} elements, more than int64 counts (2^63 - 1), as TensorFlow refuses`,
     );
   }
+}
+
+/**
+ * Reads a dense shape as toShape does, but held exactly up to int64's 2^63 - 1: numbers while every dim is at most
+ * 2^53 - 1, otherwise every dim a bigint (a sparse tensor's dense shape, and the shape arguments of the ops that
+ * hold such shapes exactly).
+ */
+export function toExactShape(dims: unknown, what: string): number[] | bigint[] {
+  if (!isList(dims)) throw new TypeError(`${what} must be a list of dims, got ${describe(dims)}`);
+  if (dims.length > MAX_RANK) {
+    throw new InvalidArgumentError(`${what} has ${dims.length} dims; a tensor has at most ${MAX_RANK}`);
+  }
+  const out = new Array<number | bigint>(dims.length);
+  let wide = false;
+  for (let i = 0; i < dims.length; i++) {
+    const d = dims[i];
+    if (typeof d === 'number' && d >= 0 && Number.isSafeInteger(d)) out[i] = d;
+    else {
+      const v = readInt64(d, `${what}[${i}]`, { digits: true });
+      if (v < 0) throw new InvalidArgumentError(`${what}[${i}] = ${v} is not a dim: need a whole number >= 0`);
+      out[i] = v;
+      wide ||= typeof v === 'bigint';
+    }
+  }
+  if (!wide) {
+    assertInt64Count(out as number[], what);
+    return out as number[];
+  }
+  const big = out.map(BigInt);
+  const count = big.reduce((n, d) => n * d, 1n);
+  if (count > INT64_MAX) {
+    throw new InvalidArgumentError(
+      `${what} [${big.join(',')}] has ${count} elements, more than int64 counts (2^63 - 1), as TensorFlow refuses`,
+    );
+  }
+  return big;
 }
 
 function readDim(d: unknown, what: string): number {

@@ -1,9 +1,9 @@
-import type { SparseData } from '@sparse/kernel-abi';
+import type { SparseData, WideSparseData } from '@sparse/kernel-abi';
 import { DTYPES, describe, dtypeOfStorage, inferDType, isDType, toValues, type DType, type Values } from './dtype.js';
 import { InvalidArgumentError } from './errors.js';
 import { isList } from './list-input.js';
-import { toShape } from './shape.js';
-import { readWholeNumber } from './whole-number.js';
+import { shapeText, toExactShape } from './shape.js';
+import { readInt64 } from './whole-number.js';
 
 /** Names a part of the SparseTensor being read in errors: `SparseTensor: values`, `sparse_add: a.values`. */
 export type PartName = (part: 'indices' | 'values' | 'dense_shape' | 'dtype') => string;
@@ -13,6 +13,7 @@ export type PartName = (part: 'indices' | 'values' | 'dense_shape' | 'dtype') =>
  * before any copy, so a request that only claims a size costs nothing: each part must be a list (an array or a typed
  * array, never an object with a `length`), the dense shape a shape, and the lengths must agree (indices rows, or a
  * flat nnz × rank, against the values). Indices are whole numbers here; their bounds are checked by each op.
+ * A dense shape with a dim past 2^53 - 1 makes wide data: dims and indices held exactly as BigInt.
  */
 export function readSparseParts(
   indices: unknown,
@@ -20,21 +21,26 @@ export function readSparseParts(
   denseShape: unknown,
   dtype: unknown,
   name: PartName,
-): SparseData {
+): SparseData | WideSparseData {
   checkDType(dtype, name('dtype'));
   const indexList = asList(indices, name('indices'));
   const valueList = asList(values, name('values'));
-  const shape = toShape(denseShape, name('dense_shape'));
+  const shape = toExactShape(denseShape, name('dense_shape'));
   const form = indexForm(indexList, valueList.length, shape.length, name);
   const read = readValues(valueList, dtype, name('values'));
-  return {
-    kind: 'sparse',
-    indices: readIndices(indexList, form, valueList.length, shape.length, name),
-    values: read.values,
-    shape,
-    dtype: read.dtype,
-  };
+  const nnz = valueList.length;
+  if (isWideShape(shape)) {
+    const exact = readIndices(indexList, form, nnz, shape.length, name, new BigInt64Array(nnz * shape.length), BigInt);
+    return { kind: 'wide_sparse', indices: exact, values: read.values, shape, dtype: read.dtype };
+  }
+  const narrow = readIndices(indexList, form, nnz, shape.length, name, new Float64Array(nnz * shape.length), (x) => {
+    if (typeof x === 'number') return x;
+    throw new InvalidArgumentError(`${name('indices')} holds ${x}, out of bounds of dense_shape ${shapeText(shape)}`);
+  });
+  return { kind: 'sparse', indices: narrow, values: read.values, shape, dtype: read.dtype };
 }
+
+const isWideShape = (shape: number[] | bigint[]): shape is bigint[] => typeof shape[0] === 'bigint';
 
 /** Refuses a dtype that is given and is not one. */
 export function checkDType(dtype: unknown, what: string): asserts dtype is DType | undefined {
@@ -80,16 +86,18 @@ function indexForm(list: ArrayLike<unknown>, nnz: number, rank: number, name: Pa
   return rows ? 'rows' : 'flat';
 }
 
-function readIndices(
+/** Reads every index entry into `out`, as `store` keeps it (a float, or a bigint for wide data). */
+function readIndices<T extends Float64Array | BigInt64Array>(
   list: ArrayLike<unknown>,
   form: 'rows' | 'flat',
   nnz: number,
   rank: number,
   name: PartName,
-): Float64Array {
-  const out = new Float64Array(nnz * rank);
+  out: T,
+  store: (x: number | bigint) => T[number],
+): T {
   if (form === 'flat') {
-    for (let k = 0; k < list.length; k++) out[k] = indexEntry(list[k], name, Math.floor(k / rank), k % rank);
+    for (let k = 0; k < list.length; k++) out[k] = store(indexEntry(list[k], name, Math.floor(k / rank), k % rank));
     return out;
   }
   for (let i = 0; i < nnz; i++) {
@@ -101,12 +109,17 @@ function readIndices(
         `${name('indices')}[${i}] has ${row.length} entries but dense_shape has rank ${rank}`,
       );
     }
-    for (let d = 0; d < rank; d++) out[i * rank + d] = indexEntry(row[d], name, i, d);
+    for (let d = 0; d < rank; d++) out[i * rank + d] = store(indexEntry(row[d], name, i, d));
   }
   return out;
 }
 
-/** One index entry: a whole number (its name is only formatted for an error: this runs once per entry). */
-function indexEntry(x: unknown, name: PartName, i: number, d: number): number {
-  return typeof x === 'number' && Number.isSafeInteger(x) ? x : readWholeNumber(x, `${name('indices')}[${i}][${d}]`);
+/**
+ * One index entry: a whole number within int64, a bigint past 2^53 - 1 (its name is only formatted for an error:
+ * this runs once per entry).
+ */
+function indexEntry(x: unknown, name: PartName, i: number, d: number): number | bigint {
+  return typeof x === 'number' && Number.isSafeInteger(x)
+    ? x
+    : readInt64(x, `${name('indices')}[${i}][${d}]`, { digits: true });
 }

@@ -1,4 +1,4 @@
-import type { SparseData } from '@sparse/kernel-abi';
+import { toWideSparse, type SparseData, type WideSparseData } from '@sparse/kernel-abi';
 import { describe, getValue, type DType, type Values } from './dtype.js';
 import { InvalidArgumentError } from './errors.js';
 import { shapeText } from './shape.js';
@@ -9,11 +9,14 @@ import type { TypedArray } from './list-input.js';
 import { isPlainObject } from './plain-object.js';
 import { asList, checkDType, readSparseParts, readValues, type PartName } from './sparse-input.js';
 
-/** The plain-data form of a SparseTensor (TensorFlow's SparseTensorValue), as JSON can hold it: int64 past 2^53 as digit strings. */
+/**
+ * The plain-data form of a SparseTensor (TensorFlow's SparseTensorValue), as JSON can hold it: int64 values, dims and
+ * indices past 2^53 - 1 as strings of digits.
+ */
 export interface SparseTensorValue {
-  indices: number[][];
+  indices: (number | string)[][];
   values: (number | string | boolean)[];
-  dense_shape: number[];
+  dense_shape: (number | string)[];
   dtype: DType;
 }
 
@@ -21,43 +24,41 @@ const FROM_JSON_KEYS = ['indices', 'values', 'dense_shape', 'dtype'];
 
 // JS has no private constructor: `adoptSparse` sets this for the one `new` it makes, which then takes the kernel
 // output as it is instead of checking and copying what a caller gave.
-let adopting = false;
+let adopting: SparseData | WideSparseData | undefined;
 
 /** Wraps kernel output (or parts of a SparseTensor) without copying or re-checking it; nothing else may hold it. */
-export function adoptSparse(d: SparseData): SparseTensor {
-  adopting = true;
+export function adoptSparse(d: SparseData | WideSparseData): SparseTensor {
+  adopting = d;
   try {
-    return new SparseTensor(d.indices, d.values, d.shape, d.dtype);
+    return new SparseTensor([], [], []);
   } finally {
-    adopting = false;
+    adopting = undefined;
   }
 }
 
-/** The stored data of a SparseTensor, not copied: for the runtime to hand to kernels, which never write to it. */
-export let sparseDataOf: (st: SparseTensor) => SparseData;
+/**
+ * The stored data of a SparseTensor, not copied: for the runtime to hand to kernels, which never write to it. A
+ * tensor with a dim past 2^53 - 1 gives its exact (wide) form.
+ */
+export let sparseDataOf: (st: SparseTensor) => SparseData | WideSparseData;
 
 /**
  * A sparse tensor: `indices` (N index tuples), `values` (N values) and `denseShape`, as TensorFlow's SparseTensor.
  * Order is not checked here (ops that need canonical order check it); shapes and lengths are. It is immutable:
  * the constructor copies what it is given, `denseShape` is frozen, and `values` and `indexData` are copies, so what
  * was checked stays true.
+ *
+ * Dims and indices are int64, as TensorFlow's: up to 2^63 - 1. While every dim is at most 2^53 - 1 they are JS
+ * numbers (`denseShape`, `indices`, `indexData`); a tensor with a larger dim holds them as BigInt, read through
+ * `exactShape` and `exactIndexData` (which every tensor has), and its number accessors refuse rather than round.
  */
 export class SparseTensor {
-  readonly #indexData: Float64Array;
-  readonly #values: Values;
+  readonly #data: SparseData | WideSparseData;
   // Never given out: `denseShape` is a frozen copy, made when first asked for (V8 slices frozen arrays slowly).
-  readonly #shape: readonly number[];
   #frozenShape: readonly number[] | undefined;
-  readonly #dtype: DType;
 
   static {
-    sparseDataOf = (st) => ({
-      kind: 'sparse',
-      indices: st.#indexData,
-      values: st.#values,
-      shape: st.#shape.slice(),
-      dtype: st.#dtype,
-    });
+    sparseDataOf = (st) => (st.#data.kind === 'sparse' ? { ...st.#data, shape: st.#data.shape.slice() } : st.#data);
   }
 
   /**
@@ -66,24 +67,18 @@ export class SparseTensor {
    * values as TensorFlow converts Python values when not given. Everything is copied.
    */
   constructor(
-    indices: readonly (readonly (number | bigint)[])[] | readonly (number | bigint)[] | TypedArray,
+    indices: readonly (readonly (number | bigint | string)[])[] | readonly (number | bigint | string)[] | TypedArray,
     values: readonly unknown[] | TypedArray,
     denseShape: readonly (number | bigint | string)[] | TypedArray,
     dtype?: DType,
   ) {
-    const d = adopting
-      ? { indices: indices as Float64Array, values: values as Values, shape: denseShape as number[], dtype: dtype! }
-      : readSparseParts(indices, values, denseShape, dtype, (part) => `SparseTensor: ${part}`);
-    adopting = false;
-    this.#indexData = d.indices;
-    this.#values = d.values;
-    this.#shape = d.shape.slice();
-    this.#dtype = d.dtype;
+    this.#data = adopting ?? readSparseParts(indices, values, denseShape, dtype, (part) => `SparseTensor: ${part}`);
+    adopting = undefined;
     Object.freeze(this);
   }
 
   /** Builds a SparseTensor from kernel plain data (flat indices), checked and copied as the constructor does. */
-  static fromData(d: SparseData): SparseTensor {
+  static fromData(d: SparseData | WideSparseData): SparseTensor {
     return new SparseTensor(d.indices, d.values, d.shape, d.dtype);
   }
 
@@ -99,44 +94,75 @@ export class SparseTensor {
 
   /** The indices, flat and row-major: entry i, dim d is `indexData[i * rank + d]`. A copy. */
   get indexData(): Float64Array {
-    return this.#indexData.slice();
+    return this.#narrow('indexData', 'exactIndexData').indices.slice();
+  }
+
+  /** The indices, flat and row-major, exactly as int64 (for any dense shape). A copy. */
+  get exactIndexData(): BigInt64Array {
+    return toWideSparse(this.#data).indices.slice();
   }
 
   /** The values, in the dtype's storage (a typed array; an array of strings for string). A copy: read it once. */
   get values(): Values {
-    return this.#values.slice() as Values;
+    return this.#data.values.slice() as Values;
   }
 
   /** The dense shape, frozen. */
   get denseShape(): readonly number[] {
-    this.#frozenShape ??= Object.freeze(this.#shape.slice());
+    this.#frozenShape ??= Object.freeze(this.#narrow('denseShape', 'exactShape').shape.slice());
     return this.#frozenShape;
   }
 
+  /** The dense shape exactly, as int64 dims (for any dense shape). A new array. */
+  get exactShape(): bigint[] {
+    return this.#data.shape.map(BigInt);
+  }
+
   get dtype(): DType {
-    return this.#dtype;
+    return this.#data.dtype;
   }
 
   get rank(): number {
-    return this.#shape.length;
+    return this.#data.shape.length;
   }
 
   get nnz(): number {
-    return this.#values.length;
+    return this.#data.values.length;
   }
 
   /** The dense shape (TensorFlow's `shape`), as a new array. */
   get shape(): number[] {
-    return this.#shape.slice();
+    return this.#narrow('shape', 'exactShape').shape.slice();
   }
 
   /** The indices as N index tuples. */
   get indices(): number[][] {
     const { rank, nnz } = this;
-    const data = this.#indexData;
+    const data = this.#narrow('indices', 'exactIndexData').indices;
     const out = new Array<number[]>(nnz);
     for (let i = 0; i < nnz; i++) out[i] = Array.from(data.subarray(i * rank, (i + 1) * rank));
     return out;
+  }
+
+  // The first `n` index rows, each entry as `entry` writes it.
+  #rows<T>(entry: (x: number | bigint) => T, n = this.nnz): T[][] {
+    const { rank } = this;
+    const indices: ArrayLike<number | bigint> = this.#data.indices;
+    const out = new Array<T[]>(n);
+    for (let i = 0; i < n; i++) {
+      const row = new Array<T>(rank);
+      for (let d = 0; d < rank; d++) row[d] = entry(indices[i * rank + d]);
+      out[i] = row;
+    }
+    return out;
+  }
+
+  // The number form of the data; a wide tensor refuses to give it (`exact` names the accessor that holds it).
+  #narrow(accessor: string, exact: string): SparseData {
+    if (this.#data.kind === 'sparse') return this.#data;
+    throw new InvalidArgumentError(
+      `SparseTensor.${accessor}: dense shape ${shapeText(this.#data.shape)} has a dim past 2^53 - 1, which a JS number cannot hold exactly; read ${exact}`,
+    );
   }
 
   /** A SparseTensor with the same indices and shape and new values (of any dtype, as TensorFlow's `with_values`). */
@@ -148,7 +174,7 @@ export class SparseTensor {
     }
     const read = readValues(list, dtype, 'withValues: new_values');
     // Indices and shape are shared: neither tensor lets them change.
-    return adoptSparse({ kind: 'sparse', indices: this.#indexData, shape: this.shape, ...read });
+    return adoptSparse({ ...this.#data, ...read } as SparseData | WideSparseData);
   }
 
   /** The dense tensor this stands for (sparse.toDense on the default runtime). */
@@ -166,28 +192,46 @@ export class SparseTensor {
     return defaultOps().denseCwiseDiv(this, dense);
   }
 
-  /** The plain data kernels take, as copies. */
-  toData(): SparseData {
-    return { kind: 'sparse', indices: this.indexData, values: this.values, shape: this.shape, dtype: this.#dtype };
+  /** The plain data kernels take, as copies (the exact form for a dense shape with a dim past 2^53 - 1). */
+  toData(): SparseData | WideSparseData {
+    const d = this.#data;
+    return { ...d, indices: d.indices.slice(), values: d.values.slice(), shape: d.shape.slice() } as
+      SparseData | WideSparseData;
   }
 
   toJSON(): SparseTensorValue {
-    const values = new Array<number | string | boolean>(this.nnz);
-    for (let i = 0; i < this.nnz; i++) {
-      const v = getValue(this.#values, i);
-      values[i] = typeof v === 'bigint' ? (Number.isSafeInteger(Number(v)) ? Number(v) : v.toString()) : v;
+    const { nnz } = this;
+    const values = new Array<number | string | boolean>(nnz);
+    for (let i = 0; i < nnz; i++) {
+      const v = getValue(this.#data.values, i);
+      values[i] = typeof v === 'bigint' ? jsonInt(v) : v;
     }
-    return { indices: this.indices, values, dense_shape: this.shape, dtype: this.#dtype };
+    const rows = this.#rows(jsonInt);
+    return {
+      indices: rows,
+      values,
+      dense_shape: (this.#data.shape as (number | bigint)[]).map(jsonInt),
+      dtype: this.#data.dtype,
+    };
   }
 
   toString(): string {
-    const vals = Array.from({ length: Math.min(this.nnz, 20) }, (_, i) => getValue(this.#values, i));
-    const more = this.nnz > 20 ? [`… ${this.nnz - 20} more`] : [];
+    const { nnz } = this;
+    const { shape, values } = this.#data;
+    const shown = Math.min(nnz, 20);
+    const rows = this.#rows((x) => x, shown);
+    const vals = Array.from({ length: shown }, (_, i) => getValue(values, i));
+    const more = nnz > 20 ? [`… ${nnz - 20} more`] : [];
     return (
-      `SparseTensor(indices=${formatNested(this.indices.slice(0, 20))}${this.nnz > 20 ? '…' : ''}, ` +
-      `values=${formatNested([...vals, ...more])}, dense_shape=${shapeText(this.#shape)}, dtype=${this.#dtype})`
+      `SparseTensor(indices=${formatNested(rows)}${nnz > 20 ? '…' : ''}, ` +
+      `values=${formatNested([...vals, ...more])}, dense_shape=${shapeText(shape)}, dtype=${this.#data.dtype})`
     );
   }
+}
+
+// An int64 for JSON: a number while exact, else a string of digits (the case format's spelling).
+function jsonInt(v: number | bigint): number | string {
+  return typeof v === 'number' || Number.isSafeInteger(Number(v)) ? Number(v) : v.toString();
 }
 
 /**

@@ -16,21 +16,33 @@ export interface WholeNumberRules {
 }
 
 /**
- * A whole number given as a number, a bigint or (`digits`) a string of digits, as a JS number. sparse holds dims,
- * indices, axes and sizes as JS numbers, exact up to 2^53 - 1: a whole number past that is refused as too large (an
- * InvalidArgumentError, as TensorFlow refuses an int64 it cannot hold), never rounded; `what` names it.
+ * A whole number given as a number, a bigint or (`digits`) a string of digits, as a JS number. Dims, indices, axes
+ * and sizes are JS numbers, exact up to 2^53 - 1: a whole number past that is refused as too large (an
+ * InvalidArgumentError, as TensorFlow refuses an int64 it cannot hold), never rounded; `what` names it. The dims and
+ * indices of a sparse tensor, and the shapes of ops that hold them exactly, are read by readInt64 instead.
  */
 export function readWholeNumber(x: unknown, what: string, rules: WholeNumberRules = {}): number {
+  if (typeof x === 'number' && Number.isInteger(x) && !Number.isSafeInteger(x)) {
+    throw tooLarge(what, wholeText(x), x >= -(2 ** 63) && x < 2 ** 63);
+  }
+  const v = readInt64(x, what, rules);
+  if (typeof v === 'number') return v;
+  throw tooLarge(what, String(v), true);
+}
+
+/**
+ * A whole number within int64 (TensorFlow's dims and indices reach 2^63 - 1): a JS number up to 2^53 - 1, a bigint
+ * past it, so that it is exact. A JS number past 2^53 - 1 may already have lost digits: refused, not rounded.
+ */
+export function readInt64(x: unknown, what: string, rules: WholeNumberRules = {}): number | bigint {
   if (typeof x === 'number') {
     if (Number.isSafeInteger(x)) return x;
     if (!Number.isInteger(x)) {
       if (rules.fraction === 'TypeError') throw new TypeError(`${what} must be a whole number, got ${describe(x)}`);
       throw new InvalidArgumentError(`${what} = ${describe(x)} is not a whole number`);
     }
-    // Whole, but past 2^53 - 1 a JS number may already have lost digits. Its exact value is shown, in digits
-    // while JS would not write it with an exponent.
-    const text = Math.abs(x) < 1e21 ? BigInt(x).toString() : String(x);
-    throw tooLarge(what, text, x >= -(2 ** 63) && x < 2 ** 63);
+    // Whole, but past 2^53 - 1 a JS number may already have lost digits.
+    throw x >= -(2 ** 63) && x < 2 ** 63 ? inexact(what, wholeText(x)) : tooLarge(what, wholeText(x), false);
   }
   if (typeof x === 'bigint') return exactWhole(x, what, String(x));
   if (rules.digits && typeof x === 'string' && /^-?\d+$/.test(x)) {
@@ -40,9 +52,19 @@ export function readWholeNumber(x: unknown, what: string, rules: WholeNumberRule
   throw new TypeError(`${what} must be a whole number, got ${describe(x)}`);
 }
 
-function exactWhole(v: bigint, what: string, text: string): number {
+function exactWhole(v: bigint, what: string, text: string): number | bigint {
   if (v >= SAFE_MIN && v <= SAFE_MAX) return Number(v);
-  throw tooLarge(what, text, v >= INT64_MIN && v <= INT64_MAX);
+  if (v >= INT64_MIN && v <= INT64_MAX) return v;
+  throw tooLarge(what, text, false);
+}
+
+// A whole JS number's exact value, in digits while JS would not write it with an exponent.
+const wholeText = (x: number): string => (Math.abs(x) < 1e21 ? BigInt(x).toString() : String(x));
+
+function inexact(what: string, text: string): InvalidArgumentError {
+  return new InvalidArgumentError(
+    `${what} = ${text} is too large to be exact as a JS number (past 2^53 - 1, it may already have lost digits): give it as a bigint or a string of digits`,
+  );
 }
 
 function tooLarge(what: string, text: string, fitsInt64: boolean): InvalidArgumentError {
