@@ -1,6 +1,6 @@
 // The process in which sparse-conformance runs its cases, apart from the command itself so that the command can
 // stop a case that does not end (runner-process.ts). It loads the case file it is given, takes one job, runs it,
-// logs each step, and exits.
+// logs each step (loading each case file, opening each backend, running each case), and exits.
 import { writeSync } from 'node:fs';
 import { listBackends } from '@sparse/runtime';
 import { CaseFormatError } from './case-format-error.js';
@@ -23,7 +23,7 @@ const log = (line: StepLine) => writeSync(STEPS_FD, JSON.stringify(line) + '\n')
 process.once('message', ({ load }: RunnerLoad) => {
   let cases: LoadedCase[];
   try {
-    cases = loadCases(load);
+    cases = loadCases(load, { onFile: (path) => log({ step: 'loading', path, at: Date.now() }) });
   } catch (e) {
     if (!(e instanceof CaseFormatError)) throw e;
     process.send!({ loadError: e.message } satisfies RunnerLoaded);

@@ -10,7 +10,8 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
 }
 
 // The runner process starts before the command loads the rest of itself: its start-up is the longest wait of a
-// run, and overlaps the command's own that way. It is closed when the command ends, used or not.
+// run, and overlaps the command's own that way (it is timed from here, within --load-timeout-ms). It is closed when
+// the command ends, used or not.
 const runner = new RunnerProcess();
 const { runCommand } = await import('./command.js');
 try {

@@ -1,14 +1,15 @@
 import { readCliOptions, selectBackends, USAGE } from './cli-options.js';
 import { writeJsonReport } from './report-path.js';
 import { runCasesWithTimeLimit } from './run-cases-with-time-limit.js';
-import type { RunnerProcess } from './runner-process.js';
+import { whyNotLoaded, type RunnerProcess } from './runner-process.js';
 import { countByBackend, formatSummaryLine } from './summary.js';
 
 /**
  * The sparse-conformance command, on the arguments after the program name, with a runner process started for it
  * (runner-process.ts: the cases are loaded and run there; this process checks the arguments, keeps the time and
- * reports). Returns the exit code: 0 nothing failed, 1 some case failed, 2 bad usage, an unreadable case file, no
- * process to run the cases in, or an unwritable report.
+ * reports). Returns the exit code: 0 nothing failed, 1 some case failed, 2 bad usage, an unreadable case file or
+ * one that did not load within --load-timeout-ms, no process to run the cases in (one that died or did not start
+ * within --load-timeout-ms), or an unwritable report.
  */
 export async function runCommand(argv: string[], runner: RunnerProcess): Promise<number> {
   const options = readCliOptions(argv);
@@ -18,14 +19,13 @@ export async function runCommand(argv: string[], runner: RunnerProcess): Promise
   }
   if ('usageError' in options) return usageError(options.usageError);
 
-  const loaded = await runner.load(options.cases);
+  const loaded = await runner.load(options.cases, options.loadTimeoutMs);
   if ('loadError' in loaded) return fail(loaded.loadError);
-  if (!('cases' in loaded))
-    return fail(`cannot start the process to run the cases: it ${'died' in loaded ? loaded.died : 'ended'}`);
+  if (!('cases' in loaded)) return fail(whyNotLoaded(loaded, options.loadTimeoutMs, 'the process to run the cases'));
   const backends = selectBackends(options.backend, loaded.backends);
   if ('usageError' in backends) return usageError(backends.usageError);
 
-  const results = await runCasesWithTimeLimit(options.cases, loaded.cases, backends, options.timeoutMs, runner);
+  const results = await runCasesWithTimeLimit(options, loaded.cases, backends, runner);
   for (const r of results) {
     if (r.status === 'failed') console.log(`FAIL ${r.backend} ${r.op}/${r.name}: ${r.message}`);
     else if (options.verbose && r.status === 'unsupported')

@@ -13,7 +13,7 @@ export { ERROR_KINDS, decodeFloat, formatValue, validateCase } from '@sparse/cas
 export type { CaseResult, CaseStatus } from './case-result.js';
 export { STATUSES } from './case-result.js';
 export { CaseFormatError } from './case-format-error.js';
-export { loadCases, parseCaseFile, CASE_FILE_EXTENSIONS } from './load-cases.js';
+export { loadCases, parseCaseFile, CASE_FILE_EXTENSIONS, type LoadCasesOptions } from './load-cases.js';
 export { isUnreadable, type LoadedCase, type UnreadableCase } from './unreadable-case.js';
 export { decodeArgValue, toRuntimeArgs, toRuntimeValue } from './runtime-args.js';
 export { expectedView } from './expected-view.js';

@@ -9,12 +9,17 @@ export const CASE_FILE_EXTENSIONS = ['.yaml', '.yml', '.json'];
 
 const isCaseFile = (path: string) => CASE_FILE_EXTENSIONS.includes(extname(path).toLowerCase());
 
+export interface LoadCasesOptions {
+  /** Told of each case file before it is read and parsed (so a watcher knows which one a stuck load is on). */
+  onFile?: (file: string) => void;
+}
+
 /**
  * Loads the cases of a case file, or of every case file under a directory (recursively, in sorted path order).
  * An entry that does not follow docs/cases.md, or repeats an op/name pair, is loaded as an UnreadableCase in its
  * place. Throws a CaseFormatError naming the file for a path, or a file, that cannot be read as a list of cases.
  */
-export function loadCases(path: string): LoadedCase[] {
+export function loadCases(path: string, { onFile }: LoadCasesOptions = {}): LoadedCase[] {
   let files: string[];
   if (readable(path, () => statSync(path).isDirectory())) {
     files = readable(path, () => caseFilesUnder(path));
@@ -26,6 +31,7 @@ export function loadCases(path: string): LoadedCase[] {
   const cases: LoadedCase[] = [];
   const seen = new Map<string, string>();
   for (const file of files) {
+    onFile?.(file);
     for (const [index, c] of parseCaseFile(
       readable(file, () => readFileSync(file, 'utf8')),
       file,

@@ -1,19 +1,29 @@
 import type { CaseResult } from './case-result.js';
 import type { CaseName, RunnerLoaded } from './runner-protocol.js';
-import { RunnerProcess, type RunnerEnd } from './runner-process.js';
+import { RunnerProcess, whyNotLoaded, type RunnerEnd } from './runner-process.js';
+
+/** Where the cases are, and the time limits of a run (the command's options). */
+export interface TimeLimitedRun {
+  /** The case file or folder, which each new process loads again. */
+  cases: string;
+  /** How long opening a backend, or running a case on one, may take. */
+  timeoutMs: number;
+  /** How long a new process may take to start, and to load each case file. */
+  loadTimeoutMs: number;
+}
 
 /**
  * Runs every case of a case file on every backend as runCases does, in a child process in which each step,
  * opening a backend or running one case on one, must end within `timeoutMs`. A step that does not is stopped by
  * killing the process and reported as failed; the run goes on in a new process from the next case. A process that
  * dies (out of memory, a crash in native code) is reported the same way. So every case gets a result, whatever it
- * does. `runner` is the first process, which loaded `cases` from `casesPath`; the others load it again.
+ * does: a new process that does not start, or load the cases again, within `loadTimeoutMs` fails the cases left.
+ * `runner` is the first process, which loaded `cases` from `run.cases`; the others load it again.
  */
 export async function runCasesWithTimeLimit(
-  casesPath: string,
+  { cases: casesPath, timeoutMs, loadTimeoutMs }: TimeLimitedRun,
   cases: readonly CaseName[],
   backends: readonly string[],
-  timeoutMs: number,
   runner: RunnerProcess,
 ): Promise<CaseResult[]> {
   const total = cases.length * backends.length;
@@ -23,8 +33,11 @@ export async function runCasesWithTimeLimit(
     const backend = backends[Math.floor(unit / cases.length)];
     results.push({ op: c.op, name: c.name, backend, status: 'failed', message });
   };
-  /** Fails the case, or the backend's cases, that a runner was stopped in or died in; or all, if it never began. */
-  const failWhereItEnded = (end: Exclude<RunnerEnd, { finished: true } | { interrupted: true }>, from: number) => {
+  /**
+   * Fails the case, or the backend's cases, that a runner was stopped in or died in (a runner is always in one
+   * until its last result: it begins by opening the first unit's backend).
+   */
+  const failWhereItEnded = (end: Exclude<RunnerEnd, { finished: true } | { interrupted: true }>) => {
     const at = results.length;
     if (end.during?.step === 'running') {
       failUnit(at, 'timedOut' in end ? `timed out after ${timeoutMs} ms` : `the process running the case ${end.died}`);
@@ -36,9 +49,6 @@ export async function runCasesWithTimeLimit(
           : `the process opening backend ${backend} ${end.died}`;
       const backendEnd = (Math.floor(at / cases.length) + 1) * cases.length;
       for (let unit = at; unit < backendEnd; unit++) failUnit(unit, message);
-    } else if (at === from && 'died' in end) {
-      // It died before taking a step: another process would too.
-      for (let unit = at; unit < total; unit++) failUnit(unit, `the process to run the cases ${end.died}`);
     }
   };
   while (results.length < total) {
@@ -46,10 +56,10 @@ export async function runCasesWithTimeLimit(
     const end = await runner.run({ backends, from }, total, timeoutMs, (r) => results.push(r));
     if ('finished' in end) break;
     // Interrupted, the runner leaves nothing to blame: the run goes on from where it was.
-    if (!('interrupted' in end)) failWhereItEnded(end, from);
+    if (!('interrupted' in end)) failWhereItEnded(end);
     if (results.length === total) break;
     runner = new RunnerProcess();
-    const problem = reloadProblem(await runner.load(casesPath), cases);
+    const problem = reloadProblem(await runner.load(casesPath, loadTimeoutMs), cases, loadTimeoutMs);
     if (problem !== undefined)
       for (let unit = results.length; unit < total; unit++)
         failUnit(unit, `a new process to run the cases could not load them: ${problem}`);
@@ -60,11 +70,15 @@ export async function runCasesWithTimeLimit(
 }
 
 /** Why a new runner's load is not the cases the run began with, or undefined if it is. */
-function reloadProblem(loaded: RunnerLoaded | RunnerEnd, cases: readonly CaseName[]): string | undefined {
+function reloadProblem(
+  loaded: RunnerLoaded | RunnerEnd,
+  cases: readonly CaseName[],
+  loadTimeoutMs: number,
+): string | undefined {
   if ('cases' in loaded) {
     const same = loaded.cases.every((c, i) => c.op === cases[i]?.op && c.name === cases[i].name);
     return same && loaded.cases.length === cases.length ? undefined : 'the case file changed during the run';
   }
   if ('loadError' in loaded) return loaded.loadError;
-  return 'died' in loaded ? `it ${loaded.died}` : 'it ended';
+  return whyNotLoaded(loaded, loadTimeoutMs, 'it');
 }

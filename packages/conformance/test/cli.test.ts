@@ -1,5 +1,5 @@
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,13 +14,24 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 // Registers the backends `misbehaving`, `never-opens` and `unavailable` in the command and its runner process.
 const misbehavingBackends = new URL('./fixtures/misbehaving-backends.mjs', import.meta.url).href;
 
+// Makes the command's runner process misbehave before its first case, as SPARSE_TEST_RUNNER says (see the file).
+const misbehavingRunner = new URL('./fixtures/misbehaving-runner.mjs', import.meta.url).href;
+
 /**
- * Runs the command; `withBackends` loads the misbehaving backends into it, `nodeOptions` adds to NODE_OPTIONS (which
- * its runner process gets too). `timeout` is long enough to tell a hang from a slow machine.
+ * Runs the command; `withBackends` loads the misbehaving backends into it, `runner` loads the misbehaving runner
+ * module, telling it how to misbehave; `nodeOptions` adds to NODE_OPTIONS (which its runner process gets too).
+ * `timeout` is long enough to tell a hang from a slow machine.
  */
-function runCli(args: string[], { withBackends = false, nodeOptions = '', timeout = 60_000 } = {}) {
-  const imports = withBackends ? `--import=${misbehavingBackends}` : '';
-  const env = { ...process.env, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} ${imports} ${nodeOptions}` };
+function runCli(args: string[], { withBackends = false, runner = '', nodeOptions = '', timeout = 60_000 } = {}) {
+  const imports = [
+    withBackends ? `--import=${misbehavingBackends}` : '',
+    runner ? `--import=${misbehavingRunner}` : '',
+  ];
+  const env = {
+    ...process.env,
+    NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} ${imports.join(' ')} ${nodeOptions}`,
+    SPARSE_TEST_RUNNER: runner,
+  };
   const started = performance.now();
   const r = spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', timeout, env });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr, ms: performance.now() - started };
@@ -217,9 +228,10 @@ describe('sparse-conformance: bad usage exits 2 with one line on stderr, before 
     expectUsageError(runCli(['--cases', good(), '--json', dir]), /--json: .* is a folder/);
   });
 
-  it('for a --timeout-ms that is not a whole number of milliseconds', () => {
-    for (const ms of ['0', '1.5', 'soon', '3000000000'])
-      expectUsageError(runCli(['--cases', good(), '--timeout-ms', ms]), /--timeout-ms: expected a whole number/);
+  it('for a --timeout-ms or --load-timeout-ms that is not a whole number of milliseconds', () => {
+    for (const option of ['--timeout-ms', '--load-timeout-ms'])
+      for (const ms of ['0', '1.5', 'soon', '3000000000'])
+        expectUsageError(runCli(['--cases', good(), option, ms]), new RegExp(`${option}: expected a whole number`));
   });
 
   it('for a case file that is not JSON, or not a list of cases', () => {
@@ -338,6 +350,84 @@ describe('sparse-conformance: a case it cannot read or run fails alone, and the 
     expect(summaryOf(r.stdout)).toEqual([
       'never-opens: 0 passed, 1 failed, 0 unsupported',
       'js: 1 passed, 0 failed, 0 unsupported',
+    ]);
+  });
+});
+
+describe('sparse-conformance: starting and loading are time-limited too (--load-timeout-ms)', () => {
+  /** Exit 2 within the time, nothing on stdout and no report (no case ran), `message` the one line on stderr. */
+  function expectLoadFailure(r: ReturnType<typeof runCli>, message: string, report: string): void {
+    expect(r.code, r.stdout + r.stderr).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(`sparse-conformance: ${message}\n`);
+    expect(existsSync(report)).toBe(false);
+    expect(r.ms).toBeLessThan(20_000);
+  }
+
+  it.skipIf(process.platform === 'win32')('ends a case file that never finishes loading, naming it', () => {
+    // A named pipe no one writes to: reading it waits forever, in the runner's one thread.
+    const cases = join(dir, 'never-written.yaml');
+    execFileSync('mkfifo', [cases]);
+    const out = join(dir, 'never-written-report.json');
+    const r = runCli(['--cases', cases, '--json', out, '--load-timeout-ms', '1000'], { timeout: 30_000 });
+    expectLoadFailure(r, `${cases}: did not load within 1000 ms (--load-timeout-ms)`, out);
+  });
+
+  it('names the file of a folder whose parse never ends', () => {
+    const folder = join(dir, 'pathological');
+    mkdirSync(folder);
+    writeFileSync(join(folder, 'a.json'), JSON.stringify([ordered]));
+    writeFileSync(join(folder, 'b.json'), JSON.stringify([{ ...ordered, name: 'never-loads' }]));
+    const out = join(dir, 'pathological-report.json');
+    const r = runCli(['--cases', folder, '--json', out, '--load-timeout-ms', '1000'], {
+      runner: 'hangs-parsing',
+      timeout: 30_000,
+    });
+    expectLoadFailure(r, `${join(folder, 'b.json')}: did not load within 1000 ms (--load-timeout-ms)`, out);
+  });
+
+  it('ends a run whose process to run the cases never starts', () => {
+    const out = join(dir, 'never-starts-report.json');
+    const r = runCli(
+      ['--cases', caseFile('never-starts.json', [ordered]), '--json', out, '--load-timeout-ms', '1000'],
+      {
+        runner: 'hangs-at-start-up',
+        timeout: 30_000,
+      },
+    );
+    expectLoadFailure(r, 'the process to run the cases did not start within 1000 ms (--load-timeout-ms)', out);
+  });
+
+  it('fails the cases left when a new process, after a case timed out, never starts; the report is written', () => {
+    const cases = caseFile('then-never-starts.json', [onKernel('sparse_tensor_to_dense', 'never_returns'), ordered]);
+    const out = join(dir, 'then-never-starts-report.json');
+    const marker = join(dir, 'first-runner-started');
+    const r = runCli(
+      [
+        '--cases',
+        cases,
+        '--backend',
+        'misbehaving',
+        '--timeout-ms',
+        '1000',
+        '--load-timeout-ms',
+        '1000',
+        '--json',
+        out,
+      ],
+      { withBackends: true, runner: `hangs-at-start-up-after:${marker}`, timeout: 30_000 },
+    );
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stdout).toBe(
+      'FAIL misbehaving sparse_tensor_to_dense/never_returns: timed out after 1000 ms\n' +
+        'FAIL misbehaving sparse_reorder/already_in_order: a new process to run the cases could not load them: ' +
+        'it did not start within 1000 ms (--load-timeout-ms)\n' +
+        'misbehaving: 0 passed, 2 failed, 0 unsupported\n',
+    );
+    const report = JSON.parse(readFileSync(out, 'utf8')) as CaseResult[];
+    expect(report.map((x) => [x.name, x.status])).toEqual([
+      ['never_returns', 'failed'],
+      ['already_in_order', 'failed'],
     ]);
   });
 });

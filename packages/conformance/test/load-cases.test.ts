@@ -112,6 +112,17 @@ describe('loadCases: formats', () => {
     write('tree/.hidden/x.yaml', 'not: [a case list');
     expect(loadCases(join(root, 'tree')).map((c) => c.name)).toEqual(['a1', 'a1b', 'a2', 'a_deeper', 'b']);
   });
+
+  it('tells onFile of each case file, in the order it reads them', () => {
+    const files = ['a/1.json', 'a/2.yaml', 'b.yml'].map((f) =>
+      write(`told/${f}`, JSON.stringify([denseCase('op', f)])),
+    );
+    for (const path of [join(root, 'told'), files[1]]) {
+      const told: string[] = [];
+      loadCases(path, { onFile: (file) => told.push(file) });
+      expect(told).toEqual(path === files[1] ? [files[1]] : files);
+    }
+  });
 });
 
 describe('loadCases: an entry that is not a case is loaded in its place as unreadable, saying why', () => {

@@ -22,8 +22,10 @@
  * runs on the JS kernels.
  *
  * Textures: every gpu.js kernel's output and array arguments are textures, whose sides the device caps
- * (MAX_TEXTURE_SIZE: 16384 on desktops, 4096 on many phones). The matmul computes a product past it in tiles; a call
- * that still needs a longer side runs on the JS kernels (gpu-context.ts checks each kernel before it runs).
+ * (MAX_TEXTURE_SIZE: 16384 on desktops, 4096 on many phones). The matmul computes a product past it in tiles, and
+ * reads a dense operand whose transpose would pass it untransposed; a call that still needs a longer side (an output
+ * or argument of about the limit squared values) runs on the JS kernels (gpu-context.ts checks each kernel before it
+ * runs).
  *
  * Ops whose spec says `dispatch: {gpu: js}` are delegated whole: DELEGATED_OPS.
  */

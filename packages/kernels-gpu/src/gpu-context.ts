@@ -78,6 +78,12 @@ export class GpuContext {
     return Math.min(device ?? Infinity, this.textureLimit);
   }
 
+  /** Whether a kernel output of rows × n (run2d, stage2d) fits within the texture limit. */
+  fits2d(rows: number, n: number): boolean {
+    const limit = this.maxTextureSize;
+    return outputTexture(n, rows).every((side) => side <= limit);
+  }
+
   /** Textures handed out by stage() and not yet released: 0 between calls, else a kernel leaks GPU memory. */
   get liveTextures(): number {
     return this.owned.size;

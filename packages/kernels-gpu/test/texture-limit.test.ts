@@ -1,12 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { dense, sparse } from '@sparse/test-kit/plain-data';
 import { createGpuBackend, REASONS } from '../src/index.js';
-import type { DenseData, SparseData } from '@sparse/kernel-abi';
+import type { SparseTensorDenseMatmulArgs } from '@sparse/kernel-abi';
+import { matmulPlan } from '@sparse/kernels-js/internals';
 import { expectCloseData, runGpu, runJs, valuesOf } from './against-js.js';
 import { matmulCases } from './matmul-cases.js';
 
 // Every kernel output and array argument is a texture whose sides the device caps (MAX_TEXTURE_SIZE). The matmul's
-// product is computed in tiles within it, softmax's row stats are a 1-D output; any other call that needs a longer
+// product is computed in tiles within it (a dense operand whose transpose would pass it is read with swapped
+// strides, untransposed), softmax's row stats are a 1-D output; any other call that needs a longer
 // side runs on the JS kernels, saying so, instead of throwing gpu.js's Error. The limit can be set lower, as a phone's
 // would be, so that small calls reach it.
 
@@ -59,16 +61,39 @@ describe('the texture size limit of the gpu backend', async () => {
     expect(valuesOf(got.outputs.output)).toEqual(valuesOf(runJs('sparse_tensor_dense_matmul', args).output));
   });
 
-  it('every matmul flavour past the limit in rows and columns: tiled, or delegated where the dense operand’s transpose passes it', async () => {
+  it('every matmul flavour past the limit in rows, columns and the inner dimension runs on the GPU, in tiles', async () => {
     const tiny = await createGpuBackend({ maxTextureSize: 8 });
     for (const args of matmulCases(9, [20, 12, 10, 11])) {
-      const sparseFirst = (args.sp_a as SparseData | DenseData).kind === 'sparse';
-      const transposeDense = sparseFirst ? args.adjoint_b : !args.adjoint_a;
       const got = runGpu(tiny, 'sparse_tensor_dense_matmul', args);
-      expect(got.delegated).toBe(transposeDense ? REASONS.textureLimit(8) : undefined);
+      expect(got.delegated).toBeUndefined();
       expect(valuesOf(got.outputs.output)).toEqual(valuesOf(runJs('sparse_tensor_dense_matmul', args).output));
     }
     expect(tiny.liveTextures()).toBe(0);
+  });
+
+  it('a dense operand whose transpose passes the limit in one side is read as it is, pipelined or not', async () => {
+    const limit = 8;
+    const backends = [
+      await createGpuBackend({ maxTextureSize: limit }),
+      await createGpuBackend({ maxTextureSize: limit, pipeline: false }),
+    ];
+    // The transpose [inner × n] passes the limit in its rows only (inner 12 or 20, n = 6), then in its columns only
+    // (inner 7 or 8, n = 11); the product's rows pass it too in the first.
+    const cases = [...matmulCases(10, [20, 12, 6, 6]), ...matmulCases(11, [7, 8, 11, 11])];
+    for (const backend of backends)
+      for (const args of cases) {
+        const plan = matmulPlan(args as unknown as SparseTensorDenseMatmulArgs);
+        const before = backend.readBacks();
+        const got = runGpu(backend, 'sparse_tensor_dense_matmul', args);
+        expect(got.delegated).toBeUndefined();
+        expectCloseData(got.outputs.output, runJs('sparse_tensor_dense_matmul', args).output);
+        // One read-back a tile (two a tile for dense × sparse when not pipelined: the product, then its
+        // transpose); never one of a transposed operand.
+        const tileCount = Math.ceil(plan.m / limit) * Math.ceil(plan.n / limit);
+        const perTile = !backend.pipeline && !plan.sparseFirst ? 2 : 1;
+        expect(backend.readBacks() - before).toBe(tileCount * perTile);
+        expect(backend.liveTextures()).toBe(0);
+      }
   });
 
   it('a family op whose entries pass a 64 × 64 texture (4097 of them), and not one that fits (4096)', () => {

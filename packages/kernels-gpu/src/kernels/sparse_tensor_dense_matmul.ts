@@ -14,17 +14,18 @@ const PRODUCT = 'sparse_tensor_dense_matmul';
 
 /**
  * One thread per output element (i, j) = (r0 + thread.y, c0 + thread.x) of a tile of the m×n product S·D: it sums
- * vals[p]·D[cols[p]][j] over row i's entries p in rowStart[i] .. rowStart[i+1] (CSR built on the host). The loop is
- * bounded by the longest row.
+ * vals[p]·D[cols[p]][j] over row i's entries p in rowStart[i] .. rowStart[i+1] (CSR built on the host), reading
+ * D[k][j] at d[k·sk + j·sj], so that d is D row-major (sk = n, sj = 1) or D's transpose row-major (sk = 1, sj = the
+ * inner dimension). The loop is bounded by the longest row.
  */
-const SPMM = `function (rowStart, cols, vals, d, n, r0, c0) {
+const SPMM = `function (rowStart, cols, vals, d, sk, sj, r0, c0) {
   const i = this.thread.y + r0;
   const j = this.thread.x + c0;
   const s = rowStart[i];
   const e = rowStart[i + 1];
   let sum = 0.0;
   for (let p = s; p < e; p++) {
-    sum += vals[p] * d[cols[p] * n + j];
+    sum += vals[p] * d[cols[p] * sk + j * sj];
   }
   return sum;
 }`;
@@ -43,7 +44,10 @@ const TRANSPOSE = `function (a, aCols) {
  * adjoint_b, and computes dense × sparse as (B'ᵀ·A'ᵀ)ᵀ, as the wasm kernel does, transposing the product. The
  * stages are pipelined (GpuContext.stage2d): a transposed operand or product stays on the GPU as a texture, and
  * only the result is read back. A product past the texture limit in rows or columns is computed in tiles within it,
- * each read back into its place.
+ * each read back into its place. A dense operand whose transpose would pass the limit (a 2-D texture of its columns
+ * × its rows) is not transposed: the product reads it as it is, with its strides swapped, as an argument (a flat,
+ * near-square texture of four values a texel, which fits for any operand the GPU takes, up to 2^24 values, at a
+ * limit of 2048 or more).
  */
 export function sparseTensorDenseMatmul(
   ctx: GpuContext,
@@ -88,10 +92,15 @@ export function sparseTensorDenseMatmul(
       data = new Float32Array(size);
       let d: Staged | undefined;
       try {
-        d = transposeDense ? ctx.stage2d(TRANSPOSED, TRANSPOSE, dCols, dRows, [dense, dCols]) : dense;
+        // D = the dense operand, or its transpose: on the GPU if that fits the limit (D's rows are then read
+        // contiguously), else read with swapped strides.
+        let strides = [n, 1];
+        if (!transposeDense) d = dense;
+        else if (ctx.fits2d(dCols, dRows)) d = ctx.stage2d(TRANSPOSED, TRANSPOSE, dCols, dRows, [dense, dCols]);
+        else [d, strides] = [dense, [1, dCols]];
         for (const [r0, rows] of tiles(m, ctx.maxTextureSize))
           for (const [c0, width] of tiles(n, ctx.maxTextureSize)) {
-            const spmmArgs = [rowStart, cols, vals, d, n, r0, c0];
+            const spmmArgs = [rowStart, cols, vals, d, ...strides, r0, c0];
             if (sparseFirst) {
               const tile = ctx.run2d(PRODUCT, SPMM, rows, width, spmmArgs, loop);
               for (let r = 0; r < rows; r++) data.set(tile.subarray(r * width, (r + 1) * width), (r0 + r) * n + c0);
