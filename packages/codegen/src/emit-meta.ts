@@ -29,6 +29,7 @@ export function emitOpsMeta(specs: LoadedSpec[]): string {
           dtype: o.dtype,
           shape: o.shape,
           ...(s.entries[o.name] && { entries: s.entries[o.name] }),
+          ...(s.order[o.name] && { order: s.order[o.name] }),
         })),
         workspace: s.kernel.workspace ?? FAMILY_WORKSPACE[s.kernel.family] ?? 0,
         checks: s.checks ?? [],

@@ -9,6 +9,7 @@ import { apiNameOf } from './naming.js';
 import { DTYPE_NAMES, type ArgSpec, type CheckSpec, type LoadedSpec, type OpSpec } from './spec-types.js';
 import { compileKernel } from './expr/family.js';
 import { entriesBounds } from './entries-bound.js';
+import { outputOrders } from './output-order.js';
 import { CHECK_RULES, type CheckRuleDecl, type Field } from './check-rules.js';
 import { keepsZero } from './expr/zero-check.js';
 
@@ -80,11 +81,13 @@ function loadSpecFile(path: string, display: string, problems: SpecProblem[]): L
   checkSpec(spec, report);
   const compiled = compileKernel(spec, report, keepsZero);
   const entries = entriesBounds(spec, compiled, report);
+  const order = outputOrders(spec, compiled, report);
   if (problems.length > before) return undefined;
   return {
     ...spec,
     compiled,
     entries,
+    order,
     checks: spec.checks ?? [],
     file: display,
     apiName: spec.api?.name ?? apiNameOf(spec.name),

@@ -122,6 +122,12 @@ export const specSchema = {
               },
             },
           },
+          order: {
+            oneOf: [
+              { const: 'canonical' },
+              { type: 'object', additionalProperties: false, required: ['like'], properties: { like: identifier } },
+            ],
+          },
           entries: {
             type: 'array',
             minItems: 1,

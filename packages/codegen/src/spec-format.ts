@@ -62,6 +62,13 @@ export type ShapeRule =
 export type EntriesTerm = { nnz: string } | { size: string } | { dim: [string, number] };
 
 /**
+ * The order a sparse output's entries are in by construction: canonical row-major order, or the order of a sparse
+ * argument's entries (kept when the kernel keeps them in input order). The runtime then knows an output is
+ * canonical without checking it again.
+ */
+export type OutputOrder = 'canonical' | { like: string };
+
+/**
  * A check the runtime makes before any kernel runs; each rule is one function in @sparse/runtime, and one entry
  * of codegen's check-rules.ts (its fields, what it says in the docs).
  */

@@ -1,7 +1,7 @@
 /** The shape of one op spec (`specs/<op>.yaml`) once it has passed the schema. */
 
 import type { DTypeName, Example } from '@sparse/case-format';
-import type { ArgType, CheckSpec, EntriesTerm, OutputType, ShapeRule, WideDims } from './spec-format.js';
+import type { ArgType, CheckSpec, EntriesTerm, OutputOrder, OutputType, ShapeRule, WideDims } from './spec-format.js';
 
 export { DTYPE_NAMES, type DTypeName } from '@sparse/case-format';
 export * from './spec-format.js';
@@ -29,6 +29,8 @@ export interface OutputSpec {
   shape: ShapeRule;
   /** A sparse output: at most this many stored entries (the sum of the terms); family ops derive it. */
   entries?: EntriesTerm[];
+  /** A sparse output: the order its entries are in by construction; family ops derive it. */
+  order?: OutputOrder;
   doc: string;
 }
 
@@ -86,6 +88,8 @@ export interface LoadedSpec extends OpSpec {
   apiAliases: string[];
   /** Each sparse output's bound on its stored entries, declared or derived from the family. */
   entries: Record<string, import('./spec-format.js').EntriesTerm[]>;
+  /** Each sparse output's order by construction, declared or derived from the family (absent: not known). */
+  order: Record<string, OutputOrder>;
   /** For the expression families: the kernel, parsed and checked. */
   compiled?: import('./expr/family.js').CompiledKernel;
 }

@@ -3,6 +3,7 @@ import { InvalidArgumentError } from './errors.js';
 import type { CheckMeta, OpMeta } from './op-meta.js';
 import { sameShape, shapeText } from './shape.js';
 import { validateOrdered } from './validate-sparse.js';
+import { establishOrdered, knownOrdered } from './index-facts.js';
 import { CUSTOM_CHECKS } from './generated/custom-checks.js';
 
 type Data = SparseData | DenseData;
@@ -23,13 +24,14 @@ const CHECKS: { [R in CheckMeta['rule']]: (op: string, c: Extract<CheckMeta, { r
     const v = args[c.arg];
     const list = Array.isArray(v) ? (v as SparseData[]) : [v];
     list.forEach((st, k) => {
-      if (!isSparse(st)) return;
+      if (!isSparse(st) || knownOrdered(st)) return;
       validateOrdered(
         st.indices,
         st.values.length,
         st.shape.length,
         `${op}: ${c.arg}${Array.isArray(v) ? `[${k}]` : ''}.indices`,
       );
+      establishOrdered(st);
     });
   },
 

@@ -3,6 +3,7 @@ import type {
   ArgType as ArgKind,
   CheckSpec as CheckMeta,
   EntriesTerm,
+  OutputOrder,
   OutputType as OutputKind,
   ShapeRule,
   WideDims,
@@ -10,7 +11,7 @@ import type {
 
 // The runtime's view of one op spec (generated into `generated/ops-meta.ts` by @sparse/codegen), in the
 // vocabulary codegen validates specs with (generated/spec-format.ts).
-export type { ArgKind, CheckMeta, EntriesTerm, OutputKind, ShapeRule, WideDims };
+export type { ArgKind, CheckMeta, EntriesTerm, OutputKind, OutputOrder, ShapeRule, WideDims };
 
 export interface ArgMeta {
   name: string;
@@ -31,6 +32,8 @@ export interface OutputMeta {
   shape: ShapeRule;
   /** A sparse output: at most the sum of these many stored entries. */
   entries?: EntriesTerm[];
+  /** A sparse output: the order its entries are in by construction (absent: not known). */
+  order?: OutputOrder;
 }
 
 export interface OpMeta {

@@ -7,6 +7,7 @@ import { adoptSparse } from './sparse-tensor.js';
 import { adoptDense } from './tensor.js';
 import type { BoundArgs } from './bind-args.js';
 import { guardBytes } from './memory-guard.js';
+import { establishInBounds, establishOrdered, knownOrdered } from './index-facts.js';
 
 type Data = SparseData | DenseData;
 
@@ -64,6 +65,16 @@ export function isDenseResult(op: OpMeta, bound: BoundArgs): boolean {
   return op.args.some((a) => a.type === 'sparse_or_dense' && (bound.values[a.name] as Data).kind === 'dense');
 }
 
+/**
+ * What a sparse output is known to be by construction, so that the ops it is passed to do not check it again: its
+ * indices within its shape (our kernels write no other), and in canonical order where its spec says so.
+ */
+function establishOutputFacts(o: OutputMeta, d: SparseData, bound: BoundArgs): void {
+  establishInBounds(d, true);
+  const order = o.order;
+  if (order === 'canonical' || (order && knownOrdered(bound.values[order.like] as SparseData))) establishOrdered(d);
+}
+
 /** Turns kernel outputs into SparseTensors and Tensors, checking each against its spec (a backend bug otherwise). */
 export function wrapOutputs(
   op: OpMeta,
@@ -84,6 +95,7 @@ export function wrapOutputs(
       if (shape && !sameShape(d.shape, shape)) fail(o, `shape ${shapeText(d.shape)}, not ${shapeText(shape)}`);
       // A shape only the kernel knows (a concat's sum of dims) may count past int64, as inputs may not.
       assertInt64Count(d.shape, `${op.name}: ${o.name} of dense shape`);
+      if (d.kind === 'sparse') establishOutputFacts(o, d, bound);
       const w = widen(d);
       return w.kind === 'dense' ? adoptDense(w) : adoptSparse(w);
     };

@@ -10,6 +10,7 @@ import { loadBackend, type Backend } from './backend.js';
 import { checkRuntimeOptions, type RuntimeOptions } from './runtime-options.js';
 import { guardOutputSizes, wrapOutputs } from './outputs.js';
 import { validateSparse } from './validate-sparse.js';
+import { establishInBounds, knownInBounds } from './index-facts.js';
 import { defaultMaxBytes } from './byte-budget.js';
 import { OPS } from './generated/ops-meta.js';
 import { bindOps, type SparseOps } from './generated/ops-api.js';
@@ -97,16 +98,18 @@ export class Runtime {
     return { outputs: wrapOutputs(op, bound, outputs, this.backend, widen), delegated };
   }
 
-  // Every index of the sparse arguments within its dense shape (wide data is checked exactly by wideCallOf).
+  // Every index of the sparse arguments within its dense shape, unless a tensor is known to be (wide data is
+  // checked exactly by wideCallOf).
   private validateInputs(op: OpMeta, bound: BoundArgs): void {
     for (const a of op.args) {
       const v = bound.values[a.name];
       const checkLast = a.bounds !== 'except_last';
       const list = Array.isArray(v) && a.type.startsWith('sparse') ? (v as unknown[]) : [v];
       list.forEach((s, i) => {
-        if ((s as SparseData | undefined)?.kind !== 'sparse') return;
-        const where = `${op.name}: ${a.name}${list === v ? `[${i}]` : ''}`;
-        validateSparse(s as SparseData, where, checkLast, this.indicesValid);
+        const st = s as SparseData | undefined;
+        if (st?.kind !== 'sparse' || knownInBounds(st, checkLast)) return;
+        validateSparse(st, `${op.name}: ${a.name}${list === v ? `[${i}]` : ''}`, checkLast, this.indicesValid);
+        establishInBounds(st, checkLast);
       });
     }
   }
