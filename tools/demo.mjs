@@ -1,5 +1,7 @@
-// The README's demo: a few ops of sparse on the default (JS) backend.
-import { SparseTensor, sparse, getBackend, tensor } from '@sparse/runtime';
+// The README's demo: a few ops of sparse on the default backend (wasm, once ready).
+import { SparseTensor, sparse, getBackend, ready, tensor } from '@sparse/runtime';
+
+await ready();
 
 const st = new SparseTensor(
   [

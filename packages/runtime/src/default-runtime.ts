@@ -11,12 +11,33 @@ registerBackend('js', () => ({ name: 'js', kernels }));
 for (const [name, loader] of Object.entries(BACKEND_LOADERS)) registerBackend(name, loader);
 
 let current: Runtime | undefined;
+// Whether setBackend has chosen: then the automatic choice of ready() no longer applies.
+let chosen = false;
+let choosing: Promise<string> | undefined;
 
-/** The runtime behind `sparse` and `setBackend`: created on first use, on the JS backend. */
+/** The runtime behind `sparse` and `setBackend`: created on first use, on the JS backend until ready() moves it. */
 function defaultRuntime(): Runtime {
   current ??= new Runtime({ name: 'js', kernels });
   return current;
 }
+
+/**
+ * Resolves, with the backend's name, once the default runtime is on the best backend that loads here: wasm, or js
+ * where WebAssembly does not load (as TensorFlow.js's `tf.ready()`). It starts when @sparse/runtime is imported, so
+ * a program that never awaits it moves to wasm as soon as the module is compiled; until then `sparse.*` runs on
+ * js, which computes the same results. A backend chosen with setBackend is kept.
+ */
+export function ready(): Promise<string> {
+  choosing ??= createRuntime({ backend: 'wasm' }).then(
+    (rt) => {
+      if (!chosen) current = rt;
+      return getBackend();
+    },
+    () => getBackend(),
+  );
+  return choosing;
+}
+void ready();
 
 /**
  * Switches the default runtime (the one behind `sparse.*` and SparseTensor methods) to another backend; `options`
@@ -26,6 +47,7 @@ export async function setBackend(name: string, options?: Omit<RuntimeOptions, 'b
   const checked = checkRuntimeOptions(options, 'setBackend');
   if (checked.backend !== undefined)
     throw new TypeError('setBackend: the backend is the first argument, not an option');
+  chosen = true;
   current = await createRuntime({ ...checked, backend: name });
 }
 

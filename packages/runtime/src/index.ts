@@ -6,7 +6,7 @@ export { Runtime, createRuntime, getOpInfo, listOps } from './runtime.js';
 export type { ArgKind, ArgMeta, CheckMeta, EntriesTerm, OpMeta, OutputKind, OutputMeta, ShapeRule } from './op-meta.js';
 export { registerBackend, listBackends, type Backend, type BackendKernel, type BackendLoader } from './backend.js';
 export type { RuntimeOptions } from './runtime-options.js';
-export { sparse, setBackend, getBackend } from './default-runtime.js';
+export { sparse, setBackend, getBackend, ready } from './default-runtime.js';
 export { MAX_DENSE_ELEMENTS } from './shape.js';
 export type { SparseOps } from './generated/ops-api.js';
 export type * from './generated/ops-api.js';
