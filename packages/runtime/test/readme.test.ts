@@ -29,7 +29,7 @@ function squash(s: string): string {
 // `npm run demo`, the main job of the README's set-up, runs and shows what it promises.
 it('the demo runs on the default backend and prints its results', () => {
   const out = execFileSync(process.execPath, [join(ROOT, 'tools/demo.mjs')], { cwd: ROOT, encoding: 'utf8' });
-  expect(out).toMatch(/^backend: js$/m);
+  expect(out).toMatch(/^backend: wasm$/m);
   expect(out).toMatch(
     /reorder: +SparseTensor\(indices=\[\[0, 1\], \[0, 3\], \[2, 0\], \[3, 1\]\], values=\["a", "b", "c", "d"\]/,
   );
