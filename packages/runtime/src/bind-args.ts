@@ -4,7 +4,7 @@ import { InvalidArgumentError } from './errors.js';
 import { isList } from './list-input.js';
 import { isPlainObject } from './plain-object.js';
 import type { ArgMeta, OpMeta } from './op-meta.js';
-import { shapeText, toShape } from './shape.js';
+import { MAX_RANK, shapeText, toShape } from './shape.js';
 import { SparseTensor, sparseDataOf, sparseFromPlain } from './sparse-tensor.js';
 import { Tensor, denseDataOf, denseFromPlain } from './tensor.js';
 import { readWholeNumber } from './whole-number.js';
@@ -126,6 +126,12 @@ function classify(op: OpMeta, a: ArgMeta, v: unknown): Tensorish {
     if (isPlainObject(x)) return sparseDataOf(sparseFromPlain(x, w, (part) => `${w}.${part}`));
     throw new TypeError(`${w} must be a SparseTensor, got ${describe(x)}`);
   };
+  // Entry by entry, holes included (`map` would skip the holes of `new Array(n)` and keep its length).
+  const sparseList = (list: unknown[]): SparseData[] => {
+    const out: SparseData[] = [];
+    for (let i = 0; i < list.length; i++) out.push(asSparse(list[i], `${where}[${i}]`));
+    return out;
+  };
   const dense = (x: unknown): Tensorish =>
     x instanceof Tensor ? { kind: 'dense', value: denseDataOf(x) } : { kind: 'pending', value: x };
   switch (a.type) {
@@ -133,9 +139,9 @@ function classify(op: OpMeta, a: ArgMeta, v: unknown): Tensorish {
       return { kind: 'sparse', value: asSparse(v, where) };
     case 'sparse_list':
       if (!Array.isArray(v)) throw new TypeError(`${where} must be a list of SparseTensors, got ${describe(v)}`);
-      return { kind: 'sparse_list', value: v.map((x, i) => asSparse(x, `${where}[${i}]`)) };
+      return { kind: 'sparse_list', value: sparseList(v) };
     case 'sparse_or_sparse_list':
-      if (Array.isArray(v)) return { kind: 'sparse_list', value: v.map((x, i) => asSparse(x, `${where}[${i}]`)) };
+      if (Array.isArray(v)) return { kind: 'sparse_list', value: sparseList(v) };
       return { kind: 'sparse', value: asSparse(v, where) };
     case 'sparse_or_dense':
       if (v instanceof SparseTensor || isPlainSparse(v)) return { kind: 'sparse', value: asSparse(v, where) };
@@ -200,8 +206,13 @@ function readPlainArg(op: OpMeta, a: ArgMeta, v: unknown): unknown {
       return intList(where, vectorEntries(where, v), true);
     case 'int_or_int_list':
       return isScalarNumber(v) ? readPlainArg(op, { ...a, type: 'int' }, v) : intList(where, vectorEntries(where, v));
-    case 'shape':
-      return toShape(vectorEntries(where, v), where);
+    case 'shape': {
+      const dims = vectorEntries(where, v);
+      // A list of more dims than a tensor has is refused by its length alone, before any entry is read.
+      if (dims.length <= MAX_RANK)
+        for (let i = 0; i < dims.length; i++) if (Array.isArray(dims[i])) throw nested(where);
+      return toShape(dims, where);
+    }
     case 'axes':
       if (v === null) return null;
       return intList(where, isScalarNumber(v) ? [v] : vectorEntries(where, v));
@@ -214,8 +225,8 @@ const isScalarNumber = (v: unknown): v is number | bigint => typeof v === 'numbe
 
 /**
  * The entries of a vector argument (a shape, a list of whole numbers): a list, a typed array or a 1-D integer
- * Tensor. A scalar or nested lists have the wrong rank, an InvalidArgumentError as in TensorFlow; anything else is
- * the wrong kind, a TypeError.
+ * Tensor. A scalar or nested lists (refused as each entry is read: `nested`) have the wrong rank, an
+ * InvalidArgumentError as in TensorFlow; anything else is the wrong kind, a TypeError.
  */
 function vectorEntries(where: string, v: unknown): ArrayLike<unknown> {
   if (v instanceof Tensor) {
@@ -225,8 +236,6 @@ function vectorEntries(where: string, v: unknown): ArrayLike<unknown> {
       throw new InvalidArgumentError(`${where} must be a vector (rank 1), got shape ${shapeText(d.shape)}`);
     return d.data as ArrayLike<unknown>;
   }
-  if (Array.isArray(v) && v.some(Array.isArray))
-    throw new InvalidArgumentError(`${where} must be a vector (a list of whole numbers), got nested lists`);
   if (isList(v)) return v as ArrayLike<unknown>;
   if (isScalarNumber(v))
     throw new InvalidArgumentError(
@@ -235,12 +244,17 @@ function vectorEntries(where: string, v: unknown): ArrayLike<unknown> {
   throw new TypeError(`${where} must be a list of whole numbers, got ${describe(v)}`);
 }
 
+const nested = (where: string) =>
+  new InvalidArgumentError(`${where} must be a vector (a list of whole numbers), got nested lists`);
+
 /** Each entry a whole number; `digits`: strings of digits count, as the case format writes int64 list entries. */
 function intList(where: string, items: ArrayLike<unknown>, digits = false): number[] {
   const out = new Array<number>(items.length);
   for (let i = 0; i < items.length; i++) {
     const x = items[i];
-    out[i] = typeof x === 'number' && Number.isSafeInteger(x) ? x : readWholeNumber(x, `${where}[${i}]`, { digits });
+    if (typeof x === 'number' && Number.isSafeInteger(x)) out[i] = x;
+    else if (Array.isArray(x)) throw nested(where);
+    else out[i] = readWholeNumber(x, `${where}[${i}]`, { digits });
   }
   return out;
 }
