@@ -155,20 +155,23 @@ function classify(op: OpMeta, a: ArgMeta, v: unknown): Tensorish {
 
 /**
  * A plain value for a tensor argument, converted as TensorFlow converts it: to `dtype` once the argument's dtype is
- * known. Otherwise it takes the dtype its values call for, unless the argument does not take that one: TensorFlow
- * then converts again to the op's preferred dtype (an empty list, float32 by itself, becomes int32 ids), here the
- * first dtype the spec lists; if that fails too, the first dtype stands and is refused as not taken.
+ * known. Otherwise it takes the dtype its values call for, unless the argument does not take that one and its dtype
+ * variable has a default (TensorFlow's default of the op's type attr, its "preferred dtype": an empty list, float32
+ * by itself, becomes int32 ids): it is converted again to the default. Without a default, or where the value does
+ * not hold the default either, the dtype it has stands, refused by `bindArgs` as not taken (a TypeError).
  */
 function convertPlain(op: OpMeta, a: ArgMeta, v: unknown, dtype: DType | undefined): DenseData {
   const what = `${op.name}: ${a.name}`;
   const inferred = denseFromPlain(v, dtype, undefined, what);
-  const allowed = dtype === undefined ? op.dtypes[a.dtype!] : undefined;
-  if (!allowed || allowed.includes(inferred.dtype)) return inferred;
+  if (dtype !== undefined) return inferred;
+  const preferred = op.dtypeDefaults[a.dtype!];
+  if (preferred === undefined || op.dtypes[a.dtype!].includes(inferred.dtype)) return inferred;
   try {
-    return denseFromPlain(v, allowed[0], undefined, what);
-  } catch {
-    // The value does not hold the preferred dtype either: the dtype it has is reported as not taken.
-    return inferred;
+    return denseFromPlain(v, preferred, undefined, what);
+  } catch (e) {
+    // The values do not hold the default either ([0.5] for int32 ids): the dtype they have is refused as not taken.
+    if (e instanceof TypeError || e instanceof InvalidArgumentError) return inferred;
+    throw e;
   }
 }
 
