@@ -1,4 +1,5 @@
 import { DTypeScan, newValues, writeValues, type DType, type Position, type Values } from './dtype.js';
+import { isAllocationFailure } from './allocation-failure.js';
 import { InvalidArgumentError } from './errors.js';
 import { MAX_RANK } from './shape.js';
 
@@ -37,7 +38,16 @@ export function nestedValues(value: unknown, shape: readonly number[], dtype: DT
   let n = 1;
   for (const d of shape) n *= d;
   const out = newValues(dtype, n, what);
-  forEachRow(value, shape, what, (row, offset, position) => writeValues(out, offset, row, dtype, what, position, true));
+  try {
+    forEachRow(value, shape, what, (row, offset, position) =>
+      writeValues(out, offset, row, dtype, what, position, true),
+    );
+  } catch (e) {
+    // A string store is a JS array, which V8 refuses to fill past ~1.3e8 entries: an error, never a crash.
+    if (isAllocationFailure(e))
+      throw new InvalidArgumentError(`${what}: ${n} values of ${dtype} do not fit in memory (${e.message})`);
+    throw e;
+  }
   return out;
 }
 
