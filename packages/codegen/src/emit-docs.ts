@@ -24,7 +24,11 @@ hb.registerHelper('signature', (s: LoadedSpec) => {
 });
 hb.registerHelper('argKind', (t: keyof typeof ARG_TYPES) => ARG_TYPES[t]);
 hb.registerHelper('dtypeText', (s: LoadedSpec, d: string | undefined) =>
-  d === undefined ? '' : s.dtypes[d] ? `${d} ∈ {${s.dtypes[d].join(', ')}}` : d,
+  d === undefined
+    ? ''
+    : s.dtypes[d]
+      ? `${d} ∈ {${s.dtypes[d].join(', ')}}` + (s.dtype_defaults?.[d] ? `, preferred ${s.dtype_defaults[d]}` : '')
+      : d,
 );
 hb.registerHelper('defaultText', (a: ArgSpec) =>
   a.default === undefined

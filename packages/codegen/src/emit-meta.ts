@@ -15,6 +15,7 @@ export function emitOpsMeta(specs: LoadedSpec[]): string {
         apiName: s.apiName,
         family: s.kernel.family,
         dtypes: s.dtypes,
+        dtypeDefaults: s.dtype_defaults ?? {},
         args: s.args.map((a) => ({
           name: a.name,
           type: a.type,

@@ -128,6 +128,7 @@ function checkSpec(spec: OpSpec, report: Report): void {
     if (a.bounds !== undefined && !['sparse', 'sparse_or_sparse_list'].includes(a.type))
       report(['args', i, 'bounds'], 'only a sparse argument has bounds to check');
   });
+  checkDtypeDefaults(spec, report);
   const outNames = new Set<string>();
   spec.outputs.forEach((o, i) => {
     if (outNames.has(o.name)) report(['outputs', i, 'name'], `the output name '${o.name}' is used twice`);
@@ -187,6 +188,29 @@ function checkSpec(spec: OpSpec, report: Report): void {
   spec.outputs.forEach((o, i) => {
     if (!usedOutputs.has(o.name)) report(['outputs', i, 'name'], `no example shows the output '${o.name}'`);
   });
+}
+
+// The argument types a plain value is converted to a tensor for: where a dtype variable's default can apply.
+const PLAIN_TENSOR_ARGS = new Set(['dense', 'scalar', 'sparse_or_dense']);
+
+/** Each default is of a dtype variable, one of the dtypes it allows, and of a variable a plain value can take. */
+function checkDtypeDefaults(spec: OpSpec, report: Report): void {
+  for (const [v, d] of Object.entries(spec.dtype_defaults ?? {})) {
+    const allowed = spec.dtypes[v];
+    if (!allowed) {
+      report(
+        ['dtype_defaults', v],
+        `'${v}' is not a dtype variable (dtype variables: ${Object.keys(spec.dtypes).join(', ') || 'none'})`,
+      );
+    } else if (!allowed.includes(d)) {
+      report(['dtype_defaults', v], `${d} is not one of ${v}'s dtypes {${allowed.join(', ')}}`);
+    } else if (!spec.args.some((a) => a.dtype === v && PLAIN_TENSOR_ARGS.has(a.type))) {
+      report(
+        ['dtype_defaults', v],
+        `no dense, scalar or sparse_or_dense argument takes ${v}: a default applies only to a plain value converted to a tensor`,
+      );
+    }
+  }
 }
 
 /** A check against the op's arguments: each field that names an argument names one of the types its rule takes. */

@@ -65,6 +65,11 @@ export const specSchema = {
         items: { enum: [...DTYPE_NAMES] },
       },
     },
+    dtype_defaults: {
+      type: 'object',
+      propertyNames: { pattern: '^[A-Z][A-Za-z0-9]*$' },
+      additionalProperties: { enum: [...DTYPE_NAMES] },
+    },
     args: {
       type: 'array',
       items: {

@@ -43,6 +43,12 @@ export interface OpSpec {
   doc: string;
   api?: { name?: string; aliases?: string[] };
   dtypes: Record<string, DTypeName[]>;
+  /**
+   * A dtype variable's default, as TensorFlow declares one for a type attr (`Tidx: {int32, int64} = DT_INT32`): the
+   * dtype a plain value converts to when the one it has by itself is not allowed (an empty list of ids, float32 by
+   * itself, becomes int32). A variable without one keeps the dtype the value has, refused if not allowed.
+   */
+  dtype_defaults?: Record<string, DTypeName>;
   args: ArgSpec[];
   outputs: OutputSpec[];
   checks?: CheckSpec[];

@@ -103,6 +103,45 @@ describe('a broken spec fails codegen with a message naming file and field', () 
     expect(msg).toMatch(/outputs\[1\]\.name: no example shows the output 'extra'/);
   });
 
+  describe('dtype_defaults', () => {
+    const withDefaults = (vars: string, defaults: string) =>
+      specsWith((y) =>
+        y.replace(
+          'dtypes:\n  T: [float32, float64, int32, int64, bool, string]\n',
+          `dtypes:\n  T: [float32, float64, int32, int64, bool, string]\n${vars}dtype_defaults: ${defaults}\n`,
+        ),
+      );
+
+    it('accepts a default of a dtype variable that a plain value can take, among its dtypes', () => {
+      const [spec] = loadSpecs(withDefaults('', '{ T: int32 }'), SPECS);
+      expect(spec.dtype_defaults).toEqual({ T: 'int32' });
+    });
+
+    it('a default of no dtype variable', () => {
+      expect(problemsOf(withDefaults('', '{ U: int32 }'))).toMatch(
+        /sparse_tensor_to_dense\.yaml:\d+: dtype_defaults\.U: 'U' is not a dtype variable \(dtype variables: T\)/,
+      );
+    });
+
+    it('a default that is not one of the dtypes of its variable', () => {
+      expect(problemsOf(withDefaults('  I: [int32, int64]\n', '{ I: float32 }'))).toMatch(
+        /sparse_tensor_to_dense\.yaml:\d+: dtype_defaults\.I: float32 is not one of I's dtypes \{int32, int64\}/,
+      );
+    });
+
+    it('a default that is not a dtype', () => {
+      expect(problemsOf(withDefaults('', '{ T: float16 }'))).toMatch(
+        /dtype_defaults\.T: must be one of "float32", .*; got "float16"/,
+      );
+    });
+
+    it('a default of a variable that no plain value is converted to', () => {
+      expect(problemsOf(withDefaults('  I: [int32, int64]\n', '{ I: int32 }'))).toMatch(
+        /dtype_defaults\.I: no dense, scalar or sparse_or_dense argument takes I: a default applies only to a plain value/,
+      );
+    });
+  });
+
   it('a check naming an unknown argument', () => {
     const msg = problemsOf(specsWith((y) => y.replace('    arg: sp_input\n    when:', '    arg: sp_inptu\n    when:')));
     expect(msg).toMatch(/checks\[0\]\.arg: unknown argument 'sp_inptu'/);

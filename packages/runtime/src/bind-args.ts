@@ -4,7 +4,7 @@ import { InvalidArgumentError } from './errors.js';
 import { isList } from './list-input.js';
 import { isPlainObject } from './plain-object.js';
 import type { ArgMeta, OpMeta } from './op-meta.js';
-import { shapeText, toExactShape, toShape } from './shape.js';
+import { MAX_RANK, shapeText, toExactShape, toShape } from './shape.js';
 import { SparseTensor, sparseDataOf, sparseFromPlain } from './sparse-tensor.js';
 import { Tensor, denseDataOf, denseFromPlain } from './tensor.js';
 import { readInt64, readWholeNumber } from './whole-number.js';
@@ -126,6 +126,12 @@ function classify(op: OpMeta, a: ArgMeta, v: unknown): Tensorish {
     if (isPlainObject(x)) return sparseDataOf(sparseFromPlain(x, w, (part) => `${w}.${part}`));
     throw new TypeError(`${w} must be a SparseTensor, got ${describe(x)}`);
   };
+  // Entry by entry, holes included (`map` would skip the holes of `new Array(n)` and keep its length).
+  const sparseList = (list: unknown[]): SparseData[] => {
+    const out: SparseData[] = [];
+    for (let i = 0; i < list.length; i++) out.push(asSparse(list[i], `${where}[${i}]`));
+    return out;
+  };
   const dense = (x: unknown): Tensorish =>
     x instanceof Tensor ? { kind: 'dense', value: denseDataOf(x) } : { kind: 'pending', value: x };
   switch (a.type) {
@@ -133,9 +139,9 @@ function classify(op: OpMeta, a: ArgMeta, v: unknown): Tensorish {
       return { kind: 'sparse', value: asSparse(v, where) };
     case 'sparse_list':
       if (!Array.isArray(v)) throw new TypeError(`${where} must be a list of SparseTensors, got ${describe(v)}`);
-      return { kind: 'sparse_list', value: v.map((x, i) => asSparse(x, `${where}[${i}]`)) };
+      return { kind: 'sparse_list', value: sparseList(v) };
     case 'sparse_or_sparse_list':
-      if (Array.isArray(v)) return { kind: 'sparse_list', value: v.map((x, i) => asSparse(x, `${where}[${i}]`)) };
+      if (Array.isArray(v)) return { kind: 'sparse_list', value: sparseList(v) };
       return { kind: 'sparse', value: asSparse(v, where) };
     case 'sparse_or_dense':
       if (v instanceof SparseTensor || isPlainSparse(v)) return { kind: 'sparse', value: asSparse(v, where) };
@@ -149,20 +155,23 @@ function classify(op: OpMeta, a: ArgMeta, v: unknown): Tensorish {
 
 /**
  * A plain value for a tensor argument, converted as TensorFlow converts it: to `dtype` once the argument's dtype is
- * known. Otherwise it takes the dtype its values call for, unless the argument does not take that one: TensorFlow
- * then converts again to the op's preferred dtype (an empty list, float32 by itself, becomes int32 ids), here the
- * first dtype the spec lists; if that fails too, the first dtype stands and is refused as not taken.
+ * known. Otherwise it takes the dtype its values call for, unless the argument does not take that one and its dtype
+ * variable has a default (TensorFlow's default of the op's type attr, its "preferred dtype": an empty list, float32
+ * by itself, becomes int32 ids): it is converted again to the default. Without a default, or where the value does
+ * not hold the default either, the dtype it has stands, refused by `bindArgs` as not taken (a TypeError).
  */
 function convertPlain(op: OpMeta, a: ArgMeta, v: unknown, dtype: DType | undefined): DenseData {
   const what = `${op.name}: ${a.name}`;
   const inferred = denseFromPlain(v, dtype, undefined, what);
-  const allowed = dtype === undefined ? op.dtypes[a.dtype!] : undefined;
-  if (!allowed || allowed.includes(inferred.dtype)) return inferred;
+  if (dtype !== undefined) return inferred;
+  const preferred = op.dtypeDefaults[a.dtype!];
+  if (preferred === undefined || op.dtypes[a.dtype!].includes(inferred.dtype)) return inferred;
   try {
-    return denseFromPlain(v, allowed[0], undefined, what);
-  } catch {
-    // The value does not hold the preferred dtype either: the dtype it has is reported as not taken.
-    return inferred;
+    return denseFromPlain(v, preferred, undefined, what);
+  } catch (e) {
+    // The values do not hold the default either ([0.5] for int32 ids): the dtype they have is refused as not taken.
+    if (e instanceof TypeError || e instanceof InvalidArgumentError) return inferred;
+    throw e;
   }
 }
 
@@ -202,9 +211,14 @@ function readPlainArg(op: OpMeta, a: ArgMeta, v: unknown): unknown {
         : intList(where, vectorEntries(where, v), true);
     case 'int_or_int_list':
       return isScalarNumber(v) ? readPlainArg(op, { ...a, type: 'int' }, v) : intList(where, vectorEntries(where, v));
-    case 'shape':
+    case 'shape': {
+      const dims = vectorEntries(where, v);
+      // A list of more dims than a tensor has is refused by its length alone, before any entry is read.
+      if (dims.length <= MAX_RANK)
+        for (let i = 0; i < dims.length; i++) if (Array.isArray(dims[i])) throw nested(where);
       // An op that holds dims past 2^53 - 1 exactly takes such a shape too (then as bigints).
-      return (op.wideDims ? toExactShape : toShape)(vectorEntries(where, v), where);
+      return (op.wideDims ? toExactShape : toShape)(dims, where);
+    }
     case 'axes':
       if (v === null) return null;
       return intList(where, isScalarNumber(v) ? [v] : vectorEntries(where, v));
@@ -217,8 +231,8 @@ const isScalarNumber = (v: unknown): v is number | bigint => typeof v === 'numbe
 
 /**
  * The entries of a vector argument (a shape, a list of whole numbers): a list, a typed array or a 1-D integer
- * Tensor. A scalar or nested lists have the wrong rank, an InvalidArgumentError as in TensorFlow; anything else is
- * the wrong kind, a TypeError.
+ * Tensor. A scalar or nested lists (refused as each entry is read: `nested`) have the wrong rank, an
+ * InvalidArgumentError as in TensorFlow; anything else is the wrong kind, a TypeError.
  */
 function vectorEntries(where: string, v: unknown): ArrayLike<unknown> {
   if (v instanceof Tensor) {
@@ -228,8 +242,6 @@ function vectorEntries(where: string, v: unknown): ArrayLike<unknown> {
       throw new InvalidArgumentError(`${where} must be a vector (rank 1), got shape ${shapeText(d.shape)}`);
     return d.data as ArrayLike<unknown>;
   }
-  if (Array.isArray(v) && v.some(Array.isArray))
-    throw new InvalidArgumentError(`${where} must be a vector (a list of whole numbers), got nested lists`);
   if (isList(v)) return v as ArrayLike<unknown>;
   if (isScalarNumber(v))
     throw new InvalidArgumentError(
@@ -245,12 +257,17 @@ function int64List(where: string, items: ArrayLike<unknown>): (number | bigint)[
   );
 }
 
+const nested = (where: string) =>
+  new InvalidArgumentError(`${where} must be a vector (a list of whole numbers), got nested lists`);
+
 /** Each entry a whole number; `digits`: strings of digits count, as the case format writes int64 list entries. */
 function intList(where: string, items: ArrayLike<unknown>, digits = false): number[] {
   const out = new Array<number>(items.length);
   for (let i = 0; i < items.length; i++) {
     const x = items[i];
-    out[i] = typeof x === 'number' && Number.isSafeInteger(x) ? x : readWholeNumber(x, `${where}[${i}]`, { digits });
+    if (typeof x === 'number' && Number.isSafeInteger(x)) out[i] = x;
+    else if (Array.isArray(x)) throw nested(where);
+    else out[i] = readWholeNumber(x, `${where}[${i}]`, { digits });
   }
   return out;
 }

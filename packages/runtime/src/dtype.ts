@@ -1,4 +1,5 @@
 import { allocValues, type DType, type Values, type Scalar } from '@sparse/kernel-abi';
+import { isAllocationFailure } from './allocation-failure.js';
 import { InvalidArgumentError } from './errors.js';
 
 export type { DType, Values, Scalar };
@@ -32,31 +33,81 @@ const INT32_MAX = 2 ** 31 - 1;
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
 
-/** The dtype TensorFlow gives a Python value: ints → int32 (int64 past int32's range), floats → float32. */
-export function inferDType(items: ArrayLike<unknown>, what: string): DType {
-  let sawFloat = false;
-  let sawWideInt = false;
-  let kind: 'number' | 'bigint' | 'boolean' | 'string' | undefined;
-  for (let i = 0; i < items.length; i++) {
-    const x = items[i];
-    const t = typeof x;
-    if (t !== 'number' && t !== 'bigint' && t !== 'boolean' && t !== 'string') {
-      throw new TypeError(`${what}[${i}]: cannot make a tensor of ${describe(x)}`);
+/**
+ * Names entry `i` of a run of values in an error: `[3]` in a flat list, `[1][0][3]` in a row of nested lists, nothing
+ * for a scalar. Called only to format an error.
+ */
+export type Position = (i: number) => string;
+
+/** The position of entry `i` of a flat list. */
+export const flatPosition: Position = (i) => `[${i}]`;
+
+type ValueKind = 'number' | 'boolean' | 'string';
+
+/**
+ * The dtype TensorFlow gives Python values (ints → int32, int64 past int32's range; floats → float32), read over one
+ * or more runs of them: a flat list, or each innermost list of nested lists in turn, so that no flat copy of them is
+ * needed. A value that is none (a hole, undefined, an object...) is refused as soon as it is read.
+ */
+export class DTypeScan {
+  #kind: ValueKind | undefined;
+  #sawFloat = false;
+  #sawWideInt = false;
+
+  /**
+   * Reads `items`; errors name entry i as `what` + `position(i)`. `nested`: `items` is a row of nested lists, so an
+   * array in it is reported as nesting that is not rectangular.
+   */
+  read(items: ArrayLike<unknown>, what: string, position: Position, nested = false): void {
+    let kind = this.#kind;
+    let sawFloat = this.#sawFloat;
+    let sawWideInt = this.#sawWideInt;
+    for (let i = 0; i < items.length; i++) {
+      const x = items[i];
+      const t = typeof x;
+      if (t === 'number') {
+        if (kind !== 'number') {
+          if (kind !== undefined) throw mixedKinds(what, position(i), kind, t);
+          kind = 'number';
+        }
+        const v = x as number;
+        if (!Number.isInteger(v)) sawFloat = true;
+        else if (v < INT32_MIN || v > INT32_MAX) sawWideInt = true;
+        continue;
+      }
+      if (t !== 'bigint' && t !== 'boolean' && t !== 'string') {
+        if (nested && Array.isArray(x))
+          throw new TypeError(`${what}: the nesting is not rectangular at ${position(i)}`);
+        throw new TypeError(`${what}${position(i)}: cannot make a tensor of ${describe(x)}`);
+      }
+      const k: ValueKind = t === 'bigint' ? 'number' : (t as ValueKind);
+      if (kind !== undefined && kind !== k) throw mixedKinds(what, position(i), kind, t);
+      kind = k;
+      if (t === 'bigint') sawWideInt = true;
     }
-    const k = t === 'bigint' ? 'number' : (t as 'number' | 'boolean' | 'string');
-    if (kind !== undefined && kind !== k) throw new TypeError(`${what}[${i}]: mixed value kinds: ${kind} and ${t}`);
-    kind = k;
-    if (t === 'bigint') sawWideInt = true;
-    else if (t === 'number') {
-      const v = x as number;
-      if (!Number.isInteger(v)) sawFloat = true;
-      else if (v < INT32_MIN || v > INT32_MAX) sawWideInt = true;
-    }
+    this.#kind = kind;
+    this.#sawFloat = sawFloat;
+    this.#sawWideInt = sawWideInt;
   }
-  if (kind === 'boolean') return 'bool';
-  if (kind === 'string') return 'string';
-  if (kind === undefined || sawFloat) return 'float32';
-  return sawWideInt ? 'int64' : 'int32';
+
+  /** The dtype of every value read: float32 when there were none. */
+  get dtype(): DType {
+    if (this.#kind === 'boolean') return 'bool';
+    if (this.#kind === 'string') return 'string';
+    if (this.#kind === undefined || this.#sawFloat) return 'float32';
+    return this.#sawWideInt ? 'int64' : 'int32';
+  }
+}
+
+function mixedKinds(what: string, at: string, kind: ValueKind, t: string): TypeError {
+  return new TypeError(`${what}${at}: mixed value kinds: ${kind} and ${t}`);
+}
+
+/** The dtype TensorFlow gives a flat list of Python values (see DTypeScan). */
+export function inferDType(items: ArrayLike<unknown>, what: string): DType {
+  const scan = new DTypeScan();
+  scan.read(items, what, flatPosition);
+  return scan.dtype;
 }
 
 /** The dtype a typed array stands for, or undefined for a plain array. */
@@ -128,22 +179,101 @@ export function toValues(items: ArrayLike<unknown>, dtype: DType, what: string):
     if (dtype === 'bool') checkBoolBytes(items as Uint8Array, what);
     return items as Values;
   }
-  const n = items.length;
-  // Strings are built in one pass: a new string store would first be filled with '' only to be overwritten.
-  if (dtype === 'string') return Array.from(items, (x, i) => toScalar(x, dtype, `${what}[${i}]`) as string);
-  const out = allocValues(dtype, n);
-  for (let i = 0; i < n; i++) setValue(out, i, toScalar(items[i], dtype, `${what}[${i}]`));
+  const out = newValues(dtype, items.length, what);
+  writeValues(out, 0, items, dtype, what, flatPosition);
   return out;
+}
+
+/**
+ * A new store of `n` values of the dtype, to be written by `writeValues`. A string store is not filled first (with
+ * '' only to be overwritten). An engine that cannot allocate it is an InvalidArgumentError naming `what`, as the
+ * runtime reports a kernel's allocation failure.
+ */
+export function newValues(dtype: DType, n: number, what: string): Values {
+  try {
+    return dtype === 'string' ? new Array<string>(n) : allocValues(dtype, n);
+  } catch (e) {
+    if (isAllocationFailure(e))
+      throw new InvalidArgumentError(`${what}: ${n} values of ${dtype} do not fit in memory (${e.message})`);
+    throw e;
+  }
+}
+
+/**
+ * Writes `items` into `out` from `offset`, each converted to the dtype's storage as `toScalar` converts it; errors
+ * name entry i as `what` + `position(i)`. `nested`: `items` is a row of nested lists, so an array in it is reported
+ * as nesting that is not rectangular.
+ */
+export function writeValues(
+  out: Values,
+  offset: number,
+  items: ArrayLike<unknown>,
+  dtype: DType,
+  what: string,
+  position: Position,
+  nested = false,
+): void {
+  const n = items.length;
+  const slow = (i: number): Scalar => {
+    const x = items[i];
+    if (nested && Array.isArray(x)) throw new TypeError(`${what}: the nesting is not rectangular at ${position(i)}`);
+    return toScalar(x, dtype, `${what}${position(i)}`);
+  };
+  // One loop per storage, with the common case inline: this runs once per value of every plain input.
+  switch (dtype) {
+    case 'float32':
+    case 'float64': {
+      // A Float32Array rounds as Math.fround does, as toScalar would.
+      const o = out as Float32Array | Float64Array;
+      for (let i = 0; i < n; i++) {
+        const x = items[i];
+        o[offset + i] = typeof x === 'number' ? x : (slow(i) as number);
+      }
+      return;
+    }
+    case 'int32': {
+      const o = out as Int32Array;
+      for (let i = 0; i < n; i++) {
+        const x = items[i];
+        o[offset + i] = typeof x === 'number' && (x | 0) === x ? x : (slow(i) as number);
+      }
+      return;
+    }
+    case 'int64': {
+      const o = out as BigInt64Array;
+      for (let i = 0; i < n; i++) {
+        const x = items[i];
+        o[offset + i] =
+          typeof x === 'bigint' && x >= INT64_MIN && x <= INT64_MAX
+            ? x
+            : typeof x === 'number' && Number.isSafeInteger(x)
+              ? BigInt(x)
+              : (slow(i) as bigint);
+      }
+      return;
+    }
+    case 'bool': {
+      const o = out as Uint8Array;
+      for (let i = 0; i < n; i++) {
+        const x = items[i];
+        o[offset + i] = (typeof x === 'boolean' ? x : (slow(i) as boolean)) ? 1 : 0;
+      }
+      return;
+    }
+    case 'string': {
+      const o = out as string[];
+      for (let i = 0; i < n; i++) {
+        const x = items[i];
+        o[offset + i] = typeof x === 'string' ? x : (slow(i) as string);
+      }
+      return;
+    }
+  }
 }
 
 function checkBoolBytes(bytes: Uint8Array, what: string): void {
   const i = bytes.findIndex((b) => b > 1);
   if (i >= 0) throw new TypeError(`${what}[${i}]: ${bytes[i]} is not a valid bool value (bool bytes are 0 or 1)`);
-}
-
-function setValue(values: Values, i: number, v: Scalar): void {
-  if (values instanceof Uint8Array) values[i] = v ? 1 : 0;
-  else (values as unknown as Scalar[])[i] = v;
 }
 
 export function getValue(values: Values, i: number): Scalar {

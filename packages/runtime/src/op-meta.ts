@@ -41,6 +41,11 @@ export interface OpMeta {
   apiName: string;
   family: string;
   dtypes: Record<string, DType[]>;
+  /**
+   * The default of a dtype variable, where the spec declares one (TensorFlow's default of a type attr): a plain value
+   * whose own dtype the variable does not allow converts to it if it can (`[]` ids → int32).
+   */
+  dtypeDefaults: Record<string, DType>;
   args: ArgMeta[];
   outputs: OutputMeta[];
   checks: CheckMeta[];

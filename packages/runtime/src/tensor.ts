@@ -1,8 +1,9 @@
 import type { DenseData } from '@sparse/kernel-abi';
-import { dtypeOfStorage, describe, getValue, inferDType, isDType, toValues, type DType, type Values } from './dtype.js';
+import { dtypeOfStorage, describe, getValue, isDType, toValues, type DType, type Values } from './dtype.js';
 import { InvalidArgumentError } from './errors.js';
 import { sizeOf } from '@sparse/kernel-abi';
-import { assertAllocatable, MAX_RANK, shapeText, toShape } from './shape.js';
+import { inferNestedDType, nestedShape, nestedValues } from './nested-input.js';
+import { assertAllocatable, shapeText, toShape } from './shape.js';
 
 // JS has no private constructor: `adoptDense` sets this for the one `new` it makes, which then keeps the data it
 // is given instead of copying it.
@@ -136,60 +137,24 @@ export function denseFromPlain(
       throw new TypeError(`${what}: a ${value.dtype} Tensor is not ${dtype}`);
     return denseDataOf(value);
   }
+  if (dtype !== undefined && !isDType(dtype)) throw new TypeError(`${what}: unknown dtype ${describe(dtype)}`);
   const storage = dtypeOfStorage(value);
-  let flat: ArrayLike<unknown>;
-  let nestedShape: number[];
-  if (storage !== undefined) {
-    flat = value as ArrayLike<unknown>;
-    nestedShape = [flat.length];
-  } else {
-    [flat, nestedShape] = flatten(value, what);
-  }
-  const finalShape = shape === undefined ? nestedShape : toShape(shape, `${what}: shape`);
-  if (sizeOf(finalShape) !== flat.length) {
+  // The element count comes first, from the lengths alone: nothing is read or allocated for a count past the limit.
+  const fromShape = storage !== undefined ? [(value as Values).length] : nestedShape(value, what);
+  assertAllocatable(fromShape, what);
+  const finalShape = shape === undefined ? fromShape : toShape(shape, `${what}: shape`);
+  const n = sizeOf(fromShape);
+  if (sizeOf(finalShape) !== n) {
     throw new InvalidArgumentError(
-      `${what}: shape ${shapeText(finalShape)} needs ${sizeOf(finalShape)} values, got ${flat.length}`,
+      `${what}: shape ${shapeText(finalShape)} needs ${sizeOf(finalShape)} values, got ${n}`,
     );
   }
-  assertAllocatable(finalShape, what);
-  if (dtype !== undefined && !isDType(dtype)) throw new TypeError(`${what}: unknown dtype ${describe(dtype)}`);
-  const dt = dtype ?? storage ?? inferDType(flat, what);
-  return { kind: 'dense', data: toValues(flat, dt, what), shape: finalShape, dtype: dt };
-}
-
-/** Flattens rectangular nested arrays, at most MAX_RANK deep; the shape follows the nesting. */
-function flatten(value: unknown, what: string): [unknown[], number[]] {
-  const shape: number[] = [];
-  for (let v = value; Array.isArray(v); v = v[0]) {
-    if (shape.length === MAX_RANK) {
-      throw new InvalidArgumentError(
-        `${what}: the lists are nested more than ${MAX_RANK} deep, the most dims a tensor has`,
-      );
-    }
-    shape.push(v.length);
-    if (v.length === 0) break;
+  if (storage !== undefined) {
+    const dt = dtype ?? storage;
+    return { kind: 'dense', data: toValues(value as Values, dt, what), shape: finalShape, dtype: dt };
   }
-  const flat: unknown[] = [];
-  // The position of the entry being read; formatted only for an error.
-  const at: number[] = [];
-  const where = () => (at.length ? at.map((i) => `[${i}]`).join('') : 'the top');
-  const walk = (v: unknown, d: number) => {
-    if (d === shape.length) {
-      if (Array.isArray(v)) throw new TypeError(`${what}: the nesting is not rectangular at ${where()}`);
-      flat.push(v);
-      return;
-    }
-    if (!Array.isArray(v) || v.length !== shape[d]) {
-      throw new TypeError(`${what}: the nesting is not rectangular at ${where()}: expected ${shape[d]} entries`);
-    }
-    for (let i = 0; i < v.length; i++) {
-      at.push(i);
-      walk(v[i], d + 1);
-      at.pop();
-    }
-  };
-  walk(value, 0);
-  return [flat, shape];
+  const dt = dtype ?? inferNestedDType(value, fromShape, what);
+  return { kind: 'dense', data: nestedValues(value, fromShape, dt, what), shape: finalShape, dtype: dt };
 }
 
 export function formatNested(v: unknown, limit = 20): string {

@@ -4,6 +4,8 @@ import {
   ResourceExhaustedError,
   SparseTensor,
   createRuntime,
+  getOpInfo,
+  listOps,
   registerBackend,
   sparse,
   tensor,
@@ -113,11 +115,30 @@ describe('a shape argument of the wrong rank', () => {
 });
 
 describe('an empty list for an integer tensor argument', () => {
-  it('takes the preferred integer dtype, as TensorFlow converts [] for int ids, instead of float32', () => {
+  it("takes the dtype variable's default where TensorFlow's type attr has one: [] ids of segment_sum are int32", () => {
+    expect(getOpInfo('sparse_segment_sum')?.dtypeDefaults).toEqual({ I: 'int32', S: 'int32' });
     const out = sparse.segmentSum(tensor([[1, 2]], 'float32'), [], []);
     expect(out.shape).toEqual([0, 2]);
     expect(out.dtype).toBe('float32');
-    expect(sparse.sparseToDense([], [3], []).toArray()).toEqual([0, 0, 0]);
+    // A Tensor's dtype is never replaced; only a plain value is converted again.
+    expect(() => sparse.segmentSum(tensor([[1, 2]], 'float32'), tensor([], 'float32'), [])).toThrow(
+      /^sparse_segment_sum: indices has dtype float32; sparse_segment_sum takes I in \{int32, int64\}$/,
+    );
+  });
+
+  it('stays float32 and is refused where the type attr has no default, as SparseToDense refuses []', () => {
+    expect(getOpInfo('sparse_to_dense')?.dtypeDefaults).toEqual({});
+    expect(() => sparse.sparseToDense([], [3], [])).toThrow(TypeError);
+    expect(() => sparse.sparseToDense([], [3], [])).toThrow(
+      /^sparse_to_dense: sparse_indices has dtype float32; sparse_to_dense takes I in \{int32, int64\}$/,
+    );
+    // An empty tensor of an int dtype is what it takes.
+    expect(sparse.sparseToDense(tensor([], 'int32'), [3], []).toArray()).toEqual([0, 0, 0]);
+  });
+
+  it('no other op converts a plain value again: only sparse_segment_sum declares defaults', () => {
+    const withDefaults = listOps().filter((op) => Object.keys(getOpInfo(op)!.dtypeDefaults).length > 0);
+    expect(withDefaults).toEqual(['sparse_segment_sum']);
   });
 
   it('values that hold no integer dtype are still refused as their own dtype', () => {

@@ -1,6 +1,7 @@
 // Sends every op hostile request bodies, as an HTTP API would pass on parsed JSON: each tensor argument of its
 // first example replaced by a body that lies (a length it does not have, a huge or negative dim, nesting 10^5 deep,
-// counts that disagree), on js and wasm; prints one JSON line per call: how it ended. Run in a watched child.
+// counts that disagree), or by arrays of holes a JS caller can pass, on js and wasm; prints one JSON line per call:
+// how it ended. Run in a watched child.
 import { readFileSync } from 'node:fs';
 import { createRuntime, getOpInfo } from '@sparse/runtime';
 import { isSparseForm } from '@sparse/case-format';
@@ -25,6 +26,12 @@ function hostileBodies(value) {
     'more values than indices': { ...sparse, values: new Array(1e6).fill(1) },
     'dense claims a length': { length: 1e9 },
     'dense nested 10^5 deep': deep,
+    // What a JS caller can pass (JSON has no holes): arrays of holes, whose values must never be copied out one by
+    // one into a flat array (V8 ends the process when one grows past ~1.3e8 entries).
+    'values a holey 10^9 array': { ...sparse, values: new Array(1e9) },
+    'dense a holey 10^9 array': new Array(1e9),
+    'dense two holey rows of 10^8': [new Array(1e8), new Array(1e8)],
+    'dense past the element count': new Array(2 ** 31),
   };
 }
 
