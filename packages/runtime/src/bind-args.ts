@@ -127,8 +127,8 @@ function classify(op: OpMeta, a: ArgMeta, v: unknown): Tensorish {
     throw new TypeError(`${w} must be a SparseTensor, got ${describe(x)}`);
   };
   // Entry by entry, holes included (`map` would skip the holes of `new Array(n)` and keep its length).
-  const sparseList = (list: unknown[]): SparseData[] => {
-    const out: SparseData[] = [];
+  const sparseList = (list: unknown[]): (SparseData | WideSparseData)[] => {
+    const out: (SparseData | WideSparseData)[] = [];
     for (let i = 0; i < list.length; i++) out.push(asSparse(list[i], `${where}[${i}]`));
     return out;
   };
