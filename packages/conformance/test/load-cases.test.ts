@@ -184,7 +184,7 @@ describe('loadCases: an entry that is not a case is loaded in its place as unrea
     [
       'an unknown error kind',
       { op: 'o', name: 'n', args: {}, expect_error: { kind: 'ValueError' } },
-      /expect_error\.kind: must be one of InvalidArgument, TypeError, got "ValueError"/,
+      /expect_error\.kind: must be one of InvalidArgument, TypeError, ResourceExhausted, got "ValueError"/,
     ],
     [
       'a bad regex',

@@ -35,13 +35,17 @@ describe('toRuntimeValue', () => {
     expect(Array.from(st.values as BigInt64Array)).toEqual([9007199254740993n, -3n]);
   });
 
-  it('reads dense_shape and indices written as digit strings, and leaves a dim past 2^53 for the runtime to refuse', () => {
+  it('reads dense_shape and indices written as digit strings, exactly past 2^53, and refuses them past int64', () => {
     const st = toRuntimeValue({
       sparse: { indices: [['0', '2']], values: [1], dense_shape: ['2', '3'] },
       dtype: 'int32',
     }) as SparseTensor;
     expect([st.indices, st.denseShape]).toEqual([[[0, 2]], [2, 3]]);
-    const tooBig = { sparse: { indices: [], values: [], dense_shape: ['9007199254740993'] }, dtype: 'int32' };
+    const wide = { sparse: { indices: [['9007199254740992']], values: [1], dense_shape: ['9007199254740993'] } };
+    expect((toRuntimeValue({ ...wide, dtype: 'int32' }) as SparseTensor).exactIndexData).toEqual(
+      BigInt64Array.of(2n ** 53n),
+    );
+    const tooBig = { sparse: { indices: [], values: [], dense_shape: ['9223372036854775808'] }, dtype: 'int32' };
     expect(() => toRuntimeValue(tooBig)).toThrow(InvalidArgumentError);
   });
 

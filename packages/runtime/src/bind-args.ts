@@ -252,9 +252,14 @@ function vectorEntries(where: string, v: unknown): ArrayLike<unknown> {
 
 /** Each entry a whole number within int64, a bigint past 2^53 - 1 (strings of digits count). */
 function int64List(where: string, items: ArrayLike<unknown>): (number | bigint)[] {
-  return Array.from(items, (x, i) =>
-    typeof x === 'number' && Number.isSafeInteger(x) ? x : readInt64(x, `${where}[${i}]`, { digits: true }),
-  );
+  const out = new Array<number | bigint>(items.length);
+  for (let i = 0; i < items.length; i++) {
+    const x = items[i];
+    if (typeof x === 'number' && Number.isSafeInteger(x)) out[i] = x;
+    else if (Array.isArray(x)) throw nested(where);
+    else out[i] = readInt64(x, `${where}[${i}]`, { digits: true });
+  }
+  return out;
 }
 
 const nested = (where: string) =>

@@ -23,9 +23,10 @@ function defaultRuntime(): Runtime {
 
 /**
  * Resolves, with the backend's name, once the default runtime is on the best backend that loads here: wasm, or js
- * where WebAssembly does not load (as TensorFlow.js's `tf.ready()`). It starts when @sparse/runtime is imported, so
- * a program that never awaits it moves to wasm as soon as the module is compiled; until then `sparse.*` runs on
- * js, which computes the same results. A backend chosen with setBackend is kept.
+ * where WebAssembly does not load (as TensorFlow.js's `tf.ready()`). In Node it starts when @sparse/runtime is
+ * imported, so a program that never awaits it moves to wasm as soon as the module is compiled; in a browser it
+ * starts when called (fetching the module is the page's to decide). Until then `sparse.*` runs on js, which
+ * computes the same results. A backend chosen with setBackend is kept.
  */
 export function ready(): Promise<string> {
   choosing ??= createRuntime({ backend: 'wasm' }).then(
@@ -37,7 +38,9 @@ export function ready(): Promise<string> {
   );
   return choosing;
 }
-void ready();
+if (typeof (globalThis as { process?: { versions?: { node?: string } } }).process?.versions?.node === 'string') {
+  void ready();
+}
 
 /**
  * Switches the default runtime (the one behind `sparse.*` and SparseTensor methods) to another backend; `options`

@@ -3,7 +3,18 @@ export { Tensor, tensor } from './tensor.js';
 export { DTYPES, isDType, type DType, type Scalar, type Values } from './dtype.js';
 export { InvalidArgumentError, ResourceExhaustedError, UnimplementedError } from './errors.js';
 export { Runtime, createRuntime, getOpInfo, listOps } from './runtime.js';
-export type { ArgKind, ArgMeta, CheckMeta, EntriesTerm, OpMeta, OutputKind, OutputMeta, ShapeRule } from './op-meta.js';
+export type {
+  ArgKind,
+  ArgMeta,
+  CheckMeta,
+  EntriesTerm,
+  OpMeta,
+  OutputKind,
+  OutputMeta,
+  OutputOrder,
+  ShapeRule,
+  WideDims,
+} from './op-meta.js';
 export { registerBackend, listBackends, type Backend, type BackendKernel, type BackendLoader } from './backend.js';
 export type { RuntimeOptions } from './runtime-options.js';
 export { sparse, setBackend, getBackend, ready } from './default-runtime.js';

@@ -1,5 +1,5 @@
 import type { LoadedSpec } from '@sparse/codegen';
-import { isDenseForm, isSparseForm } from '@sparse/case-format';
+import { int64Entry, isDenseForm, isSparseForm } from '@sparse/case-format';
 import { resultView, type Case, type SparseView, type TensorView } from '../../src/index.js';
 
 // What the spec says of every output, whatever the op computes: the output's kind and dtype, and for a sparse output
@@ -7,12 +7,12 @@ import { resultView, type Case, type SparseView, type TensorView } from '../../s
 // always where the spec says the output is canonical by construction (`order`: the runtime then never checks it).
 
 /** Lexicographic order of index tuples: negative if x comes first. */
-function compareIndex(x: readonly number[], y: readonly number[]): number {
-  for (let d = 0; d < x.length; d++) if (x[d] !== y[d]) return x[d] - y[d];
+function compareIndex(x: readonly (number | bigint)[], y: readonly (number | bigint)[]): number {
+  for (let d = 0; d < x.length; d++) if (x[d] !== y[d]) return x[d] < y[d] ? -1 : 1;
   return 0;
 }
 
-const isCanonical = (indices: readonly (readonly number[])[]) =>
+const isCanonical = (indices: readonly (readonly (number | bigint)[])[]) =>
   indices.every((ix, i) => i === 0 || compareIndex(indices[i - 1], ix) < 0);
 
 /** Every SparseTensor form among a case's arguments. */
@@ -49,7 +49,7 @@ function sparseProblems(name: string, t: SparseView, ordered: boolean): string[]
 export function outputProblems(spec: LoadedSpec, c: Case, outputs: Record<string, unknown>): string[] {
   const ordered = Object.values(c.args)
     .flatMap(sparseInputs)
-    .every((s) => isCanonical(s.sparse.indices));
+    .every((s) => isCanonical(s.sparse.indices.map((row) => row.map((x) => int64Entry(x)!))));
   return spec.outputs.flatMap((o) => {
     const view = resultView(outputs[o.name]);
     if ('unrecognized' in view) return [`${o.name}: ${view.unrecognized}, not a tensor`];
