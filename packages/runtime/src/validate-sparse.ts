@@ -1,7 +1,18 @@
-import { indexText, type SparseData } from '@sparse/kernel-abi';
+import { indexText, isImmutable, type SparseData } from '@sparse/kernel-abi';
 import { InvalidArgumentError } from './errors.js';
 import { shapeText } from './shape.js';
 import type { Backend } from './backend.js';
+
+// Index sets that passed a check, by their array: only arrays that never change (a SparseTensor's own, marked
+// immutable), so a check that passed once passes again and is not run twice. Small ones are checked each time,
+// which costs about what looking them up would.
+const MEMO_MIN = 4096;
+const inBounds = new WeakMap<object, { shape: number[]; last: boolean }>();
+const ordered = new WeakMap<object, number>();
+
+function memoable(indices: ArrayLike<number | bigint>): indices is ArrayLike<number | bigint> & object {
+  return indices.length >= MEMO_MIN && isImmutable(indices as object);
+}
 
 /**
  * Every index a whole number within the dense shape: checked before any kernel, so no kernel reads or writes out
@@ -16,6 +27,20 @@ export function validateSparse(st: SparseData, where: string, checkLast = true, 
       `${where}: indices hold ${indices.length} numbers but ${values.length} values of rank ${rank} need ${values.length * rank}`,
     );
   }
+  const memo = memoable(indices);
+  if (memo) {
+    const seen = inBounds.get(indices);
+    if (seen && (seen.last || !checkLast) && seen.shape.length === rank && seen.shape.every((d, i) => d === shape[i]))
+      return;
+  }
+  checkBounds(st, where, checkLast, fast);
+  if (memo && !(inBounds.get(indices)?.last && !checkLast))
+    inBounds.set(indices, { shape: shape.slice(), last: checkLast });
+}
+
+function checkBounds(st: SparseData, where: string, checkLast: boolean, fast?: Backend['indicesValid']): void {
+  const { indices, shape, values } = st;
+  const rank = shape.length;
   if (checkLast && fast?.(st)) return;
   if (
     rank === 2 &&
@@ -73,6 +98,13 @@ export function compareRows(
 
 /** Canonical row-major order without repeats; the error names the first index out of order or repeated. */
 export function validateOrdered(indices: ArrayLike<number | bigint>, n: number, rank: number, label: string): void {
+  const memo = memoable(indices) && indices.length === n * rank;
+  if (memo && ordered.get(indices) === rank) return;
+  checkOrdered(indices, n, rank, label);
+  if (memo) ordered.set(indices, rank);
+}
+
+function checkOrdered(indices: ArrayLike<number | bigint>, n: number, rank: number, label: string): void {
   if (rank === 2 && indices instanceof Float64Array && matrixRowsOrdered(indices, n)) return;
   for (let i = 1; i < n; i++) {
     const c = compareRows(indices, i - 1, indices, i, rank);
