@@ -5,6 +5,7 @@ import { delegate } from './delegate.js';
 import { compileKernels, instantiateKernels } from './wasm-module.js';
 import { WasmContext } from './wasm-context.js';
 import { HeapExhausted } from './heap.js';
+import { warmUp } from './warm-up.js';
 import { cwiseKernel } from './families/cwise.js';
 import { mapKernel } from './families/map.js';
 import { mergeKernel } from './families/merge.js';
@@ -41,6 +42,11 @@ export interface WasmBackendOptions {
   maxResidentBytes?: number;
   /** Arrays smaller than this are copied in for each call instead of kept (default 64 KiB). */
   residentMinBytes?: number;
+  /**
+   * Run a few small calls of the common kernels and map 16 MiB of wasm memory when the backend is made (default
+   * true), so that a first call runs about as fast as later ones (warm-up.ts says why); about 20 ms.
+   */
+  warmUp?: boolean;
 }
 
 export interface WasmBackend {
@@ -147,6 +153,7 @@ export async function createWasmBackend(
     }
     if (kernel) kernels[op] = withinWasmMemory(ctx, kernel, js, releaseMemory);
   }
+  if (options.warmUp !== false) warmUp(ctx, kernels);
   return {
     name: 'wasm',
     kernels,
