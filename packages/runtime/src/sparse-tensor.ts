@@ -122,7 +122,7 @@ export class SparseTensor {
 
   /** The dense shape, frozen. */
   get denseShape(): readonly number[] {
-    this.#frozenShape ??= Object.freeze(this.#narrow('denseShape', 'exactShape').shape.slice());
+    this.#frozenShape ??= Object.freeze(this.#narrow('denseShape', 'exactShape', false).shape.slice());
     return this.#frozenShape;
   }
 
@@ -145,7 +145,7 @@ export class SparseTensor {
 
   /** The dense shape (TensorFlow's `shape`), as a new array. */
   get shape(): number[] {
-    return this.#narrow('shape', 'exactShape').shape.slice();
+    return this.#narrow('shape', 'exactShape', false).shape.slice();
   }
 
   /** The indices as N index tuples. */
@@ -171,8 +171,8 @@ export class SparseTensor {
   }
 
   // The number form of the data; a wide tensor refuses to give it (`exact` names the accessor that holds it).
-  #narrow(accessor: string, exact: string): SparseData {
-    const d = this.#live(accessor);
+  #narrow(accessor: string, exact: string, data = true): SparseData {
+    const d = data ? this.#live(accessor) : this.#data;
     if (d.kind === 'sparse') return d;
     throw new InvalidArgumentError(
       `SparseTensor.${accessor}: dense shape ${shapeText(this.#data.shape)} has a dim past 2^53 - 1, which a JS number cannot hold exactly; read ${exact}`,
