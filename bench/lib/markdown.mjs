@@ -204,7 +204,8 @@ function opsMarkdown(r, backends) {
     `Repeated calls on the same tensors (the wasm backend keeps their indices, values and row pointers prepared in its memory between calls: ${Object.entries(
       o.resident_bytes ?? {},
     )
-      .map(([b, n]) => `${b} held ${fmt(n / 2 ** 20)} MiB after the section`)
+      .filter(([, n]) => n > 0)
+      .map(([b, n]) => `${b} held ${fmt(n / 2 ** 20)} MiB of them after the section`)
       .join(
         ', ',
       )}). "disposed": each result disposed as soon as it is made (${DISPOSED_OPS.join(', ')}), as TF.js code disposes what it is done with and as Python frees a result when its last reference goes, so that its memory serves the next result of its size; otherwise results are dropped, and their memory comes back when the garbage collector gets to it.`,
