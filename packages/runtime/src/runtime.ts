@@ -20,6 +20,7 @@ import { guardOutputSizes, wrapOutputs } from './outputs.js';
 import { validateSparse } from './validate-sparse.js';
 import { defaultMaxBytes } from './byte-budget.js';
 import { addHolder } from './tensor-storage.js';
+import { warmUp } from './warm-up.js';
 import { OPS } from './generated/ops-meta.js';
 import { bindOps, type SparseOps } from './generated/ops-api.js';
 import type { SparseData } from '@sparse/kernel-abi';
@@ -155,10 +156,16 @@ export class Runtime {
   }
 }
 
-/** A new runtime on the named backend (`js`, the default, needs no setup). */
+/** A new runtime on the named backend (`js`, the default, needs no setup), warmed up (warm-up.ts). */
 export async function createRuntime(options?: RuntimeOptions): Promise<Runtime> {
   const checked = checkRuntimeOptions(options, 'createRuntime');
-  return new Runtime(await loadBackend(checked.backend ?? 'js', checked), checked);
+  const rt = new Runtime(await loadBackend(checked.backend ?? 'js', checked), checked);
+  try {
+    warmUp(rt);
+  } catch {
+    // A backend that lacks an op (one registered by an app, say) is warmed up as far as it goes.
+  }
+  return rt;
 }
 
 /** The ids of every op of the project. */
