@@ -39,7 +39,7 @@ for (let i = 0; i < job.calls; i++) {
   const t = performance.now();
   const out = call();
   times.push(performance.now() - t);
-  if (job.dispose) for (const v of Object.values(out)) v.dispose();
+  if (job.dispose) for (const v of Object.values(out)) v.dispose?.();
 }
 console.log(JSON.stringify({ import_ms: imported - started, create_ms: created - imported, times }));
 // tfjs is not loaded here, but the wasm backend's module would keep nothing alive either: exit at once.
