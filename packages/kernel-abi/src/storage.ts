@@ -9,8 +9,9 @@ const immutable = new WeakSet<object>();
  * marks them; it never gives them out and kernels never write to them). A backend may key a prepared form of such an
  * array on its identity and keep it across calls.
  */
-export function markImmutable(...arrays: readonly object[]): void {
-  for (const a of arrays) immutable.add(a);
+export function markImmutable(a: object, b?: object): void {
+  immutable.add(a);
+  if (b) immutable.add(b);
 }
 
 /** Whether `markImmutable` was told of this very array. */

@@ -98,6 +98,7 @@ export class PreparedCache {
   /** Holds at most `bytes` from now on; lets go of the least recently used now if it holds more. */
   limitTo(bytes: number): void {
     this.limit = this.cap(bytes);
+    if (this.held <= this.limit) return;
     for (const e of this.live) {
       if (this.held <= this.limit) break;
       this.free(e);
@@ -107,6 +108,7 @@ export class PreparedCache {
   /** The i32 indices of `sp`, if they are resident or can be made so; undefined means "copy them for the call". */
   indices(sp: SparseData): number | undefined {
     const key = sp.indices;
+    if (key.byteLength < this.minBytes) return undefined;
     const e = this.lookup(this.indexEntries, key);
     if (e) return e.ptr;
     const n = key.length;
@@ -126,7 +128,7 @@ export class PreparedCache {
    */
   checkIndices(sp: SparseData, check: (ptr: number) => boolean): boolean | undefined {
     const key = sp.indices;
-    if (this.lookup(this.indexEntries, key)) return undefined;
+    if (key.byteLength < this.minBytes || this.lookup(this.indexEntries, key)) return undefined;
     const n = key.length;
     if (!this.eligible(key, n * 4)) return undefined;
     const p = this.upload(this.indexEntries, key, n * 8);
@@ -144,6 +146,7 @@ export class PreparedCache {
   /** The values of `sp`, if resident or can be made so; undefined means "copy them for the call". */
   values(sp: SparseData, bytesPer: number): number | undefined {
     const key = sp.values as Values & { byteLength: number };
+    if (!(key.byteLength >= this.minBytes)) return undefined;
     const e = this.lookup(this.valueEntries, key);
     if (e) return e.ptr;
     const bytes = sp.values.length * bytesPer;
@@ -160,6 +163,7 @@ export class PreparedCache {
    * memory the first time); undefined when its indices are not resident.
    */
   rows(sp: SparseData, make: (into: number) => RowIndex): RowIndex | undefined {
+    if (sp.indices.byteLength < this.minBytes) return undefined;
     const e = this.lookup(this.indexEntries, sp.indices);
     if (!e) return undefined;
     const m = sp.shape[0];

@@ -34,6 +34,7 @@ export class Runtime {
   private readonly kernels: Backend['kernels'];
   private readonly indicesValid: Backend['indicesValid'];
   readonly #backend: Backend;
+  readonly #limitResident: ((bytes: number) => void) | undefined;
 
   /** The bytes one op's outputs and working memory may take (RuntimeOptions.maxBytes). */
   readonly maxBytes: number;
@@ -44,6 +45,7 @@ export class Runtime {
     this.kernels = backend.kernels;
     this.indicesValid = backend.indicesValid?.bind(backend);
     this.#backend = backend;
+    this.#limitResident = backend.limitResident?.bind(backend);
     addHolder(backend);
     this.sparse = bindOps((opId, args) => this.run(opId, args));
   }
@@ -118,7 +120,7 @@ export class Runtime {
     runChecks(op, bound.values);
     const need = guardOutputSizes(op, bound, this.maxBytes);
     // What the backend keeps prepared between calls shares the budget with this call.
-    this.#backend.limitResident?.(this.maxBytes - need);
+    if (this.#limitResident) this.#limitResident(this.maxBytes - need);
     let out: KernelResult<Record<string, unknown>>;
     try {
       out = kernel(bound.values);

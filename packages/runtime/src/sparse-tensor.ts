@@ -9,6 +9,7 @@ import type { TypedArray } from './list-input.js';
 import { isPlainObject } from './plain-object.js';
 import { asList, checkDType, readSparseParts, readValues, type PartName } from './sparse-input.js';
 import { adoptStorage, disposeStorage } from './tensor-storage.js';
+import { markImmutable } from '@sparse/kernel-abi';
 
 /**
  * The plain-data form of a SparseTensor (TensorFlow's SparseTensorValue), as JSON can hold it: int64 values, dims and
@@ -62,12 +63,18 @@ export class SparseTensor {
   // Its large buffers (tensor-storage.ts); undefined once disposed.
   #buffers: ArrayBufferLike[] | undefined;
   readonly #nnz: number;
+  #marked = false;
   // Never given out: `denseShape` is a frozen copy, made when first asked for (V8 slices frozen arrays slowly).
   #frozenShape: readonly number[] | undefined;
 
   static {
     sparseDataOf = (st) => {
-      const d = st.#live('data');
+      const d = st.#buffers ? st.#data : st.#live('data');
+      // Marked immutable when first handed to a kernel (most results never are: no cost for them).
+      if (!st.#marked) {
+        markImmutable(d.indices, d.values as object);
+        st.#marked = true;
+      }
       return d.kind === 'sparse' ? { ...d, shape: d.shape.slice() } : d;
     };
   }
@@ -86,7 +93,7 @@ export class SparseTensor {
     this.#data = adopting ?? readSparseParts(indices, values, denseShape, dtype, (part) => `SparseTensor: ${part}`);
     adopting = undefined;
     this.#nnz = this.#data.values.length;
-    this.#buffers = adoptStorage([this.#data.indices, this.#data.values], true);
+    this.#buffers = adoptStorage(this.#data.indices, this.#data.values);
     Object.freeze(this);
   }
 

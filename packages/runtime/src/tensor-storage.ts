@@ -1,10 +1,10 @@
-import { markImmutable, POOL_MIN_BYTES, recycleBuffer } from '@sparse/kernel-abi';
+import { POOL_MIN_BYTES, recycleBuffer } from '@sparse/kernel-abi';
 import type { Backend } from './backend.js';
 
 /**
  * The life of a tensor's storage. A SparseTensor's indices and values never change and are never given out, so
- * they are marked immutable (a backend may keep a prepared copy of them between calls, keyed on them, and lets it
- * go when they are collected). When a tensor is disposed, every backend that may hold a prepared copy of its
+ * they are marked immutable when first handed to a kernel (sparseDataOf: a backend may keep a prepared copy of them
+ * between calls, keyed on them, and lets it go when they are collected). When a tensor is disposed, every backend that may hold a prepared copy of its
  * arrays is told to drop it, and each large buffer no other live tensor holds goes back to kernel-abi's pool for
  * the next result of its size.
  *
@@ -28,17 +28,27 @@ export function addHolder(backend: Backend): void {
   if (backend.forget) holders.add(new WeakRef(backend));
 }
 
-/** Storage taken by a new tensor: marked immutable, its large buffers counted. Returns those, for `dispose`. */
-export function adoptStorage(arrays: readonly Stored[], immutable: boolean): ArrayBufferLike[] {
-  if (immutable) markImmutable(...(arrays as unknown as object[]));
-  let large: ArrayBufferLike[] | undefined;
-  for (const a of arrays) {
-    const b = a.buffer;
-    if (!b || b.byteLength < POOL_MIN_BYTES || large?.includes(b)) continue;
-    owners.set(b, (owners.get(b) ?? 0) + 1);
-    (large ??= []).push(b);
-  }
-  return large ?? NO_BUFFERS;
+/** Storage taken by a new tensor (its one or two arrays): its large buffers counted. Returns those, for `dispose`. */
+export function adoptStorage(a: Stored, b?: Stored): ArrayBufferLike[] {
+  // byteLength first: reading `buffer` of a small typed array makes V8 move it out of its heap. A small array is
+  // never part of a pooled buffer (those are whole results of POOL_MIN_BYTES or more).
+  const bigA = byteLength(a) >= POOL_MIN_BYTES;
+  const bigB = b !== undefined && byteLength(b) >= POOL_MIN_BYTES;
+  if (!bigA && !bigB) return NO_BUFFERS;
+  const large: ArrayBufferLike[] = [];
+  if (bigA) count(a.buffer!, large);
+  if (bigB) count(b.buffer!, large);
+  return large;
+}
+
+function byteLength(x: Stored): number {
+  return (x as { byteLength?: number }).byteLength ?? 0;
+}
+
+function count(buffer: ArrayBufferLike, large: ArrayBufferLike[]): void {
+  if (large.includes(buffer)) return;
+  owners.set(buffer, (owners.get(buffer) ?? 0) + 1);
+  large.push(buffer);
 }
 
 const NO_BUFFERS: ArrayBufferLike[] = [];

@@ -63,7 +63,7 @@ export class Tensor {
     this.#shape = checkedShape;
     this.#dtype = dtype;
     this.#size = this.#data.length;
-    this.#buffers = adoptStorage([this.#data], false);
+    this.#buffers = adoptStorage(this.#data);
     Object.freeze(this);
   }
 
