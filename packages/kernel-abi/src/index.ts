@@ -27,6 +27,7 @@ export { compareIndexRows, isSortedRows } from './compare-indices.js';
 export { fitSparse, isWideSparse, toWideSparse, type WideSparseData } from './wide-sparse.js';
 export {
   clearPool,
+  copyOut,
   isImmutable,
   markImmutable,
   newBuffer,

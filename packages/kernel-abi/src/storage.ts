@@ -71,6 +71,30 @@ export function clearPool(): void {
   held = 0;
 }
 
+type Copyable = (Float32Array | Float64Array | Int32Array | BigInt64Array) & {
+  slice(): Copyable;
+  set(src: ArrayLike<never>): void;
+};
+
+/**
+ * A copy of `src` (a kernel's result in its own memory, say), as a new array of its type: into a pooled buffer of
+ * its size where there is one, else by `slice()` (memory left uninitialized before the copy, where a new zeroed
+ * array would clear it first), marked as the pool's to take back when disposed.
+ */
+export function copyOut<T extends Float32Array | Float64Array | Int32Array | BigInt64Array>(src: T): T {
+  const bytes = src.byteLength;
+  if (bytes < POOL_MIN_BYTES) return src.slice() as T;
+  const list = bySize.get(bytes);
+  if (!list) {
+    const out = (src as unknown as Copyable).slice();
+    made.add(out.buffer as ArrayBuffer);
+    return out as unknown as T;
+  }
+  const out = new (src.constructor as new (b: ArrayBuffer) => Copyable)(newBuffer(bytes, false));
+  out.set(src as never);
+  return out as unknown as T;
+}
+
 /**
  * A buffer of `bytes` bytes for a new result: a pooled one when there is one of that size (its old contents still
  * there: `zeroed` clears it), else a new one. Small buffers are never pooled.

@@ -3,6 +3,7 @@ import {
   allocIndices,
   allocValues,
   clearPool,
+  copyOut,
   isImmutable,
   markImmutable,
   pooledBytes,
@@ -42,6 +43,20 @@ describe('tensor storage', () => {
     clearPool();
     recycleBuffer(new ArrayBuffer(4 * POOL_MIN_BYTES)); // a caller's
     recycleBuffer((allocValues('float64', 8) as Float64Array).buffer as ArrayBuffer);
+    expect(pooledBytes()).toBe(0);
+  });
+
+  it('copies a result out into a pooled buffer of its size if any, else a new one the pool may take back', () => {
+    clearPool();
+    const src = Float32Array.from({ length: POOL_MIN_BYTES }, (_, i) => i);
+    const a = copyOut(src);
+    expect(a).toEqual(src);
+    expect(a.buffer).not.toBe(src.buffer);
+    recycleBuffer(a.buffer as ArrayBuffer);
+    expect(pooledBytes()).toBe(4 * POOL_MIN_BYTES);
+    const b = copyOut(src.subarray(0).map((x) => -x));
+    expect(b.buffer).toBe(a.buffer);
+    expect(b[7]).toBe(-7);
     expect(pooledBytes()).toBe(0);
   });
 });

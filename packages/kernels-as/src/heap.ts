@@ -1,4 +1,4 @@
-import { allocIndices, allocValues, type DType, type Scalar, type Values } from '@sparse/kernel-abi';
+import { allocIndices, copyOut, type DType, type Scalar, type Values } from '@sparse/kernel-abi';
 import { WASM_BYTES } from './delegation.js';
 
 type NumericStorage = Float32Array | Float64Array | Int32Array | BigInt64Array;
@@ -232,9 +232,7 @@ export class Heap {
    * is one of that size: memory already mapped, where a new large array would fault in every page as it is written).
    */
   readValues(dtype: DType, ptr: number, n: number): Values {
-    const out = allocValues(dtype, n, false) as NumericStorage;
-    out.set(this.view(dtype, ptr, n) as never);
-    return out as Values;
+    return copyOut(this.view(dtype, ptr, n)) as Values;
   }
 
   /** Copies `n` i32 whole numbers out as the Float64Array indices kernels speak (into a pooled buffer if any). */
