@@ -29,6 +29,8 @@ export {
   clearPool,
   copyOut,
   isImmutable,
+  poolable,
+  takePooled,
   markImmutable,
   newBuffer,
   pooledBytes,

@@ -71,6 +71,16 @@ export function clearPool(): void {
   held = 0;
 }
 
+/** A pooled buffer of exactly `bytes` bytes, its old contents still there; undefined if there is none. */
+export function takePooled(bytes: number): ArrayBuffer | undefined {
+  return bytes >= POOL_MIN_BYTES && bySize.has(bytes) ? newBuffer(bytes, false) : undefined;
+}
+
+/** Lets the pool take `buffer` back when a tensor holding it is disposed (a new result's, made outside newBuffer). */
+export function poolable(buffer: ArrayBuffer): void {
+  if (buffer.byteLength >= POOL_MIN_BYTES) made.add(buffer);
+}
+
 type Copyable = (Float32Array | Float64Array | Int32Array | BigInt64Array) & {
   slice(): Copyable;
   set(src: ArrayLike<never>): void;

@@ -1,4 +1,4 @@
-import { allocIndices, copyOut, type DType, type Scalar, type Values } from '@sparse/kernel-abi';
+import { copyOut, poolable, takePooled, type DType, type Scalar, type Values } from '@sparse/kernel-abi';
 import { WASM_BYTES } from './delegation.js';
 
 type NumericStorage = Float32Array | Float64Array | Int32Array | BigInt64Array;
@@ -237,8 +237,15 @@ export class Heap {
 
   /** Copies `n` i32 whole numbers out as the Float64Array indices kernels speak (into a pooled buffer if any). */
   readIndices(ptr: number, n: number): Float64Array {
-    const out = allocIndices(n, false);
-    out.set(this.i32(ptr, n));
+    const pooled = takePooled(n * 8);
+    if (pooled) {
+      const out = new Float64Array(pooled);
+      out.set(this.i32(ptr, n));
+      return out;
+    }
+    // Converted as it is copied, into memory the engine does not clear first.
+    const out = new Float64Array(this.i32(ptr, n));
+    poolable(out.buffer);
     return out;
   }
 }
