@@ -1,7 +1,9 @@
-// npm run bench [-- --quick] [-- --out=DIR]: our backends against TensorFlow.js, scipy/numpy and a native C++ loop, on the same
-// data in one run. Writes bench/results/latest.json (every figure, the machine, the versions), latest.md (the
-// tables and ratios) and sparse-dense-ratio.svg (the chart). --quick runs a reduced grid (what CI runs, to keep
-// this working; it asserts no timing).
+// npm run bench [-- --quick] [-- --out=DIR] [-- --only=SECTION,...]: our backends against TensorFlow.js, scipy/numpy
+// and a native C++ loop, on the same data in one run. Writes bench/results/latest.json (every figure, the machine,
+// the versions), latest.md (the tables and ratios) and sparse-dense-ratio.svg (the chart). --quick runs a reduced
+// grid (what CI runs, to keep this working; it asserts no timing). --only runs some sections (spmm-grid, ops,
+// cold-start, scaling, gpu) and writes their report to --out, by default a temp dir, never over latest.*: a
+// report of the whole run comes from a whole run.
 //
 //   lib/config.mjs        the grids, sizes and timing budgets (full and quick)
 //   lib/data.mjs          deterministic data, written once for every peer
@@ -11,8 +13,10 @@
 //   lib/tf-published.mjs  TensorFlow's published table (from the seed doc)
 //   lib/summary.mjs       ratios by density, headline and targets
 //   lib/markdown.mjs      latest.md;  lib/svg.mjs: the chart
-//   sections/*.mjs        the four parts: the SpMM grid, other ops, scaling (js and wasm against the peers), and
-//                         the gpu backend on its own (compile once, run many; against js and wasm)
+//   sections/*.mjs        the five parts: the SpMM grid, other ops, cold start (first calls in fresh processes),
+//                         scaling (js and wasm against the peers), and the gpu backend on its own (compile once,
+//                         run many; against js and wasm)
+//   lib/cold-worker.mjs   one fresh process of the cold-start section
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, release, tmpdir, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -25,6 +29,7 @@ import { ratioByDensity } from './lib/summary.mjs';
 import { ratioChart } from './lib/svg.mjs';
 import { loadTfjs } from './lib/tfjs.mjs';
 import { TF_TABLE_SOURCE } from './lib/tf-published.mjs';
+import { coldStart } from './sections/cold-start.mjs';
 import { gpuSection } from './sections/gpu.mjs';
 import { otherOps } from './sections/ops.mjs';
 import { scaling } from './sections/scaling.mjs';
@@ -34,6 +39,20 @@ const HERE = dirname(fileURLToPath(import.meta.url));
 const CHART = 'sparse-dense-ratio.svg';
 const started = performance.now();
 const config = benchConfig(process.argv.includes('--quick'));
+const SECTIONS = {
+  'spmm-grid': ['spmm_grid', spmmGrid],
+  ops: ['ops', otherOps],
+  'cold-start': ['cold_start', coldStart],
+  scaling: ['scaling', scaling],
+  gpu: ['gpu', gpuSection],
+};
+const onlyArg = process.argv.find((a) => a.startsWith('--only='));
+const only = onlyArg?.slice('--only='.length).split(',');
+const unknownSection = only?.find((n) => !Object.hasOwn(SECTIONS, n));
+if (unknownSection) {
+  console.error(`bench: unknown section '${unknownSection}'; the sections are ${Object.keys(SECTIONS).join(', ')}`);
+  process.exit(2);
+}
 const work = mkdtempSync(join(tmpdir(), 'sparse-bench-'));
 
 const results = {
@@ -52,6 +71,7 @@ const results = {
   peers: {},
   tf_published_source: TF_TABLE_SOURCE,
   config,
+  sections: only ?? Object.keys(SECTIONS),
 };
 
 // Our backends: every registered one that loads, but the gpu, which has its own section (sections/gpu.mjs, its own
@@ -70,10 +90,10 @@ const { tf, backends: tfBackends } = await loadTfjs(results.peers);
 const ctx = { config, work, ours, tf, tfBackends, peers: new Peers(work, results.peers) };
 
 try {
-  results.spmm_grid = await spmmGrid(ctx);
-  results.ops = await otherOps(ctx);
-  results.scaling = await scaling(ctx);
-  results.gpu = await gpuSection(ctx);
+  for (const name of results.sections) {
+    const [key, section] = SECTIONS[name];
+    results[key] = await section(ctx);
+  }
 } finally {
   rmSync(work, { recursive: true, force: true });
 }
@@ -86,18 +106,23 @@ results.versions = {
 results.runtime_s = (performance.now() - started) / 1000;
 
 const outArg = process.argv.find((a) => a.startsWith('--out='));
-const out = outArg ? outArg.slice('--out='.length) : join(HERE, 'results');
+const out = outArg
+  ? outArg.slice('--out='.length)
+  : only
+    ? mkdtempSync(join(tmpdir(), 'sparse-bench-only-'))
+    : join(HERE, 'results');
 mkdirSync(out, { recursive: true });
 const md = markdown(results, CHART);
 writeFileSync(join(out, 'latest.json'), JSON.stringify(results, null, 2) + '\n');
 writeFileSync(join(out, 'latest.md'), md);
-writeFileSync(
-  join(out, CHART),
-  ratioChart(ratioByDensity(results.spmm_grid, results.backends.available), {
-    title: 'sparse_tensor_dense_matmul: sparse ÷ dense time, by density',
-    subtitle: `${results.mode} run ${results.date.slice(0, 10)}, ${results.machine.cpu}; TF's published ratios from its docs`,
-  }),
-);
+if (results.spmm_grid)
+  writeFileSync(
+    join(out, CHART),
+    ratioChart(ratioByDensity(results.spmm_grid, results.backends.available), {
+      title: 'sparse_tensor_dense_matmul: sparse ÷ dense time, by density',
+      subtitle: `${results.mode} run ${results.date.slice(0, 10)}, ${results.machine.cpu}; TF's published ratios from its docs`,
+    }),
+  );
 console.log(md);
 console.error(`bench: ${results.runtime_s.toFixed(1)} s; wrote ${join(out, 'latest.json')}, latest.md, ${CHART}`);
 // tfjs-backend-wasm keeps its module alive; the run is over.

@@ -48,6 +48,16 @@ export function benchConfig(quick) {
     ops: quick
       ? { rows: 1000, cols: 1000, nnz: 1e5, segmentWidth: 8 }
       : { rows: 4000, cols: 4000, nnz: 1e6, segmentWidth: 8 },
+    // Cold start: each case in fresh processes (the first calls, against the steady state of the same process).
+    cold: {
+      spmm: [
+        { m: 4096, n: 128 },
+        { m: 2048, n: 64 },
+      ],
+      processes: quick ? 2 : 5,
+      calls: quick ? 20 : 60,
+      ops: { processes: quick ? 1 : 3, calls: quick ? 8 : 16 },
+    },
     // Scaling: square A with ~8 stored entries per row, so m = k = nnz / 8, times B with n = 16 columns.
     scaling: { nnz: nnzSteps, perRow: 8, n: 16 },
     // The gpu section: SpMM (A m×m at `density`, B m×n) and the family ops on ~nnz stored entries of a square

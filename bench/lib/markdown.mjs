@@ -1,6 +1,6 @@
 // latest.md: the tables of results.json, with the ratios against each peer. Times are medians in milliseconds
 // (min and max of every figure are in latest.json); a ratio is ours ÷ the peer, below 1 ours is faster.
-import { OPS } from '../sections/ops.mjs';
+import { DISPOSED_OPS, OPS } from '../sections/ops.mjs';
 import { TF_TABLE_SOURCE } from './tf-published.mjs';
 import { SCALING_REFERENCE, densePair, gpuRatios, ratioByDensity, scalingVerdict, targets } from './summary.mjs';
 
@@ -44,7 +44,7 @@ export function markdown(r, chartFile) {
   if (unavailable.length)
     L.push(`Peers unavailable in this run: ${unavailable.map(([k, p]) => `${k} (${p.reason})`).join('; ')}.`);
   L.push(
-    `Command: \`npm run bench${r.mode === 'quick' ? ' -- --quick' : ''}\`, ${r.runtime_s.toFixed(0)} s. Times are medians in ms of tinybench runs after warm-up ` +
+    `Command: \`npm run bench${r.mode === 'quick' ? ' -- --quick' : ''}${partial(r) ? ` -- --only=${r.sections.join(',')}` : ''}\`, ${r.runtime_s.toFixed(0)} s. Times are medians in ms of tinybench runs after warm-up ` +
       `(the peers time only their own call, with the same warm-up and minimum count); min and max of every figure are in [latest.json](latest.json). ` +
       `A ratio is ours ÷ the peer: below 1, ours is faster. Every peer reads the same data, generated once and written to one temp dir.`,
     '',
@@ -66,7 +66,46 @@ export function markdown(r, chartFile) {
   L.push(...head(['target', 'measured', 'met']));
   for (const t of tg) L.push(row([t.target, `${x(t.measured)}${t.detail ? ` (${t.detail})` : ''}`, verdict(t)]));
   L.push('');
+  if (r.spmm_grid) L.push(...gridMarkdown(r, backends, chartFile));
+  if (r.ops) L.push(...opsMarkdown(r, backends));
+  if (r.cold_start) L.push(...coldMarkdown(r.cold_start));
+  if (r.scaling) L.push(...scalingMarkdown(r, backends));
+  if (r.gpu) L.push(...gpuMarkdown(r.gpu), '');
 
+  // Checks.
+  L.push('## Checks', '');
+  if (r.spmm_grid) {
+    const mism = r.spmm_grid.flatMap((p) =>
+      p.mismatches.map((m) => `${p.density * 100}% n=${p.n} ${p.m}×${p.k}: ${m}`),
+    );
+    L.push(
+      mism.length
+        ? `Product checksums that disagree (sum of |C|, relative tolerance 1e-3):\n\n${mism.map((m) => `- ${m}`).join('\n')}`
+        : 'Every SpMM product agreed across all implementations (sum of |C| within 1e-3 relative).',
+      '',
+    );
+  }
+  if (r.ops) {
+    const o = r.ops;
+    const sizeOff = OPS.filter((op) => new Set(Object.values(o.info[op].out_size)).size > 1);
+    L.push(
+      sizeOff.length
+        ? `Output sizes that disagree: ${sizeOff.map((op) => `${op} ${JSON.stringify(o.info[op].out_size)}`).join('; ')}.`
+        : 'Every other op produced the same number of entries (or elements) in every implementation.',
+      '',
+    );
+  }
+  return L.join('\n');
+}
+
+/** Whether the run left sections out (--only). */
+function partial(r) {
+  return r.sections && r.sections.length < 5;
+}
+
+/** The SpMM grid: the chart's table, TF's table reproduced, and the same points against the native peers. */
+function gridMarkdown(r, backends, chartFile) {
+  const L = [];
   // Chart and its table.
   const series = ratioByDensity(r.spmm_grid, backends);
   L.push('## Sparse vs dense by density', '');
@@ -128,7 +167,12 @@ export function markdown(r, chartFile) {
   }
   L.push('');
 
-  // Other ops.
+  return L;
+}
+
+/** The 10^6-entry ops: each backend against scipy/numpy, results dropped and disposed, and TF.js where it has the op. */
+function opsMarkdown(r, backends) {
+  const L = [];
   const o = r.ops;
   L.push(`## Other ops on ${o.shape.nnz} stored entries of a ${o.shape.rows}×${o.shape.cols} float32 matrix`, '');
   const tfCols = (r.peers.tfjs?.backends ?? []).map((b) => `tfjs-${b}`);
@@ -136,10 +180,10 @@ export function markdown(r, chartFile) {
   const paired = backends.filter((b) => tfCols.includes(densePair(b)));
   const oc = [
     'op',
-    ...backends.map((b) => `${b} ms`),
+    ...backends.flatMap((b) => [`${b} ms`, `${b} disposed ms`]),
     ...tfCols.map((t) => `${t} ms`),
     'scipy/numpy ms',
-    ...backends.map((b) => `${b} ÷ scipy`),
+    ...backends.flatMap((b) => [`${b} ÷ scipy`, `${b} disposed ÷ scipy`]),
     ...paired.map((b) => `${b} ÷ ${densePair(b)}`),
   ];
   L.push(...head(oc));
@@ -147,15 +191,28 @@ export function markdown(r, chartFile) {
     const res = o.results[op];
     const c = [
       op,
-      ...backends.map((b) => ms(res[b])),
+      ...backends.flatMap((b) => [ms(res[b]), ms(res[`${b} disposed`])]),
       ...tfCols.map((t) => ms(res[t])),
       ms(res.scipy),
-      ...backends.map((b) => x(ratioOf(res[b], res.scipy))),
+      ...backends.flatMap((b) => [x(ratioOf(res[b], res.scipy)), x(ratioOf(res[`${b} disposed`], res.scipy))]),
     ];
     for (const b of paired) c.push(x(ratioOf(res[b], res[densePair(b)])));
     L.push(row(c));
   }
-  L.push('', 'What each runs (the same work for every column):', '');
+  L.push(
+    '',
+    `Repeated calls on the same tensors (the wasm backend keeps their indices, values and row pointers prepared in its memory between calls: ${Object.entries(
+      o.resident_bytes ?? {},
+    )
+      .filter(([, n]) => n > 0)
+      .map(([b, n]) => `${b} held ${fmt(n / 2 ** 20)} MiB of them after the section`)
+      .join(
+        ', ',
+      )}). "disposed": each result disposed as soon as it is made (${DISPOSED_OPS.join(', ')}), as TF.js code disposes what it is done with and as Python frees a result when its last reference goes, so that its memory serves the next result of its size; otherwise results are dropped, and their memory comes back when the garbage collector gets to it.`,
+    '',
+    'What each runs (the same work for every column):',
+    '',
+  );
   for (const op of OPS) {
     const i = o.info[op];
     const del = Object.entries(i.delegated).map(([b, why]) => `${b} delegated: ${why}`);
@@ -164,8 +221,78 @@ export function markdown(r, chartFile) {
     );
   }
   L.push('');
+  return L;
+}
 
-  // Scaling.
+/** Cold start: first calls in fresh processes against the steady state. */
+function coldMarkdown(c) {
+  const L = ['## Cold start: the first calls in a fresh process', ''];
+  L.push(
+    'Each case ran in fresh Node processes (bench/lib/cold-worker.mjs): import the runtime, make the backend (timed: the wasm backend compiles its module and warms itself up), build the data, then time the first calls one by one. ' +
+      "Medians over the processes of: the first call, the median of the first 10 calls, and the steady state, the median of the second half of the same process's calls. " +
+      '"disposed": each result disposed as soon as it is made; "dropped": left to the garbage collector. For the 10^6-entry ops the first call also checks and prepares the operands, which later calls do not repeat.',
+    '',
+  );
+  L.push(
+    ...head([
+      'backend',
+      'op',
+      'size',
+      'results',
+      'processes × calls',
+      'import ms',
+      'make backend ms',
+      'first call ms',
+      'first 10 ms',
+      'steady ms',
+      'first ÷ steady',
+      'first 10 ÷ steady',
+    ]),
+  );
+  for (const q of c.rows) {
+    if (q.error) {
+      L.push(
+        row([
+          q.backend,
+          q.op,
+          q.size ?? '',
+          q.dispose ? 'disposed' : 'dropped',
+          `error: ${q.error}`,
+          '',
+          '',
+          '',
+          '',
+          '',
+          '',
+          '',
+        ]),
+      );
+      continue;
+    }
+    L.push(
+      row([
+        q.backend,
+        q.op,
+        q.size,
+        q.dispose ? 'disposed' : 'dropped',
+        `${q.processes} × ${q.calls}`,
+        fmt(q.import_ms),
+        fmt(q.create_ms),
+        fmt(q.first_ms),
+        fmt(q.first10_ms),
+        fmt(q.steady_ms),
+        x(q.first_over_steady),
+        x(q.first10_over_steady),
+      ]),
+    );
+  }
+  L.push('');
+  return L;
+}
+
+/** Scaling: time as the stored entries grow, and the growth exponents. */
+function scalingMarkdown(r, backends) {
+  const L = [];
   const s = r.scaling;
   L.push(`## Scaling: time as the stored entries grow (A m×m with ~${s.shape.per_row} per row, B m×${s.shape.n})`, '');
   const order = (k) => {
@@ -201,26 +328,7 @@ export function markdown(r, chartFile) {
       `the excess is this machine's memory hierarchy (at the largest point B alone is ${fmt(((s.points.at(-1)?.m ?? 0) * s.shape.n * 4) / 2 ** 20)} MB, read at random rows), not the algorithm.`,
   );
   L.push('');
-
-  if (r.gpu) L.push(...gpuMarkdown(r.gpu), '');
-
-  // Checks.
-  L.push('## Checks', '');
-  const mism = r.spmm_grid.flatMap((p) => p.mismatches.map((m) => `${p.density * 100}% n=${p.n} ${p.m}×${p.k}: ${m}`));
-  L.push(
-    mism.length
-      ? `Product checksums that disagree (sum of |C|, relative tolerance 1e-3):\n\n${mism.map((m) => `- ${m}`).join('\n')}`
-      : 'Every SpMM product agreed across all implementations (sum of |C| within 1e-3 relative).',
-  );
-  const sizeOff = OPS.filter((op) => new Set(Object.values(o.info[op].out_size)).size > 1);
-  L.push(
-    '',
-    sizeOff.length
-      ? `Output sizes that disagree: ${sizeOff.map((op) => `${op} ${JSON.stringify(o.info[op].out_size)}`).join('; ')}.`
-      : 'Every other op produced the same number of entries (or elements) in every implementation.',
-  );
-  L.push('');
-  return L.join('\n');
+  return L;
 }
 
 /** The gpu section: compile once, run many; and pipelined against read back, when the backend has both. */

@@ -7,6 +7,14 @@ import { measure } from '../lib/measure.mjs';
 import { pyBudget } from '../lib/peers.mjs';
 import { consume, useTfjs } from '../lib/tfjs.mjs';
 
+/**
+ * The ops also timed with each result disposed as soon as it is made (`dispose()`, as TF.js code disposes what it
+ * is done with, and as Python frees a result the moment its last reference goes): the backends may then reuse its
+ * memory for the next result of its size, where a dropped result's memory comes back only when the garbage
+ * collector gets to it.
+ */
+export const DISPOSED_OPS = ['reduce_sum', 'to_dense', 'transpose', 'add', 'concat', 'reorder'];
+
 export const OPS = [
   'reorder',
   'to_dense',
@@ -93,12 +101,15 @@ export async function otherOps(ctx) {
         continue;
       }
       tasks.push([`${op}/${name}`, () => rt.run(id, args)]);
+      if (DISPOSED_OPS.includes(op)) tasks.push([`${op}/${name} disposed`, () => disposeAll(rt.run(id, args))]);
     }
   }
   for (const [key, r] of Object.entries(await measure(tasks, config.budgets.ops))) {
     const [op, name] = key.split('/');
     results[op][name] = r;
   }
+  // What each backend keeps prepared after all those calls (the wasm backend: the tensors' indices and values).
+  const resident = Object.fromEntries(ours.map(({ name, rt }) => [name, rt.memory?.().residentBytes ?? 0]));
 
   // TensorFlow.js, for the ops it has.
   if (tf) {
@@ -173,7 +184,13 @@ export async function otherOps(ctx) {
     },
     results,
     info,
+    resident_bytes: resident,
   };
+}
+
+/** Disposes every tensor an op returned (its outputs, a list of them for split). */
+function disposeAll(outputs) {
+  for (const v of Object.values(outputs)) for (const t of Array.isArray(v) ? v : [v]) t?.dispose?.();
 }
 
 function sizeOf(out) {

@@ -12,6 +12,8 @@ hb.registerHelper('eq', (a: unknown, b: unknown) => a === b);
 
 const SHIFT: Partial<Record<DTypeName, number>> = { float32: 2, float64: 3, int32: 2, int64: 3 };
 const VARS = ['a', 'b', 'x', 'acc', 'out', 'count'];
+// The expression runtime's calls that can record a failure (integer division by zero, a negative integer power).
+const FAILS = /\b(idiv|ipow)</;
 
 type Family = LoadedSpec & { compiled: CompiledKernel };
 const families = (specs: LoadedSpec[]) => specs.filter((s): s is Family => s.compiled !== undefined);
@@ -30,6 +32,7 @@ export function emitAsFamilies(specs: LoadedSpec[], templatePath: string): strin
       join: k.join ?? '',
       denseOperands: s.args.some((a) => a.type === 'sparse_or_dense'),
       includeZeros: k.implicitZeros === 'include',
+      denseOutput: s.outputs[0].type === 'dense',
       scalars: k.roles.scalars,
       source: s.kernel,
       cases: k.dtypes.map((dtype) => ({
@@ -43,6 +46,10 @@ export function emitAsFamilies(specs: LoadedSpec[], templatePath: string): strin
         init: code('init', dtype),
         combine: code('combine', dtype),
         finalize: code('finalize', dtype),
+        // The matrix merge keeps no failing entry's place: only for expressions that cannot fail.
+        pairs:
+          k.family === 'merge' &&
+          !(['expr', 'only_a', 'only_b', 'keep'] as const).some((f) => FAILS.test(code(f, dtype))),
       })),
     };
   });

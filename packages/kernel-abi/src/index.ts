@@ -10,9 +10,30 @@ export {
   type KernelResult,
   type OpKernel,
 } from './delegation.js';
-export { allocValues, copyValue, filledValues, isZeroAt, storageValue, takeValues, type Element } from './values.js';
+export {
+  allocIndices,
+  allocValues,
+  copyValue,
+  filledValues,
+  isZeroAt,
+  storageValue,
+  takeValues,
+  type Element,
+} from './values.js';
 export { exactRowMajorStrides, exactSizeOf, linearOffset, linearOffsets, rowMajorStrides, sizeOf } from './strides.js';
 export { indexText } from './index-text.js';
 export { reducedAxes } from './axes.js';
 export { compareIndexRows, isSortedRows } from './compare-indices.js';
 export { fitSparse, isWideSparse, toWideSparse, type WideSparseData } from './wide-sparse.js';
+export {
+  clearPool,
+  copyOut,
+  isImmutable,
+  poolable,
+  takePooled,
+  markImmutable,
+  newBuffer,
+  pooledBytes,
+  recycleBuffer,
+  POOL_MIN_BYTES,
+} from './storage.js';

@@ -1,21 +1,31 @@
 import type { DType, Scalar, Values } from './generated/kernel-types.js';
+import { newBuffer, POOL_MIN_BYTES } from './storage.js';
 
-/** A zero-filled value store of `n` elements in the dtype's storage (bool as 0/1 bytes, string as ''). */
-export function allocValues(dtype: DType, n: number): Values {
+/**
+ * A value store of `n` elements in the dtype's storage (bool as 0/1 bytes, string as ''), zero-filled unless
+ * `zeroed` is false, which only a caller that writes every element passes. A large numeric store may reuse the
+ * buffer of a disposed result of the same size (storage.ts).
+ */
+export function allocValues(dtype: DType, n: number, zeroed = true): Values {
   switch (dtype) {
     case 'float32':
-      return new Float32Array(n);
+      return n * 4 < POOL_MIN_BYTES ? new Float32Array(n) : new Float32Array(newBuffer(n * 4, zeroed));
     case 'float64':
-      return new Float64Array(n);
+      return n * 8 < POOL_MIN_BYTES ? new Float64Array(n) : new Float64Array(newBuffer(n * 8, zeroed));
     case 'int32':
-      return new Int32Array(n);
+      return n * 4 < POOL_MIN_BYTES ? new Int32Array(n) : new Int32Array(newBuffer(n * 4, zeroed));
     case 'int64':
-      return new BigInt64Array(n);
+      return n * 8 < POOL_MIN_BYTES ? new BigInt64Array(n) : new BigInt64Array(newBuffer(n * 8, zeroed));
     case 'bool':
       return new Uint8Array(n);
     case 'string':
       return emptyStrings(n);
   }
+}
+
+/** The Float64Array of `n` index entries a kernel returns, zero-filled unless `zeroed` is false (see allocValues). */
+export function allocIndices(n: number, zeroed = true): Float64Array {
+  return n * 8 < POOL_MIN_BYTES ? new Float64Array(n) : new Float64Array(newBuffer(n * 8, zeroed));
 }
 
 // V8 keeps `new Array(n)` in fast storage only up to about 2^25 elements; past that it makes a dictionary, tens of

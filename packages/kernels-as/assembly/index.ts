@@ -139,5 +139,6 @@ export function transpose_8(src: usize, rows: i32, cols: i32, dst: usize): void 
   transpose<u64>(src, rows, cols, dst);
 }
 
-export { flat_offsets, indices_to_i32, narrow_i64 } from './rows';
+export { csr_rows, flat_offsets, indices_to_i32, narrow_i64 } from './rows';
+export * from './csr';
 export { indices_valid } from './indices-valid';

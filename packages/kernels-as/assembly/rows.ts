@@ -25,6 +25,12 @@
 
 /** -1, 0 or 1: row i of a against row j of b in row-major order. */
 @inline export function compareRows(a: usize, i: i32, b: usize, j: i32, rank: i32): i32 {
+  if (rank == 2) {
+    // (row, col) as one u64 with the row in the high half: for non-negative i32s, their order.
+    const x = rotr<u64>(load<u64>(a + ((<usize>i) << 3)), 32);
+    const y = rotr<u64>(load<u64>(b + ((<usize>j) << 3)), 32);
+    return x < y ? -1 : x > y ? 1 : 0;
+  }
   const pa = a + ((<usize>i * <usize>rank) << 2);
   const pb = b + ((<usize>j * <usize>rank) << 2);
   for (let d = 0; d < rank; d++) {
@@ -35,8 +41,15 @@
   return 0;
 }
 
+/** Row i of src to place k of dst (a loop of i32 moves: memory.copy is a call into the engine, slow for a row). */
 @inline export function copyRow(dst: usize, k: i32, src: usize, i: i32, rank: i32): void {
-  memory.copy(dst + ((<usize>k * <usize>rank) << 2), src + ((<usize>i * <usize>rank) << 2), (<usize>rank) << 2);
+  if (rank == 2) {
+    store<u64>(dst + ((<usize>k) << 3), load<u64>(src + ((<usize>i) << 3)));
+    return;
+  }
+  const d0 = dst + ((<usize>k * <usize>rank) << 2);
+  const s0 = src + ((<usize>i * <usize>rank) << 2);
+  for (let d = 0; d < rank; d++) store<i32>(d0 + ((<usize>d) << 2), load<i32>(s0 + ((<usize>d) << 2)));
 }
 
 /** The flat offset of row i read through `strides` (i32 per dim; 0 for a broadcast dim). */
@@ -74,4 +87,33 @@ export function indices_to_i32(src: usize, n: i32, dst: usize): void {
 /** In place: n i64 whole numbers (ids, each fits i32) narrowed to i32, from the front. */
 export function narrow_i64(p: usize, n: i32): void {
   for (let i = 0; i < n; i++) store<i32>(p + ((<usize>i) << 2), <i32>load<i64>(p + ((<usize>i) << 3)));
+}
+
+/**
+ * A matrix's CSR row pointers (m + 1 i32 at `rowPtr`: row r's entries are rowPtr[r] .. rowPtr[r + 1] when the rows
+ * never decrease) from its i32 [n × 2] indices, by counting; returns bit 0 set when the rows never decrease, bit 1
+ * when the entries are in row-major order (repeats allowed). Linear: O(n + m).
+ */
+export function csr_rows(idx: usize, n: i32, m: i32, rowPtr: usize): i32 {
+  memory.fill(rowPtr, 0, (<usize>m + 1) << 2);
+  let prev: u64 = 0;
+  let rowsOrdered = true;
+  let canonical = true;
+  for (let p = 0; p < n; p++) {
+    const rc = load<u64>(idx + ((<usize>p) << 3));
+    // The row in the high half: as u64, the order of (row, col) pairs of non-negative i32s.
+    const key = rotr<u64>(rc, 32);
+    if (key < prev) {
+      canonical = false;
+      if (key >> 32 < prev >> 32) rowsOrdered = false;
+    }
+    prev = key;
+    const c = rowPtr + ((<usize>(<u32>rc) + 1) << 2);
+    store<i32>(c, load<i32>(c) + 1);
+  }
+  for (let r = 0; r < m; r++) {
+    const c = rowPtr + ((<usize>r + 1) << 2);
+    store<i32>(c, load<i32>(c) + load<i32>(c - 4));
+  }
+  return (rowsOrdered ? 1 : 0) | (canonical ? 2 : 0);
 }

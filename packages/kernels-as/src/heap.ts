@@ -1,4 +1,4 @@
-import type { DType, Scalar, Values } from '@sparse/kernel-abi';
+import { copyOut, poolable, takePooled, type DType, type Scalar, type Values } from '@sparse/kernel-abi';
 import { WASM_BYTES } from './delegation.js';
 
 type NumericStorage = Float32Array | Float64Array | Int32Array | BigInt64Array;
@@ -34,33 +34,49 @@ export class HeapExhausted extends Error {
 }
 
 /**
- * The wasm heap as the JS side lays it out: a bump allocator above the module's own data, reset before every
- * kernel call. Memory grows to the largest call seen and is reused after that, so it never leaks.
+ * The wasm heap as the JS side lays it out, above the module's own data: resident blocks, which outlive a call (the
+ * prepared tensors of prepared.ts), then the scratch of the current call, a bump allocator reset before every
+ * kernel call. Memory grows to the largest need seen and is reused after that, so it never leaks.
+ *
+ * Resident blocks go into the first gap between the blocks below the scratch that fits; else at the scratch's start
+ * when the scratch is empty (the scratch then starts above them), else above the scratch in use (the next reset
+ * starts the scratch above them, and the space below becomes a gap).
  */
 export class Heap {
   private readonly base: number;
+  // Where the scratch starts: above every resident block as of the last reset.
+  private scratch: number;
   private top: number;
   private staged?: { owner: object; ptr: number; end: number };
+  // Resident blocks by address: [start, end) pairs, flat.
+  private readonly blocks: number[] = [];
+  private residentTotal = 0;
 
   /** `limit`: the most bytes of wasm memory the kernels may use (WASM_BYTES unless a test or a page says less). */
   constructor(
     private readonly memory: WebAssembly.Memory,
     private readonly limit = WASM_BYTES,
   ) {
-    this.base = this.top = memory.buffer.byteLength;
+    this.base = this.scratch = this.top = memory.buffer.byteLength;
   }
 
   get bytes(): number {
     return this.memory.buffer.byteLength;
   }
 
+  /** The bytes of the resident blocks. */
+  get residentBytes(): number {
+    return this.residentTotal;
+  }
+
   reset(): void {
-    this.top = this.base;
+    const n = this.blocks.length;
+    this.scratch = this.top = n === 0 ? this.base : Math.max(this.base, align(this.blocks[n - 1]));
     this.staged = undefined;
   }
 
   /**
-   * Resets the heap and copies `indices` in as f64 at its base, staged for the next kernel's `resetKeeping(owner)`
+   * Resets the heap and copies `indices` in as f64 at its base, staged for the next kernel (`resetKeepingStaged`, `claimStaged`)
    * (the index check narrows them to i32 there in place).
    */
   stage(owner: object, indices: Float64Array): number {
@@ -70,16 +86,78 @@ export class Heap {
     return ptr;
   }
 
-  /**
-   * Resets the heap but keeps the staged copy if `owner` staged it, returning its pointer (once: a reset drops
-   * it); undefined otherwise.
-   */
-  resetKeeping(owner: object): number | undefined {
+  /** Resets the heap but keeps the staged copy, if any, for `claimStaged`. */
+  resetKeepingStaged(): void {
     const s = this.staged;
     this.reset();
-    if (s?.owner !== owner) return undefined;
+    // Kept only where the scratch still starts at or below it (a resident block made since may sit above it).
+    if (!s || s.ptr < this.scratch) return;
     this.top = s.end;
+    this.staged = s;
+  }
+
+  /** The staged copy's pointer if `owner` staged it (once); undefined otherwise. */
+  claimStaged(owner: object): number | undefined {
+    const s = this.staged;
+    if (s?.owner !== owner) return undefined;
+    this.staged = undefined;
     return s.ptr;
+  }
+
+  /** `bytes` bytes that outlive the call, 16-aligned; a HeapExhausted error where wasm memory cannot hold them. */
+  allocResident(bytes: number): number {
+    const b = this.blocks;
+    let prev = this.base;
+    for (let i = 0; i <= b.length; i += 2) {
+      const p = align(prev);
+      const next = i < b.length ? b[i] : this.scratch;
+      if (p + bytes <= next && p + bytes <= this.scratch) {
+        b.splice(i, 0, p, p + bytes);
+        this.residentTotal += bytes;
+        return p;
+      }
+      if (i < b.length) prev = b[i + 1];
+    }
+    const empty = this.top === this.scratch;
+    const p = this.alloc(bytes);
+    b.push(p, p + bytes);
+    this.residentTotal += bytes;
+    if (empty) this.scratch = this.top;
+    return p;
+  }
+
+  /** Frees the resident block at `ptr`. */
+  freeResident(ptr: number): void {
+    const i = this.blockAt(ptr);
+    this.residentTotal -= this.blocks[i + 1] - ptr;
+    this.blocks.splice(i, 2);
+  }
+
+  /** Keeps the first `bytes` of the resident block at `ptr` and frees the rest. */
+  shrinkResident(ptr: number, bytes: number): void {
+    const i = this.blockAt(ptr);
+    this.residentTotal -= this.blocks[i + 1] - (ptr + bytes);
+    this.blocks[i + 1] = ptr + bytes;
+  }
+
+  /** Frees every resident block. */
+  freeAllResident(): void {
+    this.blocks.length = 0;
+    this.residentTotal = 0;
+  }
+
+  // The flat index of the block starting at ptr (binary search: blocks are kept in address order).
+  private blockAt(ptr: number): number {
+    const b = this.blocks;
+    let lo = 0;
+    let hi = b.length / 2;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (b[2 * mid] < ptr) lo = mid + 1;
+      else hi = mid;
+    }
+    if (b[2 * lo] !== ptr) throw new Error(`no resident block at ${ptr}`);
+    return 2 * lo;
   }
 
   /** `bytes` bytes, 16-aligned for SIMD; a HeapExhausted error where wasm memory cannot grow that far. */
@@ -102,6 +180,10 @@ export class Heap {
   /** A view of `n` elements of the dtype at `ptr` (a new view: growing the memory detaches old ones). */
   view(dtype: DType, ptr: number, n: number): NumericStorage {
     return new STORAGE[dtype]!(this.memory.buffer, ptr, n);
+  }
+
+  u8(ptr: number, n: number): Uint8Array {
+    return new Uint8Array(this.memory.buffer, ptr, n);
   }
 
   i32(ptr: number, n: number): Int32Array {
@@ -145,13 +227,29 @@ export class Heap {
     return p;
   }
 
-  /** Copies `n` values out into a new array of the dtype's storage. */
+  /**
+   * Copies `n` values out into a new array of the dtype's storage (a pooled buffer of a disposed result where there
+   * is one of that size: memory already mapped, where a new large array would fault in every page as it is written).
+   */
   readValues(dtype: DType, ptr: number, n: number): Values {
-    return this.view(dtype, ptr, n).slice() as Values;
+    return copyOut(this.view(dtype, ptr, n)) as Values;
   }
 
-  /** Copies `n` i32 whole numbers out as the Float64Array indices kernels speak. */
+  /** Copies `n` i32 whole numbers out as the Float64Array indices kernels speak (into a pooled buffer if any). */
   readIndices(ptr: number, n: number): Float64Array {
-    return new Float64Array(this.i32(ptr, n));
+    const pooled = takePooled(n * 8);
+    if (pooled) {
+      const out = new Float64Array(pooled);
+      out.set(this.i32(ptr, n));
+      return out;
+    }
+    // Converted as it is copied, into memory the engine does not clear first.
+    const out = new Float64Array(this.i32(ptr, n));
+    poolable(out.buffer);
+    return out;
   }
+}
+
+function align(p: number): number {
+  return Math.ceil(p / 16) * 16;
 }

@@ -5,12 +5,14 @@ import { delegate } from './delegate.js';
 import { compileKernels, instantiateKernels } from './wasm-module.js';
 import { WasmContext } from './wasm-context.js';
 import { HeapExhausted } from './heap.js';
+import { warmUp } from './warm-up.js';
 import { cwiseKernel } from './families/cwise.js';
 import { mapKernel } from './families/map.js';
 import { mergeKernel } from './families/merge.js';
 import { reduceKernel } from './families/reduce.js';
 import { HAND_WRITTEN, JS_DISPATCHED } from './generated/kernel-table.js';
 import type { SparseData } from '@sparse/kernel-abi';
+import type { PreparedStats } from './prepared.js';
 import type { Kernel, JsKernel } from './kernel.js';
 
 export { HAND_WRITTEN };
@@ -33,6 +35,18 @@ export interface WasmBackendOptions {
    * kernels, reported as delegated. Lower it where a page must keep its memory small.
    */
   maxHeapBytes?: number;
+  /**
+   * The most bytes of tensors kept prepared in wasm memory between calls until a runtime sets it from its byte
+   * budget (default: half of maxHeapBytes, the most ever kept). 0 keeps none.
+   */
+  maxResidentBytes?: number;
+  /** Arrays smaller than this are copied in for each call instead of kept (default 64 KiB). */
+  residentMinBytes?: number;
+  /**
+   * Run a few small calls of the common kernels and map 16 MiB of wasm memory when the backend is made (default
+   * true), so that a first call runs about as fast as later ones (warm-up.ts says why); about 20 ms.
+   */
+  warmUp?: boolean;
 }
 
 export interface WasmBackend {
@@ -47,6 +61,16 @@ export interface WasmBackend {
   releaseMemory(): Promise<void>;
   /** The runtime's index check, in wasm (see WasmContext.indicesValid). */
   indicesValid(st: SparseData): boolean;
+  /** The bytes of tensors kept prepared in wasm memory between calls (prepared.ts). */
+  residentBytes(): number;
+  /** Uploads so far, bytes and arrays kept prepared. */
+  residentStats(): PreparedStats;
+  /** Keeps at most `bytes` of prepared tensors from now on (the runtime: what its byte budget leaves a call). */
+  limitResident(bytes: number): void;
+  /** Lets go of what is kept prepared for these arrays (a disposed tensor's). */
+  forget(arrays: readonly object[]): void;
+  /** Lets go of every prepared tensor and gives the wasm memory back (a fresh instance). It stays usable. */
+  dispose(): Promise<void>;
 }
 
 /** Above this, the memory a call left behind is given back once it returns (wasm memory cannot shrink). */
@@ -58,15 +82,32 @@ const RELEASE_ABOVE = 64 * 2 ** 20;
  * the memory large, a fresh instance replaces it (asynchronously, between calls).
  */
 function withinWasmMemory(ctx: WasmContext, kernel: Kernel, js: JsKernel, releaseMemory: () => Promise<void>): Kernel {
+  const { prepared } = ctx;
   return (args) => {
     try {
       return kernel(args);
     } catch (e) {
       if (!(e instanceof HeapExhausted)) throw e;
+      let err = e;
+      if (prepared.bytes > 0) {
+        // The prepared tensors take room this call needs: let them go, and try once more without keeping any.
+        prepared.clear();
+        prepared.suspended = true;
+        try {
+          return kernel(args);
+        } catch (again) {
+          if (!(again instanceof HeapExhausted)) throw again;
+          err = again;
+        } finally {
+          prepared.suspended = false;
+        }
+      }
       ctx.heap.reset();
-      return delegate(js, args, REASONS.heapExhausted(e.bytes, e.limit));
+      return delegate(js, args, REASONS.heapExhausted(err.bytes, err.limit));
     } finally {
-      if (ctx.heap.bytes > RELEASE_ABOVE) void releaseMemory();
+      prepared.endCall();
+      // What the prepared tensors hold is in use: only the rest counts as left behind.
+      if (ctx.heap.bytes - prepared.bytes > RELEASE_ABOVE) void releaseMemory();
     }
   };
 }
@@ -81,7 +122,10 @@ export async function createWasmBackend(
   options: WasmBackendOptions = {},
 ): Promise<WasmBackend> {
   const module = await compileKernels(wasm);
-  const ctx = new WasmContext(await instantiateKernels(module), options.maxHeapBytes);
+  const ctx = new WasmContext(await instantiateKernels(module), options.maxHeapBytes, {
+    maxBytes: options.maxResidentBytes,
+    minBytes: options.residentMinBytes,
+  });
   let releasing: Promise<void> | undefined;
   const releaseMemory = () =>
     (releasing ??= instantiateKernels(module)
@@ -109,11 +153,20 @@ export async function createWasmBackend(
     }
     if (kernel) kernels[op] = withinWasmMemory(ctx, kernel, js, releaseMemory);
   }
+  if (options.warmUp !== false) warmUp(ctx, kernels);
   return {
     name: 'wasm',
     kernels,
     memoryBytes: () => ctx.heap.bytes,
     releaseMemory,
     indicesValid: (st) => ctx.indicesValid(st),
+    residentBytes: () => ctx.prepared.bytes,
+    residentStats: () => ctx.prepared.stats(),
+    limitResident: (bytes) => ctx.prepared.limitTo(bytes),
+    forget: (arrays) => ctx.prepared.forget(arrays),
+    dispose: async () => {
+      ctx.prepared.clear();
+      await releaseMemory();
+    },
   };
 }

@@ -18,12 +18,8 @@ export function scatter(
   fill: Scalar,
 ): DenseData {
   const { heap } = ctx;
-  let idx: number;
-  if ('kind' in indices) idx = ctx.startWithIndices(indices);
-  else {
-    heap.reset();
-    idx = heap.putI32(indices);
-  }
+  ctx.begin();
+  const idx = 'kind' in indices ? ctx.indicesOf(indices) : heap.putI32(indices);
   const strides = heap.putI32(rowMajorStrides(shape));
   const offsets = heap.alloc(nnz * 4);
   ctx.call('flat_offsets', [idx, shape.length, nnz, strides, offsets]);

@@ -1,6 +1,8 @@
 import type { Scalar, SparseData } from '@sparse/kernel-abi';
 import { indexText, KernelError } from '@sparse/kernel-abi';
-import { Heap } from './heap.js';
+import { bytesPerElement, Heap } from './heap.js';
+import { WASM_BYTES } from './delegation.js';
+import { PreparedCache, type PreparedOptions, type RowIndex } from './prepared.js';
 import type { WasmExports, WasmFunction } from './wasm-module.js';
 
 const I32_MAX = 2 ** 31 - 1;
@@ -9,18 +11,57 @@ const FAST_CHECK_MIN = 16384;
 /** One module instance and its heap: what every wasm kernel of a runtime shares. */
 export class WasmContext {
   heap: Heap;
+  /** The tensors kept prepared in wasm memory between calls (prepared.ts). */
+  readonly prepared: PreparedCache;
 
   constructor(
     public exports: WasmExports,
     private readonly maxHeapBytes?: number,
+    prepared?: PreparedOptions,
   ) {
     this.heap = new Heap(exports.memory, maxHeapBytes);
+    this.prepared = new PreparedCache(this, maxHeapBytes ?? WASM_BYTES, prepared);
   }
 
-  /** Moves to a fresh instance of the module (its memory as small as it starts); the old one is dropped. */
+  /** Moves to a fresh instance of the module (its memory as small as it starts); the old one and all it held go. */
   replaceInstance(exports: WasmExports): void {
     this.exports = exports;
     this.heap = new Heap(exports.memory, this.maxHeapBytes);
+    this.prepared.newInstance();
+  }
+
+  /** Starts a kernel call: the scratch of the last one is free again (a copy the index check staged is kept). */
+  begin(): void {
+    this.heap.resetKeepingStaged();
+  }
+
+  /**
+   * `st`'s indices as i32 in wasm memory: its prepared copy (made now if it can be kept), else the copy the index
+   * check staged if it checked this very argument (the runtime runs the kernel right after its checks, with the
+   * same argument object, fresh each call, so nothing can have changed them), else a new copy for the call,
+   * narrowed. Call `begin()` first.
+   */
+  indicesOf(st: SparseData): number {
+    return this.prepared.indices(st) ?? this.heap.claimStaged(st) ?? this.putIndices(st.indices);
+  }
+
+  /** `st`'s values in wasm memory: its prepared copy (made now if it can be kept), else a copy for the call. */
+  valuesOf(st: SparseData): number {
+    return this.prepared.values(st, bytesPerElement(st.dtype)) ?? this.heap.putValues(st.dtype, st.values);
+  }
+
+  /**
+   * How a matrix's entries (i32 indices at `idx`, as indicesOf gave them) lie by row: its CSR row pointers and
+   * order, kept with its prepared indices, else computed for the call. Linear: one pass over the entries.
+   */
+  rowIndex(st: SparseData, idx: number): RowIndex {
+    const m = st.shape[0];
+    const n = st.values.length;
+    const make = (ptr: number): RowIndex => {
+      const flags = this.exports.csr_rows(idx, n, m, ptr);
+      return { ptr, m, rowsOrdered: (flags & 1) !== 0, canonical: (flags & 2) !== 0 };
+    };
+    return this.prepared.rows(st, make) ?? make(this.heap.alloc((m + 1) * 4));
   }
 
   /**
@@ -31,13 +72,10 @@ export class WasmContext {
     return this.narrow(this.heap.putValues('float64', indices), indices.length);
   }
 
-  /**
-   * Resets the heap and puts `st`'s indices in as i32: the copy the index check made (and narrowed) if it checked
-   * this very argument (the runtime runs the kernel right after its checks, with the same argument object, fresh
-   * each call, so nothing can have changed them), else a new copy, narrowed. Returns the pointer.
-   */
+  /** `begin()`, then `st`'s indices as indicesOf gives them. */
   startWithIndices(st: SparseData): number {
-    return this.heap.resetKeeping(st) ?? this.putIndices(st.indices);
+    this.begin();
+    return this.indicesOf(st);
   }
 
   /** 1-D integer ids (int32, or int64 narrowed in wasm: each fits i32, checked by the caller) in as i32. */
@@ -64,9 +102,15 @@ export class WasmContext {
   indicesValid(st: SparseData): boolean {
     const { indices, shape } = st;
     if (indices.length < FAST_CHECK_MIN || !fitsI32(shape)) return false;
-    const p = this.heap.stage(st, indices);
-    const dims = this.heap.putValues('float64', Float64Array.from(shape));
-    const ok = this.exports.indices_valid(p, indices.length, shape.length, dims) !== 0;
+    const check = (p: number) => {
+      const dims = this.heap.putValues('float64', Float64Array.from(shape));
+      return this.exports.indices_valid(p, indices.length, shape.length, dims) !== 0;
+    };
+    // Checked in the memory where they stay, when they can be kept prepared.
+    this.heap.reset();
+    const kept = this.prepared.checkIndices(st, check);
+    if (kept !== undefined) return kept;
+    const ok = check(this.heap.stage(st, indices));
     if (!ok) this.heap.reset();
     return ok;
   }

@@ -17,6 +17,20 @@ export interface Backend {
    * It sees the very argument object the kernel will get next, fresh for each call.
    */
   indicesValid?(st: SparseData): boolean;
+  /**
+   * The bytes the backend holds between calls for tensors it was given (the wasm backend keeps a tensor's indices
+   * and values prepared in its memory), which count against the runtime's byte budget.
+   */
+  residentBytes?(): number;
+  /**
+   * Holds at most `bytes` between calls from now on, letting go of the least recently used first: the runtime
+   * calls it before each kernel with what its byte budget leaves beside that call's own outputs and working memory.
+   */
+  limitResident?(bytes: number): void;
+  /** Lets go of whatever it holds for these arrays (a disposed tensor's indices and values). */
+  forget?(arrays: readonly object[]): void;
+  /** Lets go of everything it holds between calls, and gives back the memory it can. It stays usable. */
+  dispose?(): void | Promise<void>;
 }
 
 /**

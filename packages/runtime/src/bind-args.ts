@@ -119,10 +119,20 @@ function resolveNames(op: OpMeta, raw: Record<string, unknown>): Map<string, unk
   return given;
 }
 
+/** A tensor argument, unless it was disposed: that one holds no data (TensorFlow.js refuses it too). */
+function live<T extends SparseTensor | Tensor>(t: T, where: string): T {
+  if (t.isDisposed) {
+    throw new InvalidArgumentError(
+      `${where}: the ${t instanceof SparseTensor ? 'SparseTensor' : 'Tensor'} was disposed (dispose() gave its memory back), so it holds no data`,
+    );
+  }
+  return t;
+}
+
 function classify(op: OpMeta, a: ArgMeta, v: unknown): Tensorish {
   const where = `${op.name}: ${a.name}`;
   const asSparse = (x: unknown, w: string): SparseData | WideSparseData => {
-    if (x instanceof SparseTensor) return sparseDataOf(x);
+    if (x instanceof SparseTensor) return sparseDataOf(live(x, w));
     if (isPlainObject(x)) return sparseDataOf(sparseFromPlain(x, w, (part) => `${w}.${part}`));
     throw new TypeError(`${w} must be a SparseTensor, got ${describe(x)}`);
   };
@@ -133,7 +143,7 @@ function classify(op: OpMeta, a: ArgMeta, v: unknown): Tensorish {
     return out;
   };
   const dense = (x: unknown): Tensorish =>
-    x instanceof Tensor ? { kind: 'dense', value: denseDataOf(x) } : { kind: 'pending', value: x };
+    x instanceof Tensor ? { kind: 'dense', value: denseDataOf(live(x, where)) } : { kind: 'pending', value: x };
   switch (a.type) {
     case 'sparse':
       return { kind: 'sparse', value: asSparse(v, where) };

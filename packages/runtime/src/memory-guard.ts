@@ -26,14 +26,15 @@ export interface OutputBytes {
 /**
  * Refuses a call whose outputs and working memory would take more than `maxBytes`, before anything is allocated:
  * dense outputs by their shape, sparse outputs by the bound their spec gives on their entries, each with the
- * kernel's working bytes per element or entry. Inputs are already in memory and are not counted.
+ * kernel's working bytes per element or entry. Inputs are already in memory and are not counted. Returns the bytes
+ * counted.
  */
 export function guardBytes(
   op: OpMeta,
   bound: BoundArgs,
   outputs: readonly { meta: OutputMeta; shape?: number[]; dense: boolean }[],
   maxBytes: number,
-): void {
+): number {
   let total = 0;
   const parts: OutputBytes[] = [];
   for (const o of outputs) {
@@ -51,6 +52,7 @@ export function guardBytes(
         `, more than this runtime's budget of ${bytesText(maxBytes)} (createRuntime({ maxBytes }) sets it)`,
     );
   }
+  return total;
 }
 
 function outputBytes(

@@ -47,9 +47,9 @@ function reducedShape(shape: readonly number[], axes: readonly number[] | null, 
 
 /**
  * Refuses, before any kernel allocates it, a dense output too large to hold, and a call whose outputs and working
- * memory would pass the runtime's byte budget.
+ * memory would pass the runtime's byte budget. Returns the bytes the call is counted to need.
  */
-export function guardOutputSizes(op: OpMeta, bound: BoundArgs, maxBytes: number): void {
+export function guardOutputSizes(op: OpMeta, bound: BoundArgs, maxBytes: number): number {
   const denseResult = isDenseResult(op, bound);
   const outputs = op.outputs.map((o) => ({
     meta: o,
@@ -57,7 +57,7 @@ export function guardOutputSizes(op: OpMeta, bound: BoundArgs, maxBytes: number)
     dense: o.type === 'dense' || (o.type === 'sparse_or_dense' && denseResult),
   }));
   for (const o of outputs) if (o.dense && o.shape) assertAllocatable(o.shape, `${op.name}: ${o.meta.name}`);
-  guardBytes(op, bound, outputs, maxBytes);
+  return guardBytes(op, bound, outputs, maxBytes);
 }
 
 // A sparse_or_dense output is dense when any sparse_or_dense argument is dense (sparse_add's rule).

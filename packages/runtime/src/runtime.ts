@@ -1,4 +1,12 @@
-import { fitSparse, isDelegation, isKernelError, type KernelResult, type WideSparseData } from '@sparse/kernel-abi';
+import {
+  clearPool,
+  fitSparse,
+  isDelegation,
+  isKernelError,
+  pooledBytes,
+  type KernelResult,
+  type WideSparseData,
+} from '@sparse/kernel-abi';
 import { WIDE_KERNELS } from '@sparse/kernels-js';
 import { isAllocationFailure } from './allocation-failure.js';
 import { bindArgs, type BoundArgs } from './bind-args.js';
@@ -12,6 +20,8 @@ import { guardOutputSizes, wrapOutputs } from './outputs.js';
 import { validateSparse } from './validate-sparse.js';
 import { establishInBounds, knownInBounds } from './index-facts.js';
 import { defaultMaxBytes } from './byte-budget.js';
+import { addHolder } from './tensor-storage.js';
+import { warmUp } from './warm-up.js';
 import { OPS } from './generated/ops-meta.js';
 import { bindOps, type SparseOps } from './generated/ops-api.js';
 import type { SparseData } from '@sparse/kernel-abi';
@@ -24,6 +34,8 @@ export class Runtime {
   readonly backend: string;
   private readonly kernels: Backend['kernels'];
   private readonly indicesValid: Backend['indicesValid'];
+  readonly #backend: Backend;
+  readonly #limitResident: ((bytes: number) => void) | undefined;
 
   /** The bytes one op's outputs and working memory may take (RuntimeOptions.maxBytes). */
   readonly maxBytes: number;
@@ -33,7 +45,30 @@ export class Runtime {
     this.maxBytes = options.maxBytes ?? defaultMaxBytes();
     this.kernels = backend.kernels;
     this.indicesValid = backend.indicesValid?.bind(backend);
+    this.#backend = backend;
+    this.#limitResident = backend.limitResident?.bind(backend);
+    addHolder(backend);
     this.sparse = bindOps((opId, args) => this.run(opId, args));
+  }
+
+  /**
+   * What this runtime holds between calls: `residentBytes`, the tensors its backend keeps prepared (the wasm
+   * backend keeps the indices and values of the tensors it was given in its memory, so that repeated calls on them
+   * do not copy them again; counted against `maxBytes`); `pooledBytes`, the buffers of disposed or collected
+   * results kept for the next results of their size (shared by every runtime).
+   */
+  memory(): { residentBytes: number; pooledBytes: number } {
+    return { residentBytes: this.#backend.residentBytes?.() ?? 0, pooledBytes: pooledBytes() };
+  }
+
+  /**
+   * Gives back what this runtime holds between calls: every tensor its backend keeps prepared (the wasm backend
+   * also moves to fresh memory) and the pooled buffers of disposed results. The runtime stays usable: later calls
+   * prepare their tensors again. To let go of one tensor, `tensor.dispose()`.
+   */
+  async dispose(): Promise<void> {
+    clearPool();
+    await this.#backend.dispose?.();
   }
 
   /** Whether the op exists and this runtime's backend has a kernel for it. */
@@ -84,7 +119,9 @@ export class Runtime {
     const opId = op.name;
     this.validateInputs(op, bound);
     runChecks(op, bound.values);
-    guardOutputSizes(op, bound, this.maxBytes);
+    const need = guardOutputSizes(op, bound, this.maxBytes);
+    // What the backend keeps prepared between calls shares the budget with this call.
+    if (this.#limitResident) this.#limitResident(this.maxBytes - need);
     let out: KernelResult<Record<string, unknown>>;
     try {
       out = kernel(bound.values);
@@ -124,10 +161,16 @@ export class Runtime {
   }
 }
 
-/** A new runtime on the named backend (`js`, the default, needs no setup). */
+/** A new runtime on the named backend (`js`, the default, needs no setup), warmed up (warm-up.ts). */
 export async function createRuntime(options?: RuntimeOptions): Promise<Runtime> {
   const checked = checkRuntimeOptions(options, 'createRuntime');
-  return new Runtime(await loadBackend(checked.backend ?? 'js', checked), checked);
+  const rt = new Runtime(await loadBackend(checked.backend ?? 'js', checked), checked);
+  try {
+    warmUp(rt);
+  } catch {
+    // A backend that lacks an op (one registered by an app, say) is warmed up as far as it goes.
+  }
+  return rt;
 }
 
 /** The ids of every op of the project. */

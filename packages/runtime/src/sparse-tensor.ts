@@ -8,6 +8,8 @@ import type { ScalarLike, TensorLike } from './arg-types.js';
 import type { TypedArray } from './list-input.js';
 import { isPlainObject } from './plain-object.js';
 import { asList, checkDType, readSparseParts, readValues, type PartName } from './sparse-input.js';
+import { adoptStorage, disposeStorage } from './tensor-storage.js';
+import { markImmutable } from '@sparse/kernel-abi';
 
 /**
  * The plain-data form of a SparseTensor (TensorFlow's SparseTensorValue), as JSON can hold it: int64 values, dims and
@@ -21,6 +23,10 @@ export interface SparseTensorValue {
 }
 
 const FROM_JSON_KEYS = ['indices', 'values', 'dense_shape', 'dtype'];
+
+// What a disposed tensor holds in place of its arrays.
+const DISPOSED_INDICES = new Float64Array(0);
+const DISPOSED_VALUES = new Float64Array(0);
 
 // JS has no private constructor: `adoptSparse` sets this for the one `new` it makes, which then takes the kernel
 // output as it is instead of checking and copying what a caller gave.
@@ -53,12 +59,24 @@ export let sparseDataOf: (st: SparseTensor) => SparseData | WideSparseData;
  * `exactShape` and `exactIndexData` (which every tensor has), and its number accessors refuse rather than round.
  */
 export class SparseTensor {
-  readonly #data: SparseData | WideSparseData;
+  #data: SparseData | WideSparseData;
+  // Its large buffers (tensor-storage.ts); undefined once disposed.
+  #buffers: ArrayBufferLike[] | undefined;
+  readonly #nnz: number;
+  #marked = false;
   // Never given out: `denseShape` is a frozen copy, made when first asked for (V8 slices frozen arrays slowly).
   #frozenShape: readonly number[] | undefined;
 
   static {
-    sparseDataOf = (st) => (st.#data.kind === 'sparse' ? { ...st.#data, shape: st.#data.shape.slice() } : st.#data);
+    sparseDataOf = (st) => {
+      const d = st.#buffers ? st.#data : st.#live('data');
+      // Marked immutable when first handed to a kernel (most results never are: no cost for them).
+      if (!st.#marked) {
+        markImmutable(d.indices, d.values as object);
+        st.#marked = true;
+      }
+      return d.kind === 'sparse' ? { ...d, shape: d.shape.slice() } : d;
+    };
   }
 
   /**
@@ -74,6 +92,8 @@ export class SparseTensor {
   ) {
     this.#data = adopting ?? readSparseParts(indices, values, denseShape, dtype, (part) => `SparseTensor: ${part}`);
     adopting = undefined;
+    this.#nnz = this.#data.values.length;
+    this.#buffers = adoptStorage(this.#data.indices, this.#data.values);
     Object.freeze(this);
   }
 
@@ -99,17 +119,17 @@ export class SparseTensor {
 
   /** The indices, flat and row-major, exactly as int64 (for any dense shape). A copy. */
   get exactIndexData(): BigInt64Array {
-    return toWideSparse(this.#data).indices.slice();
+    return toWideSparse(this.#live('exactIndexData')).indices.slice();
   }
 
   /** The values, in the dtype's storage (a typed array; an array of strings for string). A copy: read it once. */
   get values(): Values {
-    return this.#data.values.slice() as Values;
+    return this.#live('values').values.slice() as Values;
   }
 
   /** The dense shape, frozen. */
   get denseShape(): readonly number[] {
-    this.#frozenShape ??= Object.freeze(this.#narrow('denseShape', 'exactShape').shape.slice());
+    this.#frozenShape ??= Object.freeze(this.#narrow('denseShape', 'exactShape', false).shape.slice());
     return this.#frozenShape;
   }
 
@@ -127,12 +147,12 @@ export class SparseTensor {
   }
 
   get nnz(): number {
-    return this.#data.values.length;
+    return this.#nnz;
   }
 
   /** The dense shape (TensorFlow's `shape`), as a new array. */
   get shape(): number[] {
-    return this.#narrow('shape', 'exactShape').shape.slice();
+    return this.#narrow('shape', 'exactShape', false).shape.slice();
   }
 
   /** The indices as N index tuples. */
@@ -158,23 +178,58 @@ export class SparseTensor {
   }
 
   // The number form of the data; a wide tensor refuses to give it (`exact` names the accessor that holds it).
-  #narrow(accessor: string, exact: string): SparseData {
-    if (this.#data.kind === 'sparse') return this.#data;
+  #narrow(accessor: string, exact: string, data = true): SparseData {
+    const d = data ? this.#live(accessor) : this.#data;
+    if (d.kind === 'sparse') return d;
     throw new InvalidArgumentError(
       `SparseTensor.${accessor}: dense shape ${shapeText(this.#data.shape)} has a dim past 2^53 - 1, which a JS number cannot hold exactly; read ${exact}`,
     );
   }
 
+  /**
+   * Gives back the memory of this tensor: what any backend holds prepared for it (the wasm backend keeps a tensor's
+   * indices and values in its memory between calls), and its own arrays, which the next results of their size may
+   * reuse. The tensor is then done with: its dense shape, dtype, rank and nnz still read, but its data does not, and
+   * an op given it throws an InvalidArgumentError (as TensorFlow.js refuses a disposed tensor). A tensor that
+   * shares arrays with another (`withValues`) gives those back only when both are disposed or collected. Calling it
+   * again does nothing. A tensor never disposed is freed by the garbage collector, as any object.
+   */
+  dispose(): void {
+    const buffers = this.#buffers;
+    if (!buffers) return;
+    this.#buffers = undefined;
+    const d = this.#data;
+    disposeStorage([d.indices, d.values], buffers);
+    // The arrays go: nothing may read them now that they can be reused. The shape and dtype stay readable.
+    this.#data = { ...d, indices: DISPOSED_INDICES, values: DISPOSED_VALUES } as SparseData;
+  }
+
+  /** Whether `dispose()` was called. */
+  get isDisposed(): boolean {
+    return !this.#buffers;
+  }
+
+  // The data, unless the tensor was disposed.
+  #live(what: string): SparseData | WideSparseData {
+    if (!this.#buffers) {
+      throw new InvalidArgumentError(
+        `SparseTensor.${what}: the tensor was disposed (dispose() gave its memory back), so it holds no data`,
+      );
+    }
+    return this.#data;
+  }
+
   /** A SparseTensor with the same indices and shape and new values (of any dtype, as TensorFlow's `with_values`). */
   withValues(newValues: readonly unknown[] | TypedArray, dtype?: DType): SparseTensor {
     checkDType(dtype, 'withValues: dtype');
+    const data = this.#live('withValues');
     const list = asList(newValues, 'withValues: new_values');
     if (list.length !== this.nnz) {
       throw new InvalidArgumentError(`withValues: new_values has ${list.length} entries, the tensor has ${this.nnz}`);
     }
     const read = readValues(list, dtype, 'withValues: new_values');
     // Indices and shape are shared: neither tensor lets them change.
-    return adoptSparse({ ...this.#data, ...read } as SparseData | WideSparseData);
+    return adoptSparse({ ...data, ...read } as SparseData | WideSparseData);
   }
 
   /** The dense tensor this stands for (sparse.toDense on the default runtime). */
@@ -194,12 +249,13 @@ export class SparseTensor {
 
   /** The plain data kernels take, as copies (the exact form for a dense shape with a dim past 2^53 - 1). */
   toData(): SparseData | WideSparseData {
-    const d = this.#data;
+    const d = this.#live('toData');
     return { ...d, indices: d.indices.slice(), values: d.values.slice(), shape: d.shape.slice() } as
       SparseData | WideSparseData;
   }
 
   toJSON(): SparseTensorValue {
+    this.#live('toJSON');
     const { nnz } = this;
     const values = new Array<number | string | boolean>(nnz);
     for (let i = 0; i < nnz; i++) {
@@ -216,6 +272,8 @@ export class SparseTensor {
   }
 
   toString(): string {
+    if (!this.#buffers)
+      return `SparseTensor(disposed, dense_shape=${shapeText(this.#data.shape)}, dtype=${this.#data.dtype})`;
     const { nnz } = this;
     const { shape, values } = this.#data;
     const shown = Math.min(nnz, 20);

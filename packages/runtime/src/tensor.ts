@@ -4,6 +4,10 @@ import { InvalidArgumentError } from './errors.js';
 import { sizeOf } from '@sparse/kernel-abi';
 import { inferNestedDType, nestedShape, nestedValues } from './nested-input.js';
 import { assertAllocatable, shapeText, toShape } from './shape.js';
+import { adoptStorage, disposeStorage } from './tensor-storage.js';
+
+// What a disposed tensor holds in place of its data.
+const DISPOSED = new Float64Array(0);
 
 // JS has no private constructor: `adoptDense` sets this for the one `new` it makes, which then keeps the data it
 // is given instead of copying it.
@@ -27,14 +31,17 @@ export let denseDataOf: (t: Tensor) => DenseData;
  * is frozen and `data` is a copy, so what was checked stays true.
  */
 export class Tensor {
-  readonly #data: Values;
+  #data: Values;
+  // Its large buffers (tensor-storage.ts); undefined once disposed.
+  #buffers: ArrayBufferLike[] | undefined;
+  readonly #size: number;
   // Never given out: `shape` is a frozen copy, made when first asked for (V8 slices frozen arrays slowly).
   readonly #shape: readonly number[];
   #frozenShape: readonly number[] | undefined;
   readonly #dtype: DType;
 
   static {
-    denseDataOf = (t) => ({ kind: 'dense', data: t.#data, shape: t.#shape.slice(), dtype: t.#dtype });
+    denseDataOf = (t) => ({ kind: 'dense', data: t.#live('data'), shape: t.#shape.slice(), dtype: t.#dtype });
   }
 
   /** `data` in the dtype's storage (a Float32Array for float32, an array of strings for string...), copied. */
@@ -56,12 +63,43 @@ export class Tensor {
     this.#data = checked === data && copy ? (data.slice() as Values) : checked;
     this.#shape = checkedShape;
     this.#dtype = dtype;
+    this.#size = this.#data.length;
+    this.#buffers = adoptStorage(this.#data);
     Object.freeze(this);
   }
 
   /** The values, row-major, in the dtype's storage. A copy: read it once. */
   get data(): Values {
-    return this.#data.slice() as Values;
+    return this.#live('data').slice() as Values;
+  }
+
+  /**
+   * Gives back the memory of this tensor, which the next results of its size may reuse; its shape, dtype, rank and
+   * size still read, but its data does not, and an op given it throws an InvalidArgumentError (as TensorFlow.js
+   * refuses a disposed tensor). Calling it again does nothing. A tensor never disposed is freed by the garbage
+   * collector, as any object.
+   */
+  dispose(): void {
+    const buffers = this.#buffers;
+    if (!buffers) return;
+    this.#buffers = undefined;
+    disposeStorage([this.#data], buffers);
+    this.#data = DISPOSED;
+  }
+
+  /** Whether `dispose()` was called. */
+  get isDisposed(): boolean {
+    return !this.#buffers;
+  }
+
+  // The data, unless the tensor was disposed.
+  #live(what: string): Values {
+    if (!this.#buffers) {
+      throw new InvalidArgumentError(
+        `Tensor.${what}: the tensor was disposed (dispose() gave its memory back), so it holds no data`,
+      );
+    }
+    return this.#data;
   }
 
   /** The shape, frozen. */
@@ -79,12 +117,12 @@ export class Tensor {
   }
 
   get size(): number {
-    return this.#data.length;
+    return this.#size;
   }
 
   /** The nested arrays of the values (int64 as bigint, bool as boolean); a scalar for rank 0. */
   toArray(): unknown {
-    const data = this.#data;
+    const data = this.#live('toArray');
     const shape = this.#shape;
     let pos = 0;
     const build = (d: number): unknown => {
@@ -97,6 +135,7 @@ export class Tensor {
   }
 
   toString(): string {
+    if (!this.#buffers) return `Tensor(disposed, shape=${shapeText(this.#shape)}, dtype=${this.#dtype})`;
     return `Tensor(${formatNested(this.toArray())}, shape=${shapeText(this.#shape)}, dtype=${this.#dtype})`;
   }
 

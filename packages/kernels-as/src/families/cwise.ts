@@ -15,9 +15,10 @@ export function cwiseKernel(ctx: WasmContext, op: string, meta: FamilyOp, js: Js
     const { heap } = ctx;
     const n = sp.values.length;
     const rank = sp.shape.length;
-    const idx = ctx.startWithIndices(sp);
+    ctx.begin();
+    const idx = ctx.indicesOf(sp);
     const strides = heap.putI32(broadcastStrides(dense.shape, rank));
-    const av = heap.putValues(sp.dtype, sp.values);
+    const av = ctx.valuesOf(sp);
     const bv = heap.putValues(sp.dtype, dense.data);
     const out = heap.zeros(sp.dtype, n);
     const scalars = meta.roles.scalars.map((s) => scalarArg(args[s] as never));

@@ -9,8 +9,8 @@ export function mapKernel(ctx: WasmContext, op: string, meta: FamilyOp) {
     const sp = args[meta.roles.sparse!] as SparseData;
     const { heap } = ctx;
     const n = sp.values.length;
-    heap.reset();
-    const xv = heap.putValues(sp.dtype, sp.values);
+    ctx.begin();
+    const xv = ctx.valuesOf(sp);
     const out = heap.zeros(sp.dtype, n);
     const scalars = meta.roles.scalars.map((s) => scalarArg(args[s] as never));
     ctx.callFamily(`${op}__${sp.dtype}`, [xv, n, out, ...scalars], { what: `${meta.roles.sparse}.indices`, st: sp });

@@ -21,10 +21,11 @@ export function mergeKernel(ctx: WasmContext, op: string, meta: FamilyOp, js: Js
       const rank = a.shape.length;
       const [na, nb] = [a.values.length, b.values.length];
       // b first: the index check checked it last, so its copy may still be staged.
-      const bi = ctx.startWithIndices(b);
-      const ai = ctx.putIndices(a.indices);
-      const av = heap.putValues(a.dtype, a.values);
-      const bv = heap.putValues(a.dtype, b.values);
+      ctx.begin();
+      const bi = ctx.indicesOf(b);
+      const ai = ctx.indicesOf(a);
+      const av = ctx.valuesOf(a);
+      const bv = ctx.valuesOf(b);
       const oi = heap.alloc((na + nb) * rank * 4);
       const ov = heap.zeros(a.dtype, na + nb);
       const m = ctx.callFamily(`${op}__${a.dtype}`, [ai, av, na, bi, bv, nb, rank, oi, ov, ...scalars]);
@@ -40,9 +41,10 @@ export function mergeKernel(ctx: WasmContext, op: string, meta: FamilyOp, js: Js
     const sparseIsA = a.kind === 'sparse';
     const sp = (sparseIsA ? a : b) as SparseData;
     const dn = (sparseIsA ? b : a) as DenseData;
-    const idx = ctx.startWithIndices(sp);
+    ctx.begin();
+    const idx = ctx.indicesOf(sp);
     const strides = heap.putI32(rowMajorStrides(dn.shape));
-    const sv = heap.putValues(sp.dtype, sp.values);
+    const sv = ctx.valuesOf(sp);
     const out = heap.putValues(dn.dtype, dn.data);
     ctx.callFamily(
       `${op}__${dn.dtype}__dense`,

@@ -4,10 +4,13 @@ import { bytesPerElement } from '../heap.js';
 import { fitsI32, type WasmContext } from '../wasm-context.js';
 import { delegate } from '../delegate.js';
 import { REASONS, WASM_BYTES } from '../delegation.js';
-import { isNumeric, rowsOf, sparse } from '../kernel.js';
+import { isNumeric, sparse } from '../kernel.js';
 import { sortGather, sortBytes } from '../sort-gather.js';
 
-/** sparse_concat: the inputs copied into one buffer and moved along the axis in wasm, then the shared sort. */
+/**
+ * sparse_concat: the inputs copied into one buffer and moved along the axis in wasm, then the shared sort; matrices in
+ * row-major order skip the sort (see below).
+ */
 export function sparseConcat(ctx: WasmContext, js: KernelTable['sparse_concat']): OpKernel<'sparse_concat'> {
   return (args) => {
     const inputs = args.sp_inputs as SparseData[];
@@ -29,26 +32,54 @@ export function sparseConcat(ctx: WasmContext, js: KernelTable['sparse_concat'])
     if (total * (rank * 8 + size) + sortBytes(total, rank, size) > WASM_BYTES)
       return delegate(js, args, REASONS.tooBig);
     const { heap } = ctx;
-    heap.reset();
-    // Every input's indices as f64 one after another, then narrowed to i32 in place at once.
-    const idx = heap.alloc(total * rank * 8);
-    const vals = heap.alloc(total * size);
-    let k = 0;
-    for (const s of inputs) {
-      const n = s.values.length;
-      (heap.view('float64', idx + k * rank * 8, n * rank) as Float64Array).set(rowsOf(s));
-      heap.view(dtype, vals + k * size, n).set(s.values as never);
-      k += n;
+    ctx.begin();
+    const parts = inputs.map((s) => ({ s, idx: ctx.indicesOf(s), vals: ctx.valuesOf(s) }));
+    const out = heap.alloc(total * rank * 4);
+    const outVals = heap.alloc(total * size);
+    // Matrices in row-major order: along either axis, the canonical result is a linear interleaving (columns) or
+    // the inputs one after another (rows), which the stable sort would only find again.
+    const rows = rank === 2 ? parts.map((p) => ctx.rowIndex(p.s, p.idx)) : undefined;
+    if (rows?.every((r) => r.canonical)) {
+      if (ax === 1) {
+        const table = heap.alloc(parts.length * 32);
+        const t = heap.i32(table, parts.length * 8);
+        let offset = 0;
+        parts.forEach((p, j) => {
+          t.set([p.idx, p.vals, rows[j].ptr, offset, p.s.shape[0]], j * 8);
+          offset += p.s.shape[1];
+        });
+        ctx.call(`concat_cols_${size}`, [table, parts.length, shape[0], out, outVals]);
+      } else {
+        append(ctx, parts, rank, ax, size, out, outVals);
+      }
+      return {
+        output: sparse(heap.readIndices(out, total * rank), heap.readValues(dtype, outVals, total), shape, dtype),
+      };
     }
-    ctx.call('indices_to_i32', [idx, total * rank, idx]);
-    k = 0;
-    let offset = 0;
-    for (const s of inputs) {
-      const n = s.values.length;
-      ctx.call('shift_col', [idx + k * rank * 4, n, rank, ax, offset]);
-      k += n;
-      offset += s.shape[ax];
-    }
-    return { output: sortGather(ctx, idx, vals, total, shape, dtype) };
+    append(ctx, parts, rank, ax, size, out, outVals);
+    return { output: sortGather(ctx, out, outVals, total, shape, dtype) };
   };
+}
+
+/** Every input's i32 rows and values one after another, each moved along the axis by the sizes before it. */
+function append(
+  ctx: WasmContext,
+  parts: { s: SparseData; idx: number; vals: number }[],
+  rank: number,
+  ax: number,
+  size: number,
+  out: number,
+  outVals: number,
+): void {
+  const mem = ctx.heap.u8(0, ctx.heap.bytes);
+  let k = 0;
+  let offset = 0;
+  for (const { s, idx, vals } of parts) {
+    const n = s.values.length;
+    mem.copyWithin(out + k * rank * 4, idx, idx + n * rank * 4);
+    mem.copyWithin(outVals + k * size, vals, vals + n * size);
+    ctx.call('shift_col', [out + k * rank * 4, n, rank, ax, offset]);
+    k += n;
+    offset += s.shape[ax];
+  }
 }

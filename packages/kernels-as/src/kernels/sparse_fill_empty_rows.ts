@@ -21,9 +21,9 @@ export function sparseFillEmptyRows(
     const inBytes = n * (rank * 12 + vb) + rows * 5 + 128;
     if (inBytes + (n + rows) * (rank * 12 + vb) > WASM_BYTES) return delegate(js, args, REASONS.tooBig);
     const { heap } = ctx;
-    heap.reset();
-    const idx = ctx.putIndices(sp.indices);
-    const vals = heap.putValues(dtype, sp.values);
+    ctx.begin();
+    const idx = ctx.indicesOf(sp);
+    const vals = ctx.valuesOf(sp);
     const fill = ctx.heap.putScalar(dtype, args.default_value as Scalar);
     const start = heap.zeros('i32', rows);
     const empty = heap.alloc(rows);

@@ -32,14 +32,14 @@ export function sparseMerge(ctx: WasmContext, js: KernelTable['sparse_merge']): 
     if (n * (inRank * 12 + m * ib + outRank * 4) + sortExtra + m * 4 + 128 > WASM_BYTES)
       return delegate(js, args, REASONS.tooBig);
     const { heap } = ctx;
-    heap.reset();
-    const idx = ctx.putIndices(first.indices); // the last column is discarded (and not bounded): it may saturate, unread
-    const table = heap.putI32(ids.map((st) => heap.putValues(idDtype, st.values)));
+    ctx.begin();
+    const idx = ctx.indicesOf(first); // the last column is discarded (and not bounded): it may saturate, unread
+    const table = heap.putI32(ids.map((st) => ctx.valuesOf(st)));
     const rows = heap.alloc(n * outRank * 4);
     ctx.call(`merge_rows_${ib}`, [idx, n, inRank, table, m, rows]);
     if (sorted)
       return { output: sparse(ctx.heap.readIndices(rows, n * outRank), spValues.values.slice(), outShape, dtype) };
-    const vals = heap.putValues(dtype, spValues.values);
+    const vals = ctx.valuesOf(spValues);
     return { output: sortGather(ctx, rows, vals, n, outShape, dtype) };
   };
 }

@@ -28,8 +28,8 @@ export function sparseReshape(ctx: WasmContext, js: KernelTable['sparse_reshape'
     let indices: Float64Array = new Float64Array(0);
     if (n > 0) {
       const { heap } = ctx;
-      heap.reset();
-      const idx = ctx.putIndices(sp.indices);
+      ctx.begin();
+      const idx = ctx.indicesOf(sp);
       const narrow = size < TWO_32;
       const strides = exactRowMajorStrides(sp.shape);
       const st = narrow

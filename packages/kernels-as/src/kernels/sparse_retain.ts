@@ -16,10 +16,10 @@ export function sparseRetain(ctx: WasmContext, js: KernelTable['sparse_retain'])
     const n = sp.values.length;
     if (n * (rank * 16 + vb * 2 + 1) + 64 > WASM_BYTES) return delegate(js, args, REASONS.tooBig);
     const { heap } = ctx;
-    heap.reset();
+    ctx.begin();
     const idx = ctx.heap.putValues('float64', sp.indices);
     const keep = ctx.heap.putArray(mask);
-    const vals = heap.putValues(dtype, sp.values);
+    const vals = ctx.valuesOf(sp);
     const outIdx = heap.alloc(n * rank * 8);
     const outVals = heap.alloc(n * vb);
     const m = ctx.call(`retain_${vb}`, [idx, n, rank, keep, vals, outIdx, outVals]);

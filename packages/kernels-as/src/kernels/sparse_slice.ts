@@ -22,11 +22,11 @@ export function sparseSlice(ctx: WasmContext, js: KernelTable['sparse_slice']): 
     const lo = start.map((s, d) => Math.min(s, shape[d]));
     const hi = end.map((e, d) => Math.min(e, shape[d]));
     const { heap } = ctx;
-    heap.reset();
-    const idx = ctx.putIndices(sp.indices);
+    ctx.begin();
+    const idx = ctx.indicesOf(sp);
     const loP = heap.putI32(lo);
     const hiP = heap.putI32(hi);
-    const vals = heap.putValues(dtype, sp.values);
+    const vals = ctx.valuesOf(sp);
     const outIdx = heap.alloc(n * rank * 4);
     const outVals = heap.alloc(n * vb);
     const m = ctx.call(`slice_${vb}`, [idx, n, rank, loP, hiP, vals, outIdx, outVals]);

@@ -3,7 +3,7 @@ import { bytesPerElement } from '../heap.js';
 import { fitsI32, type WasmContext } from '../wasm-context.js';
 import { delegate } from '../delegate.js';
 import { REASONS, WASM_BYTES } from '../delegation.js';
-import { rowsOf, sparse } from '../kernel.js';
+import { sparse } from '../kernel.js';
 
 /** sparse_softmax (float32 / float64): one pass over the runs of each innermost row, in wasm. */
 export function sparseSoftmax(ctx: WasmContext, js: KernelTable['sparse_softmax']): OpKernel<'sparse_softmax'> {
@@ -18,9 +18,9 @@ export function sparseSoftmax(ctx: WasmContext, js: KernelTable['sparse_softmax'
     const bpe = bytesPerElement(dtype);
     if (n * (rank * 8 + 2 * bpe) > WASM_BYTES) return delegate(js, args, REASONS.tooBig);
     const { heap } = ctx;
-    heap.reset();
-    const idx = ctx.putIndices(rowsOf(sp));
-    const vals = heap.putValues(dtype, sp.values);
+    ctx.begin();
+    const idx = ctx.indicesOf(sp);
+    const vals = ctx.valuesOf(sp);
     const out = heap.alloc(n * bpe);
     ctx.call(`softmax_${dtype}`, [idx, n, rank, vals, out]);
     return { output: sparse(sp.indices.slice(), heap.readValues(dtype, out, n), [...sp.shape], dtype) };

@@ -22,9 +22,9 @@ export function sparseSplit(ctx: WasmContext, js: KernelTable['sparse_split']): 
     const r = dim % numSplit;
     const q = (dim - r) / numSplit;
     const { heap } = ctx;
-    heap.reset();
-    const idx = ctx.putIndices(sp.indices);
-    const vals = heap.putValues(dtype, sp.values);
+    ctx.begin();
+    const idx = ctx.indicesOf(sp);
+    const vals = ctx.valuesOf(sp);
     const ends = heap.zeros('i32', numSplit);
     const piece = heap.alloc(n * 4);
     const outIdx = heap.alloc(n * rank * 4);

@@ -25,7 +25,8 @@ export function sparseTensorDenseMatmul(
     const size = bytesPerElement(dtype);
     const nnz = sp.values.length;
     const { heap } = ctx;
-    const indices = ctx.startWithIndices(sp);
+    ctx.begin();
+    const indices = ctx.indicesOf(sp);
     // Slab by slab of B's rows when B outgrows the cache (rows of ascending columns, as in canonical order, then
     // touch one slab at a time); else each row in one run, the runs then being plain CSR row pointers. The runs
     // come first, while the indices the check just wrote are still in cache.
@@ -37,7 +38,7 @@ export function sparseTensorDenseMatmul(
     const colOff = heap.alloc(nnz * 4);
     const ordered =
       ctx.call('spmm_runs', [indices, swapSparse, nnz, m, n * size, tileBytes, tiles, ptrs, stride, colOff]) !== 0;
-    let vals = heap.putValues(dtype, sp.values);
+    let vals = ctx.valuesOf(sp);
     if (!ordered) {
       // Entries out of row order: a counting sort into CSR, then the rows cut into runs.
       const rowPtr = tiles > 1 ? heap.alloc((m + 1) * 4) : ptrs;

@@ -24,10 +24,10 @@ export function sparseToIndicator(
     const n = sp.values.length;
     if (n * (rank * 12 + ib + 4) + rank * 4 + 64 > WASM_BYTES) return delegate(js, args, REASONS.tooBig);
     const { heap } = ctx;
-    heap.reset();
-    const idx = ctx.putIndices(sp.indices); // the last column is discarded (and not bounded): it may saturate, unread
+    ctx.begin();
+    const idx = ctx.indicesOf(sp); // the last column is discarded (and not bounded): it may saturate, unread
     const strides = heap.putI32(rowMajorStrides(outShape));
-    const ids = heap.putValues(sp.dtype, sp.values);
+    const ids = ctx.valuesOf(sp);
     const offsets = heap.alloc(n * 4);
     ctx.call(`to_indicator_offsets_${ib}`, [idx, n, rank, strides, ids, offsets]);
     const data = new Uint8Array(size);

@@ -1,10 +1,15 @@
 import type { KernelTable, OpKernel, SparseData } from '@sparse/kernel-abi';
 import type { WasmContext } from '../wasm-context.js';
 import { delegate } from '../delegate.js';
-import { rowsOf } from '../kernel.js';
+import { bytesPerElement } from '../heap.js';
+import { sparse } from '../kernel.js';
 import { sortGather, whyNotSortable } from '../sort-gather.js';
 
-/** sparse_transpose: the index columns permuted in wasm, then the shared sort. */
+/**
+ * sparse_transpose: the index columns permuted in wasm, then the shared sort. A matrix whose rows never decrease
+ * (canonical order, say) is transposed by a counting sort by column instead: linear, and the same result, since
+ * within a column the sort keeps the entries' order, which is already by row.
+ */
 export function sparseTranspose(ctx: WasmContext, js: KernelTable['sparse_transpose']): OpKernel<'sparse_transpose'> {
   return (args) => {
     const sp = args.sp_input as SparseData;
@@ -15,11 +20,22 @@ export function sparseTranspose(ctx: WasmContext, js: KernelTable['sparse_transp
     const p = (args.perm as number[] | null) ?? sp.shape.map((_, d) => rank - 1 - d);
     const shape = p.map((d) => sp.shape[d]);
     const { heap } = ctx;
-    heap.reset();
-    const idx = ctx.putIndices(rowsOf(sp));
+    ctx.begin();
+    const idx = ctx.indicesOf(sp);
+    const vals = ctx.valuesOf(sp);
+    if (rank === 2 && p[0] === 1 && ctx.rowIndex(sp, idx).rowsOrdered) {
+      const size = bytesPerElement(sp.dtype);
+      const cols = sp.shape[1];
+      const outIdx = heap.alloc(n * 8);
+      const outVals = heap.alloc(n * size);
+      const fill = heap.alloc((cols + 1) * 4);
+      ctx.call(`transpose_rows_${size}`, [idx, vals, n, cols, outIdx, outVals, fill]);
+      return {
+        output: sparse(heap.readIndices(outIdx, n * 2), heap.readValues(sp.dtype, outVals, n), shape, sp.dtype),
+      };
+    }
     const perm = heap.putI32(p);
     const moved = heap.alloc(n * rank * 4);
-    const vals = heap.putValues(sp.dtype, sp.values);
     ctx.call('permute_cols', [idx, n, rank, perm, moved]);
     return { output: sortGather(ctx, moved, vals, n, shape, sp.dtype) };
   };
