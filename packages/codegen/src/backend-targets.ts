@@ -9,10 +9,11 @@ export interface BackendTarget {
   name: string;
   /** Its package's folder under packages/. */
   dir: string;
-  /** Its package, and the function that makes the backend (given the runtime option named by `passes`, if any). */
+  /** Its package, and the function that makes the backend (given the runtime options named by `passes`). */
   package: string;
   factory: string;
-  passes?: 'wasmPath';
+  /** The runtime options it is made with: `source` as its first argument, `options` in an object as its second. */
+  passes?: { source: 'wasmPath'; options: readonly 'threads'[] };
   /** Whether its family emitter generates the op's kernel. */
   generates(spec: LoadedSpec): boolean;
 }
@@ -23,7 +24,7 @@ export const BACKEND_TARGETS: readonly BackendTarget[] = [
     dir: 'kernels-as',
     package: '@sparse/kernels-as',
     factory: 'createWasmBackend',
-    passes: 'wasmPath',
+    passes: { source: 'wasmPath', options: ['threads'] },
     generates: (s) => s.compiled !== undefined,
   },
   // gpu.js computes in float32: an expression-family op is generated where float32 is one of its dtypes.

@@ -15,10 +15,12 @@ export function emitBackendLoaders(runtimePackageJson: string): string {
     if (optional.length)
       f.addImportDeclaration({ moduleSpecifier: '../optional-backend.js', namedImports: ['loadOptionalBackend'] });
     const entries = BACKEND_TARGETS.map((b) => {
-      const arg = b.passes ? `options.${b.passes}` : '';
+      const source = b.passes ? `options.${b.passes.source}` : '';
+      const rest = b.passes ? `{ ${b.passes.options.map((o) => `${o}: options.${o}`).join(', ')} }` : '';
+      // An optional install is made from its source alone (loadOptionalBackend passes one argument).
       return Object.hasOwn(deps, b.package)
-        ? `  ${b.name}: async (options) => (await import('${b.package}')).${b.factory}(${arg}),`
-        : `  ${b.name}: (${arg ? 'options' : ''}) => loadOptionalBackend('${b.name}', '${b.package}', '${b.factory}', ${arg || 'undefined'}),`;
+        ? `  ${b.name}: async (options) => (await import('${b.package}')).${b.factory}(${[source, rest].filter(Boolean).join(', ')}),`
+        : `  ${b.name}: (${source ? 'options' : ''}) => loadOptionalBackend('${b.name}', '${b.package}', '${b.factory}', ${source || 'undefined'}),`;
     });
     f.addStatements([
       `/** Every backend besides js, by name: loaded when a runtime first asks for it. */`,

@@ -190,6 +190,11 @@ export class Heap {
     return new Int32Array(this.memory.buffer, ptr, n);
   }
 
+  /** Moves `bytes` bytes from `from` down to `to` (the ranges may overlap). */
+  move(from: number, bytes: number, to: number): void {
+    if (from !== to) new Uint8Array(this.memory.buffer).copyWithin(to, from, from + bytes);
+  }
+
   /** Copies values in; returns the pointer. */
   putValues(dtype: DType, values: Values): number {
     const p = this.alloc(values.length * bytesPerElement(dtype));

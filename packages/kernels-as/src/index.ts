@@ -1,8 +1,9 @@
 import { kernels as jsKernels } from '@sparse/kernels-js';
 import { FAMILY_OPS } from './generated/family-ops.js';
-import { REASONS } from './delegation.js';
+import { REASONS, WASM_BYTES } from './delegation.js';
 import { delegate } from './delegate.js';
-import { compileKernels, instantiateKernels } from './wasm-module.js';
+import { compileKernels, instantiateKernels, type WasmExports } from './wasm-module.js';
+import type { ThreadPool } from './thread-pool.js';
 import { WasmContext } from './wasm-context.js';
 import { HeapExhausted } from './heap.js';
 import { warmUp } from './warm-up.js';
@@ -47,11 +48,29 @@ export interface WasmBackendOptions {
    * true), so that a first call runs about as fast as later ones (warm-up.ts says why); about 20 ms.
    */
   warmUp?: boolean;
+  /**
+   * The threads a call may run on (default 1): with more, the backend runs the threaded build of the kernels over
+   * a shared memory, with `threads - 1` worker threads (worker_threads in Node, Web Workers in a cross-origin
+   * isolated page), and splits the big linear passes between them (the products, reductions by row, element-wise
+   * ops, merges of two sparse tensors), each thread writing its own part of the result: results are the same, bit
+   * for bit, as on one thread. Where shared memory is not available (a page that is not cross-origin isolated)
+   * the backend runs on one thread and says why (`threadsNote`).
+   */
+  threads?: number;
+  /**
+   * With threads: below this much work (entries, or multiply-adds for a product) a call runs on one thread, since
+   * handing parts over costs more (default 65536). For tuning, and for tests that split tiny calls.
+   */
+  parallelMinWork?: number;
 }
 
 export interface WasmBackend {
   name: 'wasm';
   kernels: Record<string, Kernel>;
+  /** The threads its calls run on: 1, or the `threads` asked for where shared memory is available. */
+  threads: number;
+  /** Why it runs on fewer threads than asked for, if it does. */
+  threadsNote?: string;
   /** The bytes of wasm memory held: grows to the largest call, and is given back after a call past 64 MiB. */
   memoryBytes(): number;
   /**
@@ -121,15 +140,19 @@ export async function createWasmBackend(
   wasm?: BufferSource | URL | string,
   options: WasmBackendOptions = {},
 ): Promise<WasmBackend> {
-  const module = await compileKernels(wasm);
-  const ctx = new WasmContext(await instantiateKernels(module), options.maxHeapBytes, {
-    maxBytes: options.maxResidentBytes,
-    minBytes: options.residentMinBytes,
-  });
+  const { instantiate, threadsNote } = await instanceMaker(wasm, options);
+  const first = await instantiate();
+  const ctx = new WasmContext(
+    first.exports,
+    options.maxHeapBytes,
+    { maxBytes: options.maxResidentBytes, minBytes: options.residentMinBytes },
+    first.pool,
+  );
+  if (options.parallelMinWork !== undefined) ctx.parallelMinWork = options.parallelMinWork;
   let releasing: Promise<void> | undefined;
   const releaseMemory = () =>
-    (releasing ??= instantiateKernels(module)
-      .then((exports) => ctx.replaceInstance(exports))
+    (releasing ??= instantiate()
+      .then(({ exports, pool }) => ctx.replaceInstance(exports, pool))
       .finally(() => (releasing = undefined)));
   const kernels: Record<string, Kernel> = {};
   for (const [op, js] of Object.entries(jsKernels) as [string, JsKernel][]) {
@@ -154,9 +177,11 @@ export async function createWasmBackend(
     if (kernel) kernels[op] = withinWasmMemory(ctx, kernel, js, releaseMemory);
   }
   if (options.warmUp !== false) warmUp(ctx, kernels);
-  return {
+  const backend: WasmBackend = {
     name: 'wasm',
     kernels,
+    threads: ctx.threads,
+    ...(threadsNote ? { threadsNote } : {}),
     memoryBytes: () => ctx.heap.bytes,
     releaseMemory,
     indicesValid: (st) => ctx.indicesValid(st),
@@ -169,4 +194,46 @@ export async function createWasmBackend(
       await releaseMemory();
     },
   };
+  // Worker threads outlive every reference to them: end them once the backend is unreachable.
+  if (ctx.threads > 1) unreachable.register(backend, ctx);
+  return backend;
 }
+
+const unreachable = new FinalizationRegistry<WasmContext>((ctx) => ctx.endThreads());
+
+type Instance = { exports: WasmExports; pool?: ThreadPool };
+
+/**
+ * How the backend makes an instance of the kernels (at first, and after a call that left its memory large): the
+ * single-threaded build, or, for `threads` > 1 where shared memory is available, the threaded build over a fresh
+ * shared memory with its worker threads.
+ */
+async function instanceMaker(
+  wasm: BufferSource | URL | string | undefined,
+  options: WasmBackendOptions,
+): Promise<{ instantiate: () => Promise<Instance>; threadsNote?: string }> {
+  const threads = checkThreads(options.threads);
+  if (threads > 1) {
+    const threaded = await import('./threaded-kernels.js');
+    const why = threaded.threadsSupported();
+    if (!why) {
+      const module = await threaded.compileThreadedKernels(threaded.threadsWasmSource(wasm));
+      const limit = Math.min(options.maxHeapBytes ?? WASM_BYTES, WASM_BYTES);
+      return { instantiate: () => threaded.instantiateThreaded(module, threads, limit) };
+    }
+    const module = await compileKernels(wasm);
+    return { instantiate: async () => ({ exports: await instantiateKernels(module) }), threadsNote: why };
+  }
+  const module = await compileKernels(wasm);
+  return { instantiate: async () => ({ exports: await instantiateKernels(module) }) };
+}
+
+function checkThreads(threads: number | undefined): number {
+  if (threads === undefined) return 1;
+  if (!Number.isInteger(threads) || threads < 1 || threads > MAX_THREADS)
+    throw new TypeError(`createWasmBackend: threads must be a whole number from 1 to ${MAX_THREADS}, got ${threads}`);
+  return threads;
+}
+
+/** More threads than this is a mistake, not a machine. */
+const MAX_THREADS = 256;

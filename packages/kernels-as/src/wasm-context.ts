@@ -4,6 +4,8 @@ import { bytesPerElement, Heap } from './heap.js';
 import { WASM_BYTES } from './delegation.js';
 import { PreparedCache, type PreparedOptions, type RowIndex } from './prepared.js';
 import type { WasmExports, WasmFunction } from './wasm-module.js';
+import type { PartOutcome, ThreadPool } from './thread-pool.js';
+import { balancedCuts, PARALLEL_MIN_WORK } from './split-work.js';
 
 const I32_MAX = 2 ** 31 - 1;
 const FAST_CHECK_MIN = 16384;
@@ -18,16 +20,41 @@ export class WasmContext {
     public exports: WasmExports,
     private readonly maxHeapBytes?: number,
     prepared?: PreparedOptions,
+    private pool?: ThreadPool,
   ) {
     this.heap = new Heap(exports.memory, maxHeapBytes);
     this.prepared = new PreparedCache(this, maxHeapBytes ?? WASM_BYTES, prepared);
   }
 
   /** Moves to a fresh instance of the module (its memory as small as it starts); the old one and all it held go. */
-  replaceInstance(exports: WasmExports): void {
+  replaceInstance(exports: WasmExports, pool?: ThreadPool): void {
+    this.pool?.terminate();
     this.exports = exports;
+    this.pool = pool;
     this.heap = new Heap(exports.memory, this.maxHeapBytes);
     this.prepared.newInstance();
+  }
+
+  /** The threads a call may run on: this one, and the worker threads of a threaded backend. */
+  get threads(): number {
+    return 1 + (this.pool?.workers ?? 0);
+  }
+
+  /**
+   * The bounds of the parts a call over [0, n) is cut into for callParts: one part on one thread or for less than
+   * PARALLEL_MIN_WORK, else one a thread, of about equal cost (`costBefore(i)`: the cost of [0, i)).
+   */
+  cuts(n: number, work: number, costBefore: (i: number) => number): number[] {
+    return this.threads > 1 && work >= this.parallelMinWork ? balancedCuts(n, this.threads, costBefore) : [0, n];
+  }
+
+  /** Below this much work a call runs on one thread (PARALLEL_MIN_WORK; tests lower it to split tiny calls). */
+  parallelMinWork = PARALLEL_MIN_WORK;
+
+  /** Ends the worker threads, if any (the backend is being let go). */
+  endThreads(): void {
+    this.pool?.terminate();
+    this.pool = undefined;
   }
 
   /** Starts a kernel call: the scratch of the last one is free again (a copy the index check staged is kept). */
@@ -120,13 +147,57 @@ export class WasmContext {
    * per (op, dtype) the spec allows, so the name is checked here rather than typed.
    */
   callFamily(name: string, args: (number | bigint | boolean)[], where?: { what: string; st: SparseData }): number {
+    return this.callFamilyParts(name, [{ args }], where)[0];
+  }
+
+  /** callParts for a family kernel, named at run time (as callFamily). */
+  callFamilyParts(
+    name: string,
+    parts: readonly { args: (number | bigint | boolean)[]; entryOffset?: number }[],
+    where?: { what: string; st: SparseData },
+  ): number[] {
     if (!this.has(name)) throw new Error(`the wasm module has no family kernel ${name}`);
-    return this.call(name, args as never, where) as number;
+    return this.callParts(name, parts as never, where);
   }
 
   /** Whether the module exports a function of this name (a family kernel of an (op, dtype) pair, say). */
   has(name: string): name is WasmFunction {
     return typeof (this.exports as Record<string, unknown>)[name] === 'function';
+  }
+
+  /**
+   * Calls an export once for each part, the parts spread over the threads (the first on this one): each part a
+   * range of the work that writes memory no other part touches, so the results are the same, bit for bit, as one
+   * call over the whole. The results come back in part order; a failure is reported as `call` reports it, for the
+   * first part (in order) that failed, its entry shifted by the part's `entryOffset`.
+   */
+  callParts<F extends WasmFunction>(
+    name: F,
+    parts: readonly { args: Parameters<WasmExports[F]>; entryOffset?: number }[],
+    where?: { what: string; st: SparseData },
+  ): number[] {
+    const pool = this.pool;
+    if (!pool || parts.length === 1) return parts.map((p) => this.call(name, p.args, where) as number);
+    const away = parts.slice(1).map((p) => p.args as unknown as (number | bigint | boolean)[]);
+    pool.dispatch(name, away);
+    let here: PartOutcome;
+    let outcomes: PartOutcome[];
+    try {
+      const fn = this.exports[name] as (...a: unknown[]) => number;
+      this.exports.clearError();
+      const result = fn(...parts[0].args);
+      const errorCode = this.exports.lastErrorCode();
+      here = { result, errorCode, errorEntry: this.exports.lastErrorEntry(), trapped: false };
+    } finally {
+      // The other threads finish before anything else touches the heap, even when this part trapped.
+      outcomes = pool.wait(away.length);
+    }
+    const all = [here, ...outcomes];
+    all.forEach((o, k) => {
+      if (o.trapped) throw new Error(`wasm kernel ${name} trapped in a worker thread`);
+      if (o.errorCode !== 0) throw this.kernelError(o.errorCode, o.errorEntry + (parts[k].entryOffset ?? 0), where);
+    });
+    return all.map((o) => o.result);
   }
 
   /**
@@ -142,12 +213,13 @@ export class WasmContext {
     this.exports.clearError();
     const result = fn(...args);
     const code = this.exports.lastErrorCode();
-    if (code !== 0) {
-      const i = this.exports.lastErrorEntry();
-      const at = where ? ` at ${where.what}[${i}] = ${indexText(where.st.indices, i, where.st.shape.length)}` : '';
-      throw KernelError.fromCode(code, at);
-    }
+    if (code !== 0) throw this.kernelError(code, this.exports.lastErrorEntry(), where);
     return result;
+  }
+
+  private kernelError(code: number, i: number, where?: { what: string; st: SparseData }): Error {
+    const at = where ? ` at ${where.what}[${i}] = ${indexText(where.st.indices, i, where.st.shape.length)}` : '';
+    return KernelError.fromCode(code, at);
   }
 }
 

@@ -11,6 +11,8 @@ export type BackendKernel = (args: never) => unknown;
 export interface Backend {
   name: string;
   kernels: { readonly [op in keyof KernelTable]?: BackendKernel };
+  /** The threads its calls may run on, if more than one. */
+  threads?: number;
   /**
    * A faster form of the runtime's index check, if the backend has one: true when every index is a whole number
    * in [0, dim). False only means "not shown": the runtime then runs its own check, which names the bad entry.

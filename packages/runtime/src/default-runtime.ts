@@ -2,7 +2,7 @@ import { kernels } from '@sparse/kernels-js';
 import { registerBackend } from './backend.js';
 import { createRuntime, Runtime } from './runtime.js';
 import { BACKEND_LOADERS } from './generated/backend-loaders.js';
-import { checkRuntimeOptions, type RuntimeOptions } from './runtime-options.js';
+import { checkRuntimeOptions, checkThreadsFor, type RuntimeOptions } from './runtime-options.js';
 import { bindOps, type SparseOps } from './generated/ops-api.js';
 import { setDefaultOps } from './default-ops.js';
 
@@ -50,6 +50,7 @@ export async function setBackend(name: string, options?: Omit<RuntimeOptions, 'b
   const checked = checkRuntimeOptions(options, 'setBackend');
   if (checked.backend !== undefined)
     throw new TypeError('setBackend: the backend is the first argument, not an option');
+  checkThreadsFor(name, checked, 'setBackend');
   chosen = true;
   current = await createRuntime({ ...checked, backend: name });
 }

@@ -19,9 +19,15 @@ export interface RuntimeOptions {
    * 1 GiB where the platform does not say (browsers).
    */
   maxBytes?: number;
+  /**
+   * The wasm backend only: the threads its calls may run on (default 1). With more it starts `threads - 1` worker
+   * threads over a shared wasm memory (worker_threads in Node; Web Workers in a cross-origin isolated page, else
+   * one thread) and splits the big passes between them; results are bit-identical to one thread.
+   */
+  threads?: number;
 }
 
-const OPTION_NAMES: readonly (keyof RuntimeOptions)[] = ['backend', 'wasmPath', 'maxBytes'];
+const OPTION_NAMES: readonly (keyof RuntimeOptions)[] = ['backend', 'wasmPath', 'maxBytes', 'threads'];
 
 /** The options, checked: an unknown (say, misspelled) key or a value of the wrong kind is a TypeError. */
 export function checkRuntimeOptions(options: unknown, caller: string): RuntimeOptions {
@@ -34,7 +40,9 @@ export function checkRuntimeOptions(options: unknown, caller: string): RuntimeOp
       throw new TypeError(`${caller}: unknown option '${key}'; the options are ${OPTION_NAMES.join(', ')}`);
     }
   }
-  const { backend, wasmPath, maxBytes } = options as Record<string, unknown>;
+  const { backend, wasmPath, maxBytes, threads } = options as Record<string, unknown>;
+  if (threads !== undefined && !(typeof threads === 'number' && Number.isInteger(threads) && threads >= 1))
+    throw new TypeError(`${caller}: threads must be a whole number >= 1, got ${describe(threads)}`);
   if (maxBytes !== undefined && !(typeof maxBytes === 'number' && maxBytes > 0 && !Number.isNaN(maxBytes)))
     throw new TypeError(`${caller}: maxBytes must be a number of bytes > 0, got ${describe(maxBytes)}`);
   if (backend !== undefined && typeof backend !== 'string')
@@ -43,4 +51,10 @@ export function checkRuntimeOptions(options: unknown, caller: string): RuntimeOp
     throw new TypeError(`${caller}: wasmPath must be a string or a URL, got ${describe(wasmPath)}`);
   }
   return options as RuntimeOptions;
+}
+
+/** `threads` is the wasm backend's: a TypeError where it is given for js or gpu, which have no threads to use. */
+export function checkThreadsFor(backend: string, options: RuntimeOptions, caller: string): void {
+  if (options.threads !== undefined && (backend === 'js' || backend === 'gpu'))
+    throw new TypeError(`${caller}: threads is an option of the wasm backend, not of ${backend}`);
 }

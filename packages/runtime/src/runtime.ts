@@ -15,7 +15,7 @@ import { adoptSparse } from './sparse-tensor.js';
 import { runChecks } from './checks.js';
 import { InvalidArgumentError, UnimplementedError } from './errors.js';
 import { loadBackend, type Backend } from './backend.js';
-import { checkRuntimeOptions, type RuntimeOptions } from './runtime-options.js';
+import { checkRuntimeOptions, checkThreadsFor, type RuntimeOptions } from './runtime-options.js';
 import { guardOutputSizes, wrapOutputs } from './outputs.js';
 import { validateSparse } from './validate-sparse.js';
 import { establishInBounds, knownInBounds } from './index-facts.js';
@@ -40,8 +40,15 @@ export class Runtime {
   /** The bytes one op's outputs and working memory may take (RuntimeOptions.maxBytes). */
   readonly maxBytes: number;
 
+  /**
+   * The threads its calls may run on: 1, or the wasm backend's `threads` where shared memory is available (a page
+   * that is not cross-origin isolated has one).
+   */
+  readonly threads: number;
+
   constructor(backend: Backend, options: Pick<RuntimeOptions, 'maxBytes'> = {}) {
     this.backend = backend.name;
+    this.threads = backend.threads ?? 1;
     this.maxBytes = options.maxBytes ?? defaultMaxBytes();
     this.kernels = backend.kernels;
     this.indicesValid = backend.indicesValid?.bind(backend);
@@ -164,6 +171,7 @@ export class Runtime {
 /** A new runtime on the named backend (`js`, the default, needs no setup), warmed up (warm-up.ts). */
 export async function createRuntime(options?: RuntimeOptions): Promise<Runtime> {
   const checked = checkRuntimeOptions(options, 'createRuntime');
+  checkThreadsFor(checked.backend ?? 'js', checked, 'createRuntime');
   const rt = new Runtime(await loadBackend(checked.backend ?? 'js', checked), checked);
   try {
     warmUp(rt);

@@ -1,6 +1,7 @@
 import type { DenseData, KernelResult, SparseData } from '@sparse/kernel-abi';
 import { broadcastStrides } from '@sparse/kernels-js/internals';
 import { fitsI32, scalarArg, type WasmContext } from '../wasm-context.js';
+import { bytesPerElement } from '../heap.js';
 import { delegate } from '../delegate.js';
 import { REASONS } from '../delegation.js';
 import type { FamilyOp } from '../generated/family-ops.js';
@@ -22,10 +23,18 @@ export function cwiseKernel(ctx: WasmContext, op: string, meta: FamilyOp, js: Js
     const bv = heap.putValues(sp.dtype, dense.data);
     const out = heap.zeros(sp.dtype, n);
     const scalars = meta.roles.scalars.map((s) => scalarArg(args[s] as never));
-    ctx.callFamily(`${op}__${sp.dtype}`, [idx, rank, n, strides, av, bv, out, ...scalars], {
-      what: `${meta.roles.sparse}.indices`,
-      st: sp,
-    });
+    // Entries cut evenly between the threads, each writing its entries' values.
+    const size = bytesPerElement(sp.dtype);
+    const cuts = ctx.cuts(n, n, (i) => i);
+    ctx.callFamilyParts(
+      `${op}__${sp.dtype}`,
+      cuts.slice(1).map((e1, k) => {
+        const e0 = cuts[k];
+        const args = [idx + e0 * rank * 4, rank, e1 - e0, strides, av + e0 * size, bv, out + e0 * size, ...scalars];
+        return { args, entryOffset: e0 };
+      }),
+      { what: `${meta.roles.sparse}.indices`, st: sp },
+    );
     const values = heap.readValues(sp.dtype, out, n);
     return {
       [meta.output]: { kind: 'sparse', indices: sp.indices.slice(), values, shape: sp.shape.slice(), dtype: sp.dtype },

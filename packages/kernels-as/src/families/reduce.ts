@@ -39,7 +39,16 @@ export function reduceKernel(ctx: WasmContext, op: string, meta: FamilyOp, js: J
       if (starts !== undefined) {
         const xv = ctx.valuesOf(sp);
         const acc = heap.alloc(groups * accBytes);
-        ctx.callFamily(`${op}__${sp.dtype}__runs`, [starts, groups, xv, acc, groupSize, ...scalars]);
+        // Groups cut between the threads by their entries, each thread writing its groups' results.
+        const at = heap.i32(starts, groups + 1);
+        const cuts = ctx.cuts(groups, n, (g) => at[g] + g);
+        ctx.callFamilyParts(
+          `${op}__${sp.dtype}__runs`,
+          cuts.slice(1).map((g1, k) => {
+            const g0 = cuts[k];
+            return { args: [starts + g0 * 4, g1 - g0, xv, acc + g0 * accBytes, groupSize, ...scalars] };
+          }),
+        );
         return {
           [meta.output]: { kind: 'dense', data: heap.readValues(sp.dtype, acc, groups), shape, dtype: sp.dtype },
         };

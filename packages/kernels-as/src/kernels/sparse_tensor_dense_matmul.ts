@@ -57,7 +57,16 @@ export function sparseTensorDenseMatmul(
       d = t;
     }
     const out = heap.alloc(m * n * size);
-    ctx.call(`spmm_${dtype}`, [ptrs, stride, tiles, colOff, vals, m, d, n, out]);
+    // Rows cut between the threads by their entries (and the row's own cost: its output), each writing its rows.
+    const starts = heap.i32(ptrs, m);
+    const cuts = ctx.cuts(m, nnz * n, (i) => (i === m ? nnz : starts[i]) + i);
+    ctx.callParts(
+      `spmm_${dtype}`,
+      cuts.slice(1).map((r1, k) => {
+        const r0 = cuts[k];
+        return { args: [ptrs + r0 * 4, stride, tiles, colOff, vals, r1 - r0, d, n, out + r0 * n * size] };
+      }),
+    );
     let result = out;
     if (!sparseFirst) {
       result = heap.alloc(m * n * size);
