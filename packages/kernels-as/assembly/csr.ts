@@ -2,32 +2,42 @@
 // would only find the order the rows already give, a linear pass builds the same canonical result. Values are only
 // moved, so each is instantiated by element size: 4 bytes (float32, int32) and 8 (float64, int64).
 
-/**
- * The transpose of a matrix whose rows never decrease from entry to entry (i32 [n × 2] `idx`, values `vals`), in
- * canonical order: a stable counting sort by column (`fill`: cols + 1 i32 of scratch), which within a column keeps
- * the entries' order, rows ascending; the same result as the stable sort of sparse_reorder. Linear: O(n + cols).
- */
-@inline function transposeRows<T>(
-  idx: usize,
-  vals: usize,
-  n: i32,
-  cols: i32,
-  outIdx: usize,
-  outVals: usize,
-  fill: usize,
-): void {
-  memory.fill(fill, 0, (<usize>cols + 1) << 2);
+// The transpose of a matrix whose rows never decrease from entry to entry (i32 [n × 2] `idx`, values `vals`), in
+// canonical order: a stable counting sort by column, which within a column keeps the entries' order, rows ascending;
+// the same result as the stable sort of sparse_reorder. Linear: O(n + cols). In three steps, so that consecutive
+// ranges of the entries can be counted and placed on threads of their own: count_cols for each range, col_starts
+// once, place_cols_<size> for each range.
+
+/** Counts the entries of each column (i32 [n × 2] `idx`) into `counts` (cols i32). */
+export function count_cols(idx: usize, n: i32, cols: i32, counts: usize): void {
+  memory.fill(counts, 0, (<usize>cols) << 2);
   for (let p = 0; p < n; p++) {
-    const c = fill + ((<usize>load<i32>(idx + ((<usize>p) << 3), 4) + 1) << 2);
+    const c = counts + ((<usize>load<i32>(idx + ((<usize>p) << 3), 4)) << 2);
     store<i32>(c, load<i32>(c) + 1);
   }
+}
+
+/**
+ * Turns the column counts of `parts` consecutive ranges of entries (`parts` arrays of cols i32, one after another)
+ * into where each range's entries of each column go in the transpose: by column, then by range (so stable).
+ */
+export function col_starts(counts: usize, parts: i32, cols: i32): void {
+  let at = 0;
   for (let c = 0; c < cols; c++) {
-    const f = fill + ((<usize>c + 1) << 2);
-    store<i32>(f, load<i32>(f) + load<i32>(f - 4));
+    for (let t = 0; t < parts; t++) {
+      const f = counts + ((<usize>t * cols + c) << 2);
+      const k = load<i32>(f);
+      store<i32>(f, at);
+      at += k;
+    }
   }
+}
+
+/** Places each entry (as (col, row)) and its value where its column's next slot is (`starts`, as col_starts left them). */
+@inline function placeCols<T>(idx: usize, vals: usize, n: i32, starts: usize, outIdx: usize, outVals: usize): void {
   for (let p = 0; p < n; p++) {
     const rc = load<u64>(idx + ((<usize>p) << 3));
-    const f = fill + ((<usize>(<u32>(rc >> 32))) << 2);
+    const f = starts + ((<usize>(<u32>(rc >> 32))) << 2);
     const q = <usize>load<i32>(f);
     store<i32>(f, <i32>q + 1);
     // (col, row): the halves of the index row swapped.
@@ -36,27 +46,11 @@
   }
 }
 
-export function transpose_rows_4(
-  idx: usize,
-  vals: usize,
-  n: i32,
-  cols: i32,
-  outIdx: usize,
-  outVals: usize,
-  fill: usize,
-): void {
-  transposeRows<u32>(idx, vals, n, cols, outIdx, outVals, fill);
+export function place_cols_4(idx: usize, vals: usize, n: i32, starts: usize, outIdx: usize, outVals: usize): void {
+  placeCols<u32>(idx, vals, n, starts, outIdx, outVals);
 }
-export function transpose_rows_8(
-  idx: usize,
-  vals: usize,
-  n: i32,
-  cols: i32,
-  outIdx: usize,
-  outVals: usize,
-  fill: usize,
-): void {
-  transposeRows<u64>(idx, vals, n, cols, outIdx, outVals, fill);
+export function place_cols_8(idx: usize, vals: usize, n: i32, starts: usize, outIdx: usize, outVals: usize): void {
+  placeCols<u64>(idx, vals, n, starts, outIdx, outVals);
 }
 
 /**

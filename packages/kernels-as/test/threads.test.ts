@@ -135,7 +135,7 @@ describe('a threaded wasm backend', async () => {
     }
   });
 
-  describe('gives reductions, element-wise ops and merges the one-thread result, bit for bit', () => {
+  describe('gives reductions, element-wise ops, merges and transposes the one-thread result, bit for bit', () => {
     for (const dtype of DTYPES) {
       it(dtype, () => {
         const a = matrix(3000, 400, 30, dtype, 11);
@@ -148,6 +148,8 @@ describe('a threaded wasm backend', async () => {
           ['sparse_dense_cwise_add', { sp_input: a, dense: denseOf([3000, 400], dtype, 14) }],
           ['sparse_add', { a, b, thresh: dtype === 'int64' ? 300n : 0.3 }],
           ['sparse_maximum', { sp_a: a, sp_b: b }],
+          ['sparse_transpose', { sp_input: a, perm: null }],
+          ['sparse_transpose', { sp_input: matrix(300, 5000, 4, dtype, 16), perm: [1, 0] }],
           ['sparse_add', { a, b: denseOf([3000, 400], dtype, 15), thresh: dtype === 'int64' ? 0n : 0 }],
         ];
         for (const call of calls) {
@@ -275,6 +277,7 @@ describe('a threaded wasm backend that splits every call', async () => {
         ['sparse_reduce_sum', { sp_input: a, axis: [1], keepdims: false }],
         ['sparse_dense_cwise_mul', { sp_input: a, dense: denseOf([cols], 'float32', 2) }],
         ['sparse_add', { a, b, thresh: 0 }],
+        ['sparse_transpose', { sp_input: a, perm: null }],
       );
     }
     for (const call of calls) expect(sameOnBoth(one, split, call)).toBeUndefined();

@@ -8,7 +8,8 @@ import { sortGather, whyNotSortable } from '../sort-gather.js';
 /**
  * sparse_transpose: the index columns permuted in wasm, then the shared sort. A matrix whose rows never decrease
  * (canonical order, say) is transposed by a counting sort by column instead: linear, and the same result, since
- * within a column the sort keeps the entries' order, which is already by row.
+ * within a column the sort keeps the entries' order, which is already by row; on a threaded backend each thread
+ * counts and places a range of the entries.
  */
 export function sparseTranspose(ctx: WasmContext, js: KernelTable['sparse_transpose']): OpKernel<'sparse_transpose'> {
   return (args) => {
@@ -28,8 +29,21 @@ export function sparseTranspose(ctx: WasmContext, js: KernelTable['sparse_transp
       const cols = sp.shape[1];
       const outIdx = heap.alloc(n * 8);
       const outVals = heap.alloc(n * size);
-      const fill = heap.alloc((cols + 1) * 4);
-      ctx.call(`transpose_rows_${size}`, [idx, vals, n, cols, outIdx, outVals, fill]);
+      // Ranges of entries counted and placed on threads of their own (each range's own column counts: worth it
+      // only where there are more entries than columns).
+      const cuts = cols <= n ? ctx.cuts(n, n, (i) => i) : [0, n];
+      const ranges = cuts.slice(1).map((e1, k) => ({ e0: cuts[k], e1, starts: 0 }));
+      const counts = heap.alloc(ranges.length * cols * 4);
+      ranges.forEach((r, k) => (r.starts = counts + k * cols * 4));
+      ctx.callParts(
+        'count_cols',
+        ranges.map((r) => ({ args: [idx + r.e0 * 8, r.e1 - r.e0, cols, r.starts] })),
+      );
+      ctx.call('col_starts', [counts, ranges.length, cols]);
+      ctx.callParts(
+        `place_cols_${size}`,
+        ranges.map((r) => ({ args: [idx + r.e0 * 8, vals + r.e0 * size, r.e1 - r.e0, r.starts, outIdx, outVals] })),
+      );
       return {
         output: sparse(heap.readIndices(outIdx, n * 2), heap.readValues(sp.dtype, outVals, n), shape, sp.dtype),
       };
