@@ -18,7 +18,7 @@
 //                         run many; against js and wasm)
 //   lib/cold-worker.mjs   one fresh process of the cold-start section
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, release, tmpdir, totalmem } from 'node:os';
+import { availableParallelism, cpus, release, tmpdir, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRuntime, listBackends } from '@sparse/runtime';
@@ -81,6 +81,18 @@ const ours = [];
 for (const name of listBackends().filter((b) => b !== 'gpu')) {
   try {
     ours.push({ name, rt: await createRuntime({ backend: name }) });
+    results.backends.available.push(name);
+  } catch (e) {
+    results.backends.unavailable[name] = String(e?.message ?? e).split('\n')[0];
+  }
+}
+// The wasm backend on this machine's cores (up to 2), as a backend of its own: its products, reductions, merges and
+// transposes cut between the threads.
+const threads = Math.min(2, availableParallelism());
+if (threads > 1 && results.backends.available.includes('wasm')) {
+  const name = `wasm-${threads}t`;
+  try {
+    ours.push({ name, rt: await createRuntime({ backend: 'wasm', threads }) });
     results.backends.available.push(name);
   } catch (e) {
     results.backends.unavailable[name] = String(e?.message ?? e).split('\n')[0];

@@ -29,7 +29,7 @@ const BUNDLE_URL = '/vendor/sparse/sparse.js';
 const PAGE = `<!doctype html>
 <link rel="icon" href="data:,">
 <script type="module">
-  import { createRuntime, listBackends, registerBackend } from '${BUNDLE_URL}';
+  import { createRuntime, listBackends, registerBackend, SparseTensor, tensor } from '${BUNDLE_URL}';
   import { createGpuBackend } from '/vendor/sparse/sparse-gpu.js';
   import { runCase } from '/run-case.js';
   try {
@@ -47,7 +47,39 @@ const PAGE = `<!doctype html>
       }
       report[backend] = { counts, failures: failures.slice(0, 10), cases: cases.length };
     }
+    // The wasm backend on three threads (the page is cross-origin isolated): every example, then a product big
+    // enough to be cut between the threads, which must equal one thread's exactly.
+    const threaded = await createRuntime({ backend: 'wasm', threads: 3 });
+    const counts = { passed: 0, failed: 0, unsupported: 0, delegated: 0 };
+    const failures = [];
+    for (const c of cases) {
+      const r = await runCase(threaded, c);
+      counts[r.status]++;
+      if (r.status === 'failed' || r.status === 'unsupported') failures.push(c.op + '/' + c.name + ': ' + r.message);
+    }
+    const one = await createRuntime({ backend: 'wasm' });
+    const indices = [];
+    for (let r = 0; r < 2000; r++) for (let k = 0; k < 20; k++) indices.push([r, (r * 37 + k * 101) % 2000]);
+    const a = new SparseTensor(indices, new Float32Array(indices.length).map((_, i) => ((i * 7) % 13) - 6.5), [2000, 2000], 'float32');
+    const b = tensor(new Float32Array(2000 * 32).map((_, i) => ((i * 5) % 11) / 4), 'float32', [2000, 32]);
+    const [x, y] = [threaded, one].map((rt) => Array.from(rt.sparse.tensorDenseMatmul(a, b).data));
+    const sameProduct = x.length === 64000 && x.every((v, i) => Object.is(v, y[i]));
+    report['wasm-threads'] = { counts, failures: failures.slice(0, 10), cases: cases.length, threads: threaded.threads, sameProduct };
     window.__report = report;
+  } catch (e) {
+    window.__report = { error: String(e && e.stack || e) };
+  }
+</script>`;
+
+// The same bundle in a page that is not cross-origin isolated: no shared memory, so one thread, and calls still run.
+const PLAIN_PAGE = `<!doctype html>
+<link rel="icon" href="data:,">
+<script type="module">
+  import { createRuntime, SparseTensor } from '${BUNDLE_URL}';
+  try {
+    const rt = await createRuntime({ backend: 'wasm', threads: 3 });
+    const st = new SparseTensor([[0, 1]], [2], [2, 2], 'float32');
+    window.__report = { threads: rt.threads, isolated: self.crossOriginIsolated, dense: rt.sparse.toDense(st).toArray() };
   } catch (e) {
     window.__report = { error: String(e && e.stack || e) };
   }
@@ -72,6 +104,8 @@ async function bundleRunner(): Promise<string> {
   return result.outputFiles[0].text;
 }
 
+const ISOLATED = { 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp' };
+
 let server: Server;
 let origin = '';
 const profile = mkdtempSync(join(tmpdir(), 'chromium-profile-'));
@@ -89,7 +123,14 @@ beforeAll(async () => {
   const files: Record<string, string> = {
     '/cases.json': join(ROOT, 'packages/conformance/generated/cases.json'),
     ...Object.fromEntries(
-      ['sparse.js', 'sparse.js.map', 'kernels.wasm'].map((f) => [`/vendor/sparse/${f}`, join(BUNDLE_DIR, f)]),
+      [
+        'sparse.js',
+        'sparse.js.map',
+        'kernels.wasm',
+        'kernels-threads.wasm',
+        'thread-worker.js',
+        'thread-worker.js.map',
+      ].map((f) => [`/vendor/sparse/${f}`, join(BUNDLE_DIR, f)]),
     ),
     ...Object.fromEntries(
       ['sparse-gpu.js', 'sparse-gpu.js.map'].map((f) => [`/vendor/sparse/${f}`, join(GPU_BUNDLE_DIR, f)]),
@@ -98,14 +139,17 @@ beforeAll(async () => {
   server = createServer((req, res) => {
     const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
     requested.push(path);
-    if (path === '/') return void res.writeHead(200, { 'content-type': 'text/html' }).end(PAGE);
-    if (path === '/run-case.js') return void res.writeHead(200, { 'content-type': 'text/javascript' }).end(runner);
+    if (path === '/plain') return void res.writeHead(200, { 'content-type': 'text/html' }).end(PLAIN_PAGE);
+    // Everything else cross-origin isolated (COOP and COEP), as a page must be for shared memory and threads.
+    if (path === '/') return void res.writeHead(200, { 'content-type': 'text/html', ...ISOLATED }).end(PAGE);
+    if (path === '/run-case.js')
+      return void res.writeHead(200, { 'content-type': 'text/javascript', ...ISOLATED }).end(runner);
     const file = files[path];
     if (!file || !existsSync(file)) {
       refused.push(path);
       return void res.writeHead(404).end();
     }
-    res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/json' });
+    res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/json', ...ISOLATED });
     createReadStream(file).pipe(res);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -135,9 +179,14 @@ it('the browser bundles run every spec example in headless Chromium on the js, w
     // The page asked for nothing the bundle does not bring, and the wasm backend fetched the kernels beside it.
     expect(refused).toEqual([]);
     expect(requested).toContain('/vendor/sparse/kernels.wasm');
-    // Every backend the runtime knows (in Node: the same list) ran in the page.
-    expect(Object.keys(report).sort()).toEqual(listBackends().sort());
-    for (const backend of listBackends()) {
+    // Every backend the runtime knows (in Node: the same list) ran in the page, and wasm on threads.
+    expect(Object.keys(report).sort()).toEqual([...listBackends(), 'wasm-threads'].sort());
+    expect(requested).toContain('/vendor/sparse/kernels-threads.wasm');
+    expect(requested).toContain('/vendor/sparse/thread-worker.js');
+    const threaded = report['wasm-threads'] as { threads: number; sameProduct: boolean };
+    expect(threaded.threads).toBe(3);
+    expect(threaded.sameProduct).toBe(true);
+    for (const backend of [...listBackends(), 'wasm-threads']) {
       const r = report[backend] as { counts: Record<string, number>; failures: string[]; cases: number };
       expect(r.failures, `${backend} in Chromium`).toEqual([]);
       expect(r.counts.failed + r.counts.unsupported).toBe(0);
@@ -149,3 +198,25 @@ it('the browser bundles run every spec example in headless Chromium on the js, w
     await browser.close();
   }
 }, 180_000);
+
+it('a page that is not cross-origin isolated runs the wasm backend on one thread', async () => {
+  const browser = await launchChromium(profile);
+  try {
+    const page = await browser.newPage();
+    await page.goto(origin + '/plain');
+    await page.waitForFunction(() => (window as unknown as { __report?: unknown }).__report !== undefined, undefined, {
+      timeout: 60_000,
+    });
+    const report = await page.evaluate(() => (window as unknown as { __report: Record<string, unknown> }).__report);
+    expect(report).toEqual({
+      threads: 1,
+      isolated: false,
+      dense: [
+        [0, 2],
+        [0, 0],
+      ],
+    });
+  } finally {
+    await browser.close();
+  }
+}, 120_000);
