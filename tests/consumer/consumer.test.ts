@@ -26,7 +26,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 const ROOT = join(import.meta.dirname, '../..');
 const APP = join(import.meta.dirname, 'app');
 const work = mkdtempSync(join(tmpdir(), 'sparse-consumer-'));
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+afterAll(() => rmSync(work, { recursive: true, force: true }), 60_000);
 
 interface Manifest {
   name: string;
@@ -206,8 +206,18 @@ describe('a user of the published packages', () => {
     ],
   };
 
-  /** The report of app/src/checks.js, as it must be wherever the app runs. */
-  function expectReport(report: Record<string, unknown>, where: string): void {
+  /**
+   * The report of app/src/checks.js, as it must be wherever the app runs: the wasm backend on two threads where the
+   * page is cross-origin isolated (and in Node), else on one.
+   */
+  function expectReport(report: Record<string, unknown>, where: string, threads = 2): void {
+    expect(report.threads, `${where}: threads`).toEqual({
+      threads,
+      toDense: [
+        [0, 2],
+        [0, 0],
+      ],
+    });
     expect(report.js, `${where}: js`).toEqual({ backend: 'js', ...EXPECTED });
     expect(report.wasm, `${where}: wasm`).toEqual({ backend: 'wasm', ...EXPECTED });
     expect(report.defaultBackend, where).toBe('wasm');
@@ -282,6 +292,10 @@ describe('a user of the published packages', () => {
       join(builds['esbuild (copy)'], 'kernels.wasm'),
     );
     page(builds['esbuild (copy)'], 'index.js');
+    // For threads, esbuild's builds get the threaded kernels and the worker's module copied beside the bundle too.
+    for (const dir of [builds.esbuild, builds['esbuild (copy)']])
+      for (const f of ['kernels-threads.wasm', 'thread-worker.js'])
+        cpSync(join(app, 'node_modules/@sparse/runtime/dist/browser', f), join(dir, f));
 
     for (const [name, dir] of Object.entries(builds)) {
       const files = filesUnder(dir).filter((f) => /\.(js|wasm)$/.test(f));
@@ -312,7 +326,8 @@ describe('a user of the published packages', () => {
       try {
         const { report, errors } = await reportOf(browser, dev.url);
         expect(errors, 'vite dev').toEqual([]);
-        expectReport(report, 'vite dev');
+        // Served without COOP and COEP: no shared memory there, so one thread.
+        expectReport(report, 'vite dev', 1);
       } finally {
         dev.stop();
       }
@@ -341,7 +356,14 @@ async function serveFolder(dir: string) {
       refused.push(path);
       return void res.writeHead(404).end();
     }
-    res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' }).end(readFileSync(file));
+    // Cross-origin isolated, as a page must be for shared memory (the wasm backend's threads).
+    res
+      .writeHead(200, {
+        'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
+        'cross-origin-opener-policy': 'same-origin',
+        'cross-origin-embedder-policy': 'require-corp',
+      })
+      .end(readFileSync(file));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();

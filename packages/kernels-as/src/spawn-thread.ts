@@ -10,9 +10,16 @@ export interface SpawnedThread {
  * Node takes spawn-thread-node.ts instead (the package's `#spawn-thread` import, by export condition).
  */
 export function spawnThread(init: ThreadInit): Promise<SpawnedThread> {
+  // Inline, as bundlers recognise it (Vite bundles the worker's imports only in this form).
   const worker = new Worker(new URL('./thread-worker.js', import.meta.url), { type: 'module' });
   return new Promise((resolve, reject) => {
-    worker.onerror = (e) => reject(new Error(`a wasm kernel thread did not start: ${e.message}`));
+    worker.onerror = (e) => {
+      worker.terminate();
+      const why = e.message || 'its module did not load';
+      reject(
+        new Error(`a wasm kernel thread did not start: ${why} (thread-worker.js belongs beside the backend's module)`),
+      );
+    };
     worker.onmessage = () => {
       worker.onerror = null;
       resolve({ terminate: () => worker.terminate() });

@@ -68,6 +68,13 @@ export async function runChecks(wasmOptions = {}) {
     report.error = `${e.name}: ${e.message}`;
   }
   try {
+    const rt = await createRuntime({ backend: 'wasm', threads: 2, ...wasmOptions });
+    const st = new SparseTensor([[0, 1]], [2], [2, 2], 'float32');
+    report.threads = { threads: rt.threads, toDense: rt.sparse.toDense(st).toArray() };
+  } catch (e) {
+    report.threads = { error: String(e?.stack ?? e) };
+  }
+  try {
     await createRuntime({ backend: 'gpu' });
     report.gpu = 'loaded';
   } catch (e) {
