@@ -1,5 +1,11 @@
-import { allocValues, type DenseData, type KernelResult, type SparseData } from '@sparse/kernel-abi';
-import type { Combiner, EmbeddingPlan } from '@sparse/kernels-js/internals';
+import {
+  allocValues,
+  type Combiner,
+  type DenseData,
+  type EmbeddingPlan,
+  type KernelResult,
+  type SparseData,
+} from '@sparse/kernel-abi';
 import { bytesPerElement } from './heap.js';
 import { fitsI32, type WasmContext } from './wasm-context.js';
 import { delegate } from './delegate.js';
@@ -25,7 +31,7 @@ export interface EmbeddingCall {
 }
 
 /**
- * Both embedding lookups in wasm, by the shared plan of rows (kernels-js's lookupPlan / safeLookupPlan): the table
+ * Both embedding lookups in wasm, by the shared plan of rows (kernel-abi's lookupPlan / safeLookupPlan): the table
  * kept prepared between calls where it can be (a Tensor's own data), the ids' indices (i32), ids and weights as the
  * other kernels take a SparseTensor's operands, then one pass (assembly/embedding.ts). Tables or shapes past i32,
  * or buffers past the wasm memory the kernels allow themselves, run on the JS kernel, declared.

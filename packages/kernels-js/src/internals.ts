@@ -8,4 +8,3 @@ export { mergePlan, takeMerged } from './families/merge-plan.js';
 export { matmulPlan, type MatmulPlan } from './matmul-plan.js';
 export { concatShape } from './kernels/sparse_concat.js';
 export { resolveReshapeTarget } from './reshape-shape.js';
-export { lookupPlan, safeLookupPlan, type Combiner, type EmbeddingPlan } from './embedding-combine.js';

@@ -1,5 +1,4 @@
-import type { KernelTable, OpKernel } from '@sparse/kernel-abi';
-import { lookupPlan, type Combiner } from '@sparse/kernels-js/internals';
+import { lookupPlan, type Combiner, type KernelTable, type OpKernel } from '@sparse/kernel-abi';
 import type { WasmContext } from '../wasm-context.js';
 import { combineInWasm } from '../embedding-combine.js';
 

@@ -1,5 +1,5 @@
-import type { EmbeddingLookupSparseKernel } from '@sparse/kernel-abi';
-import { combineEmbeddings, lookupPlan, type Combiner } from '../embedding-combine.js';
+import { lookupPlan, type Combiner, type EmbeddingLookupSparseKernel } from '@sparse/kernel-abi';
+import { combineEmbeddings } from '../embedding-combine.js';
 
 /**
  * One output row per row of `sp_ids` up to the last that holds an id: the ids' rows of `params` (each scaled to

@@ -1,5 +1,5 @@
-import type { SafeEmbeddingLookupSparseKernel } from '@sparse/kernel-abi';
-import { combineEmbeddings, safeLookupPlan, type Combiner } from '../embedding-combine.js';
+import { safeLookupPlan, type Combiner, type SafeEmbeddingLookupSparseKernel } from '@sparse/kernel-abi';
+import { combineEmbeddings } from '../embedding-combine.js';
 
 /**
  * One output row per row of `sparse_ids` (every index without its last coordinate): the rows of
