@@ -48,6 +48,8 @@ export function benchConfig(quick) {
     ops: quick
       ? { rows: 1000, cols: 1000, nnz: 1e5, segmentWidth: 8 }
       : { rows: 4000, cols: 4000, nnz: 1e6, segmentWidth: 8 },
+    // Embedding lookups: `ids` ids into a vocab×dim float32 table, in `batch` rows.
+    embedding: quick ? { vocab: 1e4, dim: 64, ids: 1e4, batch: 1e3 } : { vocab: 1e5, dim: 64, ids: 1e5, batch: 1e4 },
     // Cold start: each case in fresh processes (the first calls, against the steady state of the same process).
     cold: {
       spmm: [

@@ -71,6 +71,7 @@ export function markdown(r, chartFile) {
   if (r.cold_start) L.push(...coldMarkdown(r.cold_start));
   if (r.scaling) L.push(...scalingMarkdown(r, backends));
   if (r.gpu) L.push(...gpuMarkdown(r.gpu), '');
+  if (r.embedding) L.push(...embeddingMarkdown(r.embedding, backends));
 
   // Checks.
   L.push('## Checks', '');
@@ -100,7 +101,7 @@ export function markdown(r, chartFile) {
 
 /** Whether the run left sections out (--only). */
 function partial(r) {
-  return r.sections && r.sections.length < 5;
+  return r.sections && r.sections.length < 6;
 }
 
 /** The SpMM grid: the chart's table, TF's table reproduced, and the same points against the native peers. */
@@ -221,6 +222,35 @@ function opsMarkdown(r, backends) {
     );
   }
   L.push('');
+  return L;
+}
+
+/** Embedding lookups: each backend against numpy's gather + segment sum, and wasm against js. */
+function embeddingMarkdown(e, backends) {
+  const L = [
+    `## embedding_lookup_sparse: ${e.ids} ids into a ${e.vocab}×${e.dim} float32 table, ${e.batch} rows, combiner sum`,
+    '',
+  ];
+  const cols = ['implementation', 'median ms', 'min ms', 'max ms', '÷ numpy'];
+  if (backends.includes('js')) cols.push('÷ js');
+  L.push(...head(cols));
+  for (const name of [...backends, 'numpy']) {
+    const res = e.results[name];
+    const c = [name === 'numpy' ? 'numpy' : label(name), ms(res), fmt0(res?.min_ms), fmt0(res?.max_ms)];
+    c.push(name === 'numpy' ? '—' : x(ratioOf(res, e.results.numpy)));
+    if (backends.includes('js')) c.push(name === 'js' || name === 'numpy' ? '—' : x(ratioOf(res, e.results.js)));
+    L.push(row(c));
+  }
+  const del = Object.entries(e.delegated ?? {}).map(([b, why]) => `${b} delegated: ${why}`);
+  const held = Object.entries(e.resident_bytes ?? {}).filter(([, n]) => n > 0);
+  L.push(
+    '',
+    `Repeated calls on the same table and ids${held.length ? ` (${held.map(([b, n]) => `${b} kept ${fmt(n / 2 ** 20)} MiB of them prepared`).join(', ')})` : ''}. Peer: ${e.peer ?? '—'}.${del.length ? ` (${del.join('; ')})` : ''}`,
+    e.mismatches?.length
+      ? `Checksums that disagree (sum of |output|): ${e.mismatches.join('; ')}.`
+      : 'Every implementation gave the same output (sum of |output| within 1e-3 relative).',
+    '',
+  );
   return L;
 }
 

@@ -98,6 +98,22 @@ def run(task):
             out.append(("numpy-dense", res))
         return out
     shape = tuple(task["shape"])
+    if kind == "embedding_sum":
+        rows, ids = read(d, "rows.bin", np.int32), read(d, "ids.bin", np.int32)
+        params = read(d, "params.bin", np.float32).reshape(shape)
+        n_rows = int(rows[-1]) + 1 if len(rows) else 0
+
+        def fn():
+            # The rows of the ids gathered, then each run of one row summed (the rows are sorted).
+            starts = np.flatnonzero(np.r_[True, rows[1:] != rows[:-1]])
+            out = np.zeros((n_rows, shape[1]), np.float32)
+            out[rows[starts]] = np.add.reduceat(params[ids], starts, axis=0)
+            return out
+
+        res, out = timed(fn, task)
+        res.update(impl="np.add.reduceat(params[ids], starts of the rows' runs) into zeros", lib="numpy",
+                   out_size=size_of(out), checksum=float(np.abs(out).sum(dtype=np.float64)))
+        return [("scipy", res)]
     if kind == "reorder":
         r, c, v = coo_of(d, shape)
         fn, impl, lib = (lambda: (lambda o: (r[o], c[o], v[o]))(np.lexsort((c, r)))), "np.lexsort((cols, rows)) + 3 gathers", "numpy"

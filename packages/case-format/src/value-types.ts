@@ -6,6 +6,7 @@ import { isDenseForm, isRecord, isSparseForm } from './value-forms.js';
 /** The types an op spec gives its arguments and outputs; each calls for some of the value forms. */
 export type ValueType =
   | 'sparse'
+  | 'sparse_or_null'
   | 'sparse_list'
   | 'sparse_or_sparse_list'
   | 'dense'
@@ -16,7 +17,8 @@ export type ValueType =
   | 'int_list'
   | 'int_or_int_list'
   | 'shape'
-  | 'axes';
+  | 'axes'
+  | 'string';
 
 const SPARSE_FORM = 'a SparseTensor is written {sparse: {indices, values, dense_shape}, dtype}';
 const DENSE_FORM = 'a dense tensor is written {dense: NESTED, dtype} (with `shape` for a zero-sized dim)';
@@ -34,6 +36,9 @@ export function checkValueType(value: unknown, type: ValueType, path: CasePath, 
   switch (type) {
     case 'sparse':
       sparse(value, path);
+      return;
+    case 'sparse_or_null':
+      if (value !== null) sparse(value, path);
       return;
     case 'sparse_list':
       if (!Array.isArray(value)) report(path, `expected a list of SparseTensors, ${got}`);
@@ -69,6 +74,9 @@ export function checkValueType(value: unknown, type: ValueType, path: CasePath, 
     case 'axes':
       if (!(value === null || Number.isInteger(value) || (Array.isArray(value) && value.every(Number.isInteger))))
         report(path, `expected null, an axis or a list of axes, ${got}`);
+      return;
+    case 'string':
+      if (typeof value !== 'string') report(path, `expected a string, ${got}`);
       return;
   }
 }

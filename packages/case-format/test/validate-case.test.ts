@@ -290,6 +290,9 @@ describe('validateCase: an example in an op spec', () => {
       ['int_or_int_list', 3, '3'],
       ['axes', [0, 1], [0.5]],
       ['axes', null, '0'],
+      ['sparse_or_null', null, { dense: 1, dtype: 'int32' }],
+      ['sparse_or_null', st, 0],
+      ['string', 'mean', 1],
     ];
     for (const [type, ok, bad] of cases) {
       expect(problems(type, ok), `${type}: ${JSON.stringify(ok)}`).toEqual([]);

@@ -6,6 +6,7 @@ import type { ArgSpec, LoadedSpec, ArgType, OutputType } from './spec-types.js';
 
 const ARG_TS: Record<ArgType, string> = {
   sparse: 'SparseLike',
+  sparse_or_null: 'SparseLike | null',
   dense: 'TensorLike',
   scalar: 'ScalarLike',
   sparse_or_dense: 'SparseLike | TensorLike',
@@ -17,7 +18,13 @@ const ARG_TS: Record<ArgType, string> = {
   int_list: 'readonly number[]',
   shape: 'ShapeLike',
   axes: 'AxesLike',
+  string: 'string',
 };
+
+/** An argument's TS type: a string argument that lists its values takes exactly those. */
+function argTs(a: ArgSpec): string {
+  return a.one_of ? a.one_of.map((v) => JSON.stringify(v)).join(' | ') : ARG_TS[a.type];
+}
 
 const OUTPUT_TS: Record<OutputType, string> = {
   sparse: 'SparseTensor',
@@ -140,13 +147,14 @@ function optionProps(a: ArgSpec): OptionalKind<PropertySignatureStructure>[] {
     {
       name: camelCase(a.name),
       hasQuestionToken: true,
-      type: a.default === null && a.type !== 'axes' ? `${ARG_TS[a.type]} | null` : ARG_TS[a.type],
+      // AxesLike and SparseLike | null take null already.
+      type: a.default === null && a.type !== 'axes' && a.type !== 'sparse_or_null' ? `${argTs(a)} | null` : argTs(a),
       docs: [`${a.doc.trim()}\n\nDefault: ${def}.`],
     },
     ...(a.aliases ?? []).map((alias) => ({
       name: camelCase(alias),
       hasQuestionToken: true,
-      type: ARG_TS[a.type],
+      type: argTs(a),
       docs: [`@deprecated The old name of \`${camelCase(a.name)}\`.`],
     })),
   ];
@@ -155,7 +163,7 @@ function optionProps(a: ArgSpec): OptionalKind<PropertySignatureStructure>[] {
 function paramsOf(s: LoadedSpec) {
   const params = s.args
     .filter((a) => a.default === undefined)
-    .map((a) => ({ name: camelCase(a.name), type: ARG_TS[a.type] }));
+    .map((a) => ({ name: camelCase(a.name), type: argTs(a) }));
   if (s.args.some((a) => a.default !== undefined))
     params.push({ name: 'options', type: optionsName(s), hasQuestionToken: true } as never);
   return params as { name: string; type: string; hasQuestionToken?: boolean }[];

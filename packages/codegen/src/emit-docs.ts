@@ -22,7 +22,9 @@ hb.registerHelper('signature', (s: LoadedSpec) => {
   const opt = s.args.filter((a) => a.default !== undefined).map((a) => camelCase(a.name));
   return [...req, ...(opt.length ? [`{ ${opt.join(', ')} }?`] : [])].join(', ');
 });
-hb.registerHelper('argKind', (t: keyof typeof ARG_TYPES) => ARG_TYPES[t]);
+hb.registerHelper('argKind', (a: ArgSpec) =>
+  a.one_of ? `one of ${a.one_of.map((v) => `\`'${v}'\``).join(', ')}` : ARG_TYPES[a.type],
+);
 hb.registerHelper('dtypeText', (s: LoadedSpec, d: string | undefined) =>
   d === undefined
     ? ''
@@ -54,7 +56,9 @@ hb.registerHelper('shapeText', (r: ShapeRule) =>
           ? `dense shape of \`${r.replace_last.input}\`, the last dim replaced by \`${r.replace_last.with}\``
           : 'matmul' in r
             ? `[rows of \`${r.matmul.a}\`, columns of \`${r.matmul.b}\`] after \`${r.matmul.adjoint_a}\` / \`${r.matmul.adjoint_b}\``
-            : r.computed,
+            : 'lookup' in r
+              ? `dense shape of \`${r.lookup.ids}\` without its last dim, then the dims of \`${r.lookup.params}\` after its first`
+              : r.computed,
 );
 hb.registerHelper('checkText', (c: CheckSpec) => (CHECK_RULES[c.rule] as CheckRuleDecl<CheckSpec>).doc(c));
 const DISPATCH_TEXT: Record<Dispatch, string> = {

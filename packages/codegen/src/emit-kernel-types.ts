@@ -4,6 +4,7 @@ import type { LoadedSpec, ArgType, OutputType } from './spec-types.js';
 
 const KERNEL_ARG: Record<ArgType, string> = {
   sparse: 'SparseData',
+  sparse_or_null: 'SparseData | null',
   dense: 'DenseData',
   scalar: 'Scalar',
   sparse_or_dense: 'SparseData | DenseData',
@@ -15,6 +16,7 @@ const KERNEL_ARG: Record<ArgType, string> = {
   int_list: 'number[]',
   shape: 'number[]',
   axes: 'number[] | null',
+  string: 'string',
 };
 
 const KERNEL_OUT: Record<OutputType, string> = {
@@ -64,7 +66,10 @@ export function emitKernelTypes(specs: LoadedSpec[]): string {
         docs: [`Arguments of the ${s.name} kernel, validated by the runtime, defaults filled in.`],
         properties: s.args.map((a) => ({
           name: a.name,
-          type: a.default === null && a.type !== 'axes' ? `${KERNEL_ARG[a.type]} | null` : KERNEL_ARG[a.type],
+          type:
+            a.default === null && a.type !== 'axes' && a.type !== 'sparse_or_null'
+              ? `${KERNEL_ARG[a.type]} | null`
+              : KERNEL_ARG[a.type],
         })),
       });
       f.addInterface({

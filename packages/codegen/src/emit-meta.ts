@@ -23,6 +23,7 @@ export function emitOpsMeta(specs: LoadedSpec[]): string {
           ...(a.default !== undefined && { default: a.default }),
           aliases: a.aliases ?? [],
           ...(a.bounds === 'except_last' && { bounds: a.bounds }),
+          ...(a.one_of && { oneOf: a.one_of }),
         })),
         outputs: s.outputs.map((o) => ({
           name: o.name,

@@ -23,7 +23,15 @@ const ajv = new Ajv({
 });
 const validateSchema = ajv.compile(specSchema);
 
-const TENSOR_ARGS = new Set(['sparse', 'dense', 'scalar', 'sparse_or_dense', 'sparse_list', 'sparse_or_sparse_list']);
+const TENSOR_ARGS = new Set([
+  'sparse',
+  'sparse_or_null',
+  'dense',
+  'scalar',
+  'sparse_or_dense',
+  'sparse_list',
+  'sparse_or_sparse_list',
+]);
 
 /** Reads every `*.yaml` under `specsDir`, validates each and all of them together; throws one SpecError listing every problem. */
 export function loadSpecs(specsDir: string, displayRoot = process.cwd()): LoadedSpec[] {
@@ -127,6 +135,10 @@ function checkSpec(spec: OpSpec, report: Report): void {
       report(['args', i, 'default'], "'zero' is a default only for a scalar");
     if (a.bounds !== undefined && !['sparse', 'sparse_or_sparse_list'].includes(a.type))
       report(['args', i, 'bounds'], 'only a sparse argument has bounds to check');
+    if (a.one_of !== undefined && a.type !== 'string')
+      report(['args', i, 'one_of'], 'only a string argument lists the values it takes');
+    if (a.type === 'string' && typeof a.default === 'string' && a.one_of && !a.one_of.includes(a.default))
+      report(['args', i, 'default'], `'${a.default}' is not one of ${a.one_of.join(', ')}`);
   });
   checkDtypeDefaults(spec, report);
   const outNames = new Set<string>();
@@ -161,6 +173,12 @@ function checkSpec(spec: OpSpec, report: Report): void {
       for (const k of ['adjoint_a', 'adjoint_b'] as const)
         if (argByName.get(r[k])?.type !== 'bool')
           report(['outputs', i, 'shape', 'matmul', k], `'${r[k]}' is not a bool argument`);
+    } else if ('lookup' in rule) {
+      const { ids, params } = rule.lookup;
+      if (!['sparse', 'dense'].includes(argByName.get(ids)?.type ?? ''))
+        report(['outputs', i, 'shape', 'lookup', 'ids'], `'${ids}' is not a tensor argument`);
+      if (argByName.get(params)?.type !== 'dense')
+        report(['outputs', i, 'shape', 'lookup', 'params'], `'${params}' is not a dense argument`);
     } else if ('value' in rule) {
       const a = argByName.get(rule.value);
       if (!a || !['shape', 'int_list'].includes(a.type))

@@ -5,6 +5,7 @@
 /** How a runtime argument is passed and converted. */
 export type ArgType =
   | 'sparse'
+  | 'sparse_or_null'
   | 'dense'
   | 'scalar'
   | 'sparse_or_dense'
@@ -15,11 +16,13 @@ export type ArgType =
   | 'int_list'
   | 'int_or_int_list'
   | 'shape'
-  | 'axes';
+  | 'axes'
+  | 'string';
 
 /** Each argument type, as the op reference describes it. */
 export const ARG_TYPES: Record<ArgType, string> = {
   sparse: 'a SparseTensor',
+  sparse_or_null: 'a SparseTensor, or null (None in TensorFlow)',
   dense: 'a dense tensor (a Tensor, or nested arrays)',
   scalar: 'a rank-0 tensor or a plain value',
   sparse_or_dense: 'a SparseTensor or a dense tensor',
@@ -31,6 +34,7 @@ export const ARG_TYPES: Record<ArgType, string> = {
   int_or_int_list: 'a whole number or a list of whole numbers',
   shape: 'a dense shape: a list of non-negative whole numbers',
   axes: 'null (every axis), an axis, or a list of axes',
+  string: 'a string (one of those the argument lists, where it lists them)',
 };
 
 /** What an output is. */
@@ -52,6 +56,7 @@ export type ShapeRule =
   | { reduce: { input: string; axes: string; keepdims: string } }
   | { replace_last: { input: string; with: string } }
   | { matmul: { a: string; b: string; adjoint_a: string; adjoint_b: string } }
+  | { lookup: { ids: string; params: string } }
   | { computed: string };
 
 /**

@@ -19,6 +19,8 @@ export interface ArgSpec {
   aliases?: string[];
   /** Sparse arguments: `except_last` leaves the last dim's indices unchecked (an op that discards it, as TF does). */
   bounds?: 'all' | 'except_last';
+  /** A `string` argument: the strings it takes (any other is an InvalidArgumentError). */
+  one_of?: string[];
   doc: string;
 }
 

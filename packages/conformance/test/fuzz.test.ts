@@ -110,6 +110,7 @@ function malformed(a: ArgMeta): unknown[] {
   const sparse = new SparseTensor([[0, 1]], [1], [2, 2]);
   switch (a.type) {
     case 'sparse':
+    case 'sparse_or_null':
     case 'sparse_or_sparse_list':
       return [...BAD_SPARSE, tensor([[1, 2]]), ...ANYTHING];
     case 'sparse_list':

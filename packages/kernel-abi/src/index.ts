@@ -23,6 +23,7 @@ export {
 export { exactRowMajorStrides, exactSizeOf, linearOffset, linearOffsets, rowMajorStrides, sizeOf } from './strides.js';
 export { indexText } from './index-text.js';
 export { reducedAxes } from './axes.js';
+export { lookupPlan, safeLookupPlan, type Combiner, type EmbeddingPlan } from './embedding-plan.js';
 export { compareIndexRows, isSortedRows } from './compare-indices.js';
 export { fitSparse, isWideSparse, toWideSparse, type WideSparseData } from './wide-sparse.js';
 export {

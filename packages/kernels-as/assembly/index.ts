@@ -8,6 +8,7 @@ export * from './reorder';
 export * from './from-dense';
 export * from './softmax';
 export * from './segment-sum';
+export * from './embedding';
 export * from './reshape';
 export * from './expand-dims';
 export * from './slice';

@@ -143,13 +143,16 @@ export class PreparedCache {
     return true;
   }
 
-  /** The values of `sp`, if resident or can be made so; undefined means "copy them for the call". */
-  values(sp: SparseData, bytesPer: number): number | undefined {
-    const key = sp.values as Values & { byteLength: number };
+  /**
+   * A tensor's values (a SparseTensor's values, a dense Tensor's data), if resident or can be made so; undefined
+   * means "copy them for the call".
+   */
+  values(values: Values, bytesPer: number): number | undefined {
+    const key = values as Values & { byteLength: number };
     if (!(key.byteLength >= this.minBytes)) return undefined;
     const e = this.lookup(this.valueEntries, key);
     if (e) return e.ptr;
-    const bytes = sp.values.length * bytesPer;
+    const bytes = values.length * bytesPer;
     if (!this.eligible(key, bytes)) return undefined;
     const p = this.upload(this.valueEntries, key, bytes);
     if (p === undefined) return undefined;

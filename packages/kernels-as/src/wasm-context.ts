@@ -1,4 +1,4 @@
-import type { Scalar, SparseData } from '@sparse/kernel-abi';
+import type { DenseData, Scalar, SparseData } from '@sparse/kernel-abi';
 import { indexText, KernelError } from '@sparse/kernel-abi';
 import { bytesPerElement, Heap } from './heap.js';
 import { WASM_BYTES } from './delegation.js';
@@ -74,7 +74,15 @@ export class WasmContext {
 
   /** `st`'s values in wasm memory: its prepared copy (made now if it can be kept), else a copy for the call. */
   valuesOf(st: SparseData): number {
-    return this.prepared.values(st, bytesPerElement(st.dtype)) ?? this.heap.putValues(st.dtype, st.values);
+    return this.prepared.values(st.values, bytesPerElement(st.dtype)) ?? this.heap.putValues(st.dtype, st.values);
+  }
+
+  /**
+   * A dense operand's data in wasm memory: its prepared copy where it can be kept (a Tensor's own data, which the
+   * runtime marks immutable), else a copy for the call.
+   */
+  dataOf(d: DenseData): number {
+    return this.prepared.values(d.data, bytesPerElement(d.dtype)) ?? this.heap.putValues(d.dtype, d.data);
   }
 
   /**

@@ -58,7 +58,7 @@ export function bindArgs(op: OpMeta, raw: Record<string, unknown>): BoundArgs {
   // Tensors that carry a dtype bind the dtype variables first; plain values then take the bound dtype.
   const tensors = new Map<string, Tensorish>();
   for (const a of op.args) {
-    if (!given.has(a.name) || a.dtype === undefined) continue;
+    if (!given.has(a.name) || a.dtype === undefined || (given.get(a.name) === null && takesNull(a))) continue;
     const t = classify(op, a, given.get(a.name));
     tensors.set(a.name, t);
     if (t.kind === 'sparse' || t.kind === 'dense') bind(a, t.value.dtype);
@@ -92,13 +92,16 @@ export function bindArgs(op: OpMeta, raw: Record<string, unknown>): BoundArgs {
     if (t) values[a.name] = toKernelForm(op, a, t);
     else if (given.has(a.name)) values[a.name] = readPlainArg(op, a, given.get(a.name));
     else if (a.default === undefined) throw new TypeError(`${op.name}: the required argument '${a.name}' is missing`);
-    else if (a.type === 'scalar')
+    else if (a.type === 'scalar' && a.default !== null)
       values[a.name] =
         a.default === 'zero' ? zeroOf(dtypeOf(a)) : toScalar(a.default, dtypeOf(a), `${op.name}: ${a.name}`);
     else values[a.name] = readPlainArg(op, a, a.default);
   }
   return { values, dtypes };
 }
+
+/** Whether an argument takes null: one whose default is null (None in TensorFlow), or a SparseTensor-or-null. */
+const takesNull = (a: ArgMeta): boolean => a.default === null || a.type === 'sparse_or_null';
 
 /** Maps given names (and deprecated aliases) to spec names; undefined counts as not given. */
 function resolveNames(op: OpMeta, raw: Record<string, unknown>): Map<string, unknown> {
@@ -146,6 +149,7 @@ function classify(op: OpMeta, a: ArgMeta, v: unknown): Tensorish {
     x instanceof Tensor ? { kind: 'dense', value: denseDataOf(live(x, where)) } : { kind: 'pending', value: x };
   switch (a.type) {
     case 'sparse':
+    case 'sparse_or_null':
       return { kind: 'sparse', value: asSparse(v, where) };
     case 'sparse_list':
       if (!Array.isArray(v)) throw new TypeError(`${where} must be a list of SparseTensors, got ${describe(v)}`);
@@ -204,11 +208,10 @@ function toKernelForm(op: OpMeta, a: ArgMeta, t: Tensorish): unknown {
   }
 }
 
-/** Plain (non-tensor) arguments: whole numbers, booleans, lists of whole numbers, shapes, axes. */
+/** Plain (non-tensor) arguments: whole numbers, booleans, lists of whole numbers, shapes, axes, strings. */
 function readPlainArg(op: OpMeta, a: ArgMeta, v: unknown): unknown {
   const where = `${op.name}: ${a.name}`;
-  // An argument whose default is null (None in TensorFlow) takes null.
-  if (v === null && a.default === null) return null;
+  if (v === null && takesNull(a)) return null;
   switch (a.type) {
     case 'int':
       return readWholeNumber(v, where, { fraction: 'TypeError' });
@@ -232,6 +235,13 @@ function readPlainArg(op: OpMeta, a: ArgMeta, v: unknown): unknown {
     case 'axes':
       if (v === null) return null;
       return intList(where, isScalarNumber(v) ? [v] : vectorEntries(where, v));
+    case 'string':
+      if (typeof v !== 'string') throw new TypeError(`${where} must be a string, got ${describe(v)}`);
+      if (a.oneOf && !a.oneOf.includes(v))
+        throw new InvalidArgumentError(
+          `${where} must be one of ${a.oneOf.map((x) => `'${x}'`).join(', ')}, got '${v}'`,
+        );
+      return v;
     default:
       throw new Error(`unreachable: ${a.type} is a tensor argument`);
   }

@@ -23,6 +23,8 @@ export interface ArgMeta {
   aliases: string[];
   /** `except_last`: the last dim's indices are not checked against the dense shape (the op discards them). */
   bounds?: 'except_last';
+  /** A `string` argument: the strings it takes. */
+  oneOf?: string[];
 }
 
 export interface OutputMeta {

@@ -27,6 +27,10 @@ export function expectedShape(o: OutputMeta, bound: BoundArgs): number[] | undef
     const [sa, sb] = [(bound.values[a] as Data).shape, (bound.values[b] as Data).shape];
     return [sa[bound.values[adjoint_a] ? 1 : 0], sb[bound.values[adjoint_b] ? 0 : 1]];
   }
+  if ('lookup' in r) {
+    const ids = (bound.values[r.lookup.ids] as Data).shape;
+    return [...ids.slice(0, -1), ...(bound.values[r.lookup.params] as Data).shape.slice(1)];
+  }
   if ('reduce' in r) {
     const { input, axes, keepdims } = r.reduce;
     return reducedShape(

@@ -1,4 +1,4 @@
-import type { DenseData } from '@sparse/kernel-abi';
+import { markImmutable, type DenseData } from '@sparse/kernel-abi';
 import { dtypeOfStorage, describe, getValue, isDType, toValues, type DType, type Values } from './dtype.js';
 import { InvalidArgumentError } from './errors.js';
 import { sizeOf } from '@sparse/kernel-abi';
@@ -9,17 +9,23 @@ import { adoptStorage, disposeStorage } from './tensor-storage.js';
 // What a disposed tensor holds in place of its data.
 const DISPOSED = new Float64Array(0);
 
-// JS has no private constructor: `adoptDense` sets this for the one `new` it makes, which then keeps the data it
-// is given instead of copying it.
+// JS has no private constructor: `adoptDense` sets these for the one `new` it makes, which then keeps the data it
+// is given instead of copying it (and owns it alone when `adoptingOwned`).
 let adopting = false;
+let adoptingOwned = false;
 
-/** Wraps kernel output (or fresh storage) without copying it; its storage kind and size are still checked. */
-export function adoptDense(d: DenseData): Tensor {
+/**
+ * Wraps kernel output (or fresh storage) without copying it; its storage kind and size are still checked. `owned`:
+ * the storage was made for this tensor alone (never a caller's array that a kernel passed through), so it never
+ * changes and a backend may keep a prepared copy of it.
+ */
+export function adoptDense(d: DenseData, owned = false): Tensor {
   adopting = true;
+  adoptingOwned = owned;
   try {
     return new Tensor(d.data, d.shape, d.dtype);
   } finally {
-    adopting = false;
+    adopting = adoptingOwned = false;
   }
 }
 
@@ -39,15 +45,28 @@ export class Tensor {
   readonly #shape: readonly number[];
   #frozenShape: readonly number[] | undefined;
   readonly #dtype: DType;
+  // Whether its data is its own (copied or made for it), and whether that was marked immutable yet.
+  readonly #owned: boolean;
+  #marked = false;
 
   static {
-    denseDataOf = (t) => ({ kind: 'dense', data: t.#live('data'), shape: t.#shape.slice(), dtype: t.#dtype });
+    denseDataOf = (t) => {
+      const data = t.#live('data');
+      // Its own data never changes: marked immutable when first handed to a kernel, so that a backend may keep a
+      // prepared copy (an embedding table used call after call).
+      if (t.#owned && !t.#marked) {
+        markImmutable(data as object);
+        t.#marked = true;
+      }
+      return { kind: 'dense', data, shape: t.#shape.slice(), dtype: t.#dtype };
+    };
   }
 
   /** `data` in the dtype's storage (a Float32Array for float32, an array of strings for string...), copied. */
   constructor(data: Values, shape: readonly number[], dtype: DType) {
     const copy = !adopting;
-    adopting = false;
+    this.#owned = copy || adoptingOwned;
+    adopting = adoptingOwned = false;
     if (!isDType(dtype)) throw new TypeError(`Tensor: unknown dtype ${describe(dtype)}`);
     const storage = dtypeOfStorage(data);
     if (dtype === 'string' ? !Array.isArray(data) : storage !== dtype) {
@@ -158,7 +177,7 @@ export function tensor(value: unknown, dtype?: DType, shape?: readonly number[])
   }
   const d = denseFromPlain(value, dtype, shape, 'tensor');
   // A typed array of the dtype's storage is kept as it is by the conversion: the Tensor needs its own.
-  return adoptDense(d.data === value ? { ...d, data: d.data.slice() as Values } : d);
+  return adoptDense(d.data === value ? { ...d, data: d.data.slice() as Values } : d, true);
 }
 
 /**

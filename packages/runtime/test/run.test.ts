@@ -123,3 +123,74 @@ describe('scalars take the dtype of their operand', () => {
     expect(Array.from(out.values as Float32Array)).toEqual([Math.fround(0.1)]);
   });
 });
+
+describe('arguments that may be null, and strings from a list', () => {
+  const table = () =>
+    tensor(
+      [
+        [1, 2],
+        [3, 4],
+        [5, 6],
+      ],
+      'float32',
+    );
+  const ids = () =>
+    new SparseTensor(
+      [
+        [0, 0],
+        [0, 1],
+        [1, 0],
+      ],
+      [0, 2, 1],
+      [2, 2],
+      'int64',
+    );
+
+  it('a SparseTensor-or-null without a default must be given, as null or a SparseTensor', () => {
+    expect(() => sparse.embeddingLookupSparse(table(), ids(), undefined as never)).toThrow(
+      /embedding_lookup_sparse: the required argument 'sp_weights' is missing/,
+    );
+    expect(sparse.embeddingLookupSparse(table(), ids(), null).toArray()).toEqual([
+      [3, 4],
+      [3, 4],
+    ]);
+    const w = new SparseTensor(
+      [
+        [0, 0],
+        [0, 1],
+      ],
+      [1, 3],
+      [2, 2],
+      'float32',
+    );
+    expect(() => sparse.embeddingLookupSparse(table(), ids(), w)).toThrow(InvalidArgumentError);
+    expect(() => sparse.embeddingLookupSparse(table(), ids(), 1 as never)).toThrow(
+      /sp_weights must be a SparseTensor, got/,
+    );
+  });
+
+  it('an argument whose default is null takes null, a tensor one too', () => {
+    const out = sparse.safeEmbeddingLookupSparse(table(), ids(), {
+      sparseWeights: null,
+      defaultId: null,
+      maxNorm: null,
+      combiner: 'sum',
+    });
+    expect(out.toArray()).toEqual([
+      [6, 8],
+      [3, 4],
+    ]);
+    expect(sparse.safeEmbeddingLookupSparse(table(), ids(), { maxNorm: 1 }).toArray()[1]).toEqual([
+      Math.fround(0.6),
+      Math.fround(0.8),
+    ]);
+  });
+
+  it('a string argument takes one of its strings: any other is an InvalidArgumentError, a non-string a TypeError', () => {
+    expect(() => sparse.embeddingLookupSparse(table(), ids(), null, { combiner: 'max' as never })).toThrow(
+      /combiner must be one of 'sum', 'mean', 'sqrtn', got 'max'/,
+    );
+    expect(() => sparse.embeddingLookupSparse(table(), ids(), null, { combiner: 0 as never })).toThrow(TypeError);
+    expect(() => sparse.embeddingLookupSparse(table(), ids(), null, { combiner: null as never })).toThrow(TypeError);
+  });
+});

@@ -112,6 +112,33 @@ describe('the memory a runtime holds between calls', async () => {
     expect(rt.memory().residentBytes).toBe(0);
   });
 
+  it("keeps a dense Tensor's own data prepared on wasm (an embedding table), but not a plain typed array", async () => {
+    const rt = await createRuntime({ backend: 'wasm' });
+    const rows = 64000;
+    const data = Float32Array.from({ length: rows }, (_, i) => (i % 7) - 3);
+    const ids = new SparseTensor(
+      [
+        [0, 0],
+        [0, 1],
+        [1, 0],
+      ],
+      [3, rows - 1, 0],
+      [2, 2],
+      'int32',
+    );
+    const want = js.sparse.embeddingLookupSparse(data, ids, null).data;
+    // A typed array is the caller's, who may change it: copied in for each call, never kept.
+    expect(rt.sparse.embeddingLookupSparse(data, ids, null).data).toEqual(want);
+    expect(rt.memory().residentBytes).toBe(0);
+    const table = tensor(data);
+    expect(rt.sparse.embeddingLookupSparse(table, ids, null).data).toEqual(want);
+    expect(rt.memory().residentBytes).toBe(data.byteLength);
+    expect(rt.sparse.embeddingLookupSparse(table, ids, null, { combiner: 'sum' }).data).not.toEqual(want);
+    expect(rt.memory().residentBytes).toBe(data.byteLength);
+    table.dispose();
+    expect(rt.memory().residentBytes).toBe(0);
+  });
+
   it('gives everything back on rt.dispose(), and stays usable', async () => {
     const rt = await createRuntime({ backend: 'wasm' });
     const a = matrix(2000, 600, 20);

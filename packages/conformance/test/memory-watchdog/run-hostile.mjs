@@ -8,7 +8,15 @@ import { isSparseForm } from '@sparse/case-format';
 import { toRuntimeArgs } from '../../dist/index.js';
 
 const { cases } = JSON.parse(readFileSync(new URL('../../generated/cases.json', import.meta.url), 'utf8'));
-const TENSOR_TYPES = new Set(['sparse', 'dense', 'scalar', 'sparse_or_dense', 'sparse_list', 'sparse_or_sparse_list']);
+const TENSOR_TYPES = new Set([
+  'sparse',
+  'sparse_or_null',
+  'dense',
+  'scalar',
+  'sparse_or_dense',
+  'sparse_list',
+  'sparse_or_sparse_list',
+]);
 
 let deep = 0;
 for (let i = 0; i < 1e5; i++) deep = [deep];

@@ -75,7 +75,15 @@ function plainDType(v: unknown): string {
   return typeof first === 'boolean' ? 'bool' : 'string';
 }
 
-const TENSOR_TYPES = new Set(['sparse', 'dense', 'scalar', 'sparse_or_dense', 'sparse_list', 'sparse_or_sparse_list']);
+const TENSOR_TYPES = new Set([
+  'sparse',
+  'sparse_or_null',
+  'dense',
+  'scalar',
+  'sparse_or_dense',
+  'sparse_list',
+  'sparse_or_sparse_list',
+]);
 
 /** One argument's value, mutated after its kind; `to` is the dtype its tensors take. */
 function mutatedArg(arg: ArgSpec, value: unknown, to: AnyDType | undefined): fc.Arbitrary<unknown> {
