@@ -49,6 +49,14 @@ const PARTS = {
       [1.5, 2.0],
       [2, 2],
     )}`,
+    gradient: `    args:\n      sp_input: ${SP(
+      [
+        [0, 1],
+        [1, 0],
+      ],
+      [-1.5, 2.0],
+      [2, 2],
+    )}\n      grad: {dense: [1.0, 1.0], dtype: float32}\n    expect:\n      sp_input_grad: {dense: [-1.0, 1.0], dtype: float32}`,
   },
   cwise: {
     args:
@@ -73,6 +81,14 @@ const PARTS = {
       [30.0, 20.0],
       [2, 2],
     )}`,
+    gradient: `    args:\n      sp_input: ${SP(
+      [
+        [0, 1],
+        [1, 0],
+      ],
+      [1.5, 2.0],
+      [2, 2],
+    )}\n      dense: {dense: [10.0, 20.0], dtype: float32}\n      grad: {dense: [1.0, 1.0], dtype: float32}\n    expect:\n      sp_input_grad: {dense: [20.0, 10.0], dtype: float32}\n      dense_grad: {dense: [2.0, 1.5], dtype: float32}`,
   },
   merge: {
     args:
@@ -85,6 +101,7 @@ const PARTS = {
     kernel:
       'family: merge\n  join: union             # or intersection\n  expr: a + b             # where both hold an entry; where one does, the other reads 0',
     example: `    args:\n      sp_a: ${SP([[0], [2]], [1.0, 2.0], [4])}\n      sp_b: ${SP([[2], [3]], [0.5, 4.0], [4])}\n    expect:\n      output: ${SP([[0], [2], [3]], [1.0, 2.5, 4.0], [4])}`,
+    gradient: `    args:\n      sp_a: ${SP([[0], [2]], [1.0, 2.0], [4])}\n      sp_b: ${SP([[2], [3]], [0.5, 4.0], [4])}\n      grad: {dense: [1.0, 2.0, 3.0], dtype: float32}\n    expect:\n      sp_a_grad: {dense: [1.0, 2.0], dtype: float32}\n      sp_b_grad: {dense: [2.0, 3.0], dtype: float32}`,
   },
   reduce: {
     args:
@@ -105,6 +122,15 @@ const PARTS = {
       [1.0, 2.0, 3.0],
       [2, 3],
     )}\n      axis: 1\n    expect:\n      output: {dense: [3.0, 3.0], dtype: float32}`,
+    gradient: `    args:\n      sp_input: ${SP(
+      [
+        [0, 0],
+        [0, 2],
+        [1, 1],
+      ],
+      [1.0, 2.0, 3.0],
+      [2, 3],
+    )}\n      axis: 1\n      grad: {dense: [10.0, 20.0], dtype: float32}\n    expect:\n      sp_input_grad: {dense: [10.0, 10.0, 20.0], dtype: float32}`,
   },
 };
 // A hand-written op starts on the JS kernels everywhere else; drop a backend from `dispatch` once it has a kernel.
@@ -112,11 +138,13 @@ const HAND_WRITTEN_DISPATCH =
   '\n  dispatch:               # backends without a kernel file of their own\n    wasm: js\n    gpu: js';
 PARTS.structural = {
   ...PARTS.map,
+  gradient: undefined,
   entries: '[{nnz: sp_input}]',
   kernel: `family: structural      # hand-written: packages/kernels-js/src/kernels/${op}.ts${HAND_WRITTEN_DISPATCH}`,
 };
 PARTS.matmul = {
   ...PARTS.map,
+  gradient: undefined,
   entries: '[{nnz: sp_input}]',
   kernel: `family: matmul          # hand-written: packages/kernels-js/src/kernels/${op}.ts${HAND_WRITTEN_DISPATCH}`,
 };
@@ -139,7 +167,17 @@ ${p.args}outputs:
 ${p.entries ? `    entries: ${p.entries}          # at most this many stored entries: the byte budget reads it\n` : ''}    doc: TODO what the output holds.
 ${p.checks ?? ''}kernel:
   ${p.kernel}
-examples:
+${
+  p.gradient
+    ? `gradient:
+  # The gradient op (${op}_grad) is derived from the expressions; its examples: the upstream gradient \`grad\` (of
+  # each stored output value, or of the dense output) and the gradient of each operand (of its stored values).
+  examples:
+    - name: first_gradient
+${p.gradient.replace(/^/gm, '  ')}
+`
+    : ''
+}examples:
   # Every worked example of the TensorFlow docs for this op (doc: the TensorFlow document it comes from), then
   # edge cases: empty tensors, rank 1 and rank >= 3, each dtype, and every error (expect_error: {kind, match}).
   # The case format: docs/cases.md.

@@ -25,9 +25,10 @@ export const BACKEND_TARGETS: readonly BackendTarget[] = [
     package: '@sparse/kernels-as',
     factory: 'createWasmBackend',
     passes: { source: 'wasmPath', options: ['threads'] },
-    generates: (s) => s.compiled !== undefined,
+    generates: (s) => s.compiled !== undefined || s.derived !== undefined,
   },
-  // gpu.js computes in float32: an expression-family op is generated where float32 is one of its dtypes.
+  // gpu.js computes in float32: an expression-family op is generated where float32 is one of its dtypes. Derived
+  // gradient ops declare that they run on the JS kernels there (gradient-specs.ts).
   {
     name: 'gpu',
     dir: 'kernels-gpu',

@@ -27,6 +27,7 @@ const arg = <R extends boolean>(types: readonly ArgType[], required: R) => ({ ki
 const argPair = (types: readonly ArgType[]) => ({ kind: 'arg_pair' as const, types, required: true as const });
 const integer = { kind: 'integer' as const, required: false as const };
 const identifier = { kind: 'identifier' as const, required: true as const };
+const optionalIdentifier = { kind: 'identifier' as const, required: false as const };
 const text = { kind: 'text' as const, required: true as const };
 
 /**
@@ -72,6 +73,21 @@ export const CHECK_RULES: { [R in CheckRule]: CheckRuleDecl<Extract<CheckSpec, {
   axes_in_range: {
     fields: { axes: arg(['axes'], true), of: arg(['sparse', 'dense'], true) },
     doc: (c) => `every axis of \`${c.axes}\` in [-rank, rank) of \`${c.of}\`: InvalidArgumentError`,
+  },
+  gradient_shape: {
+    fields: {
+      grad: arg(['dense'], true),
+      values_of: arg(['sparse', 'sparse_or_dense'], false),
+      output_of: optionalIdentifier,
+    },
+    consistent: (c) =>
+      (c.values_of === undefined) === (c.output_of === undefined)
+        ? 'give one of values_of (an argument) and output_of (an op id)'
+        : undefined,
+    doc: (c) =>
+      c.values_of !== undefined
+        ? `\`${c.grad}\` has one value per stored entry of \`${c.values_of}\` (its dense shape, if dense): InvalidArgumentError`
+        : `\`${c.grad}\` has the shape of the output of \`${c.output_of}\` on these arguments (one value per stored entry of a sparse output, counted by the kernel): InvalidArgumentError`,
   },
   custom: {
     fields: { name: identifier, doc: text },

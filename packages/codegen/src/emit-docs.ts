@@ -58,8 +58,18 @@ hb.registerHelper('shapeText', (r: ShapeRule) =>
             ? `[rows of \`${r.matmul.a}\`, columns of \`${r.matmul.b}\`] after \`${r.matmul.adjoint_a}\` / \`${r.matmul.adjoint_b}\``
             : 'lookup' in r
               ? `dense shape of \`${r.lookup.ids}\` without its last dim, then the dims of \`${r.lookup.params}\` after its first`
-              : r.computed,
+              : 'gradient_of' in r
+                ? `[stored entries of \`${r.gradient_of}\`] if sparse, its dense shape if dense`
+                : r.computed,
 );
+hb.registerHelper('gradientText', (s: LoadedSpec) => {
+  const g = s.gradientOf;
+  if (!g) return '';
+  const whose = Object.entries(g.outputs)
+    .map(([arg, out]) => `\`${arg}\` (its \`${out}\`)`)
+    .join(', ');
+  return `[\`${g.op}\`](#${g.op})${s.compiled ? ', derived from the expressions,' : ''} gives the gradient of ${whose}; \`rt.vjp('${s.name}', args, grad)\` runs it`;
+});
 hb.registerHelper('checkText', (c: CheckSpec) => (CHECK_RULES[c.rule] as CheckRuleDecl<CheckSpec>).doc(c));
 const DISPATCH_TEXT: Record<Dispatch, string> = {
   generated: 'generated from the expressions',
@@ -68,7 +78,7 @@ const DISPATCH_TEXT: Record<Dispatch, string> = {
 };
 hb.registerHelper('backendsText', (s: LoadedSpec) =>
   [
-    `js: ${s.compiled ? DISPATCH_TEXT.generated : DISPATCH_TEXT.kernel}`,
+    `js: ${s.compiled || s.derived ? DISPATCH_TEXT.generated : DISPATCH_TEXT.kernel}`,
     ...BACKEND_TARGETS.map((b) => `${b.name}: ${DISPATCH_TEXT[dispatchOf(s, b)]}`),
   ].join('; '),
 );

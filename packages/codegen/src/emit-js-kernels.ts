@@ -7,6 +7,9 @@ import { camelCase, pascalCase } from './naming.js';
 import { emitJs } from './expr/emit-js.js';
 import { variablesOf } from './expr/variables.js';
 import type { CompiledKernel, ExprField } from './expr/family.js';
+import type { Expr } from './expr/ast.js';
+import { exprText, variable } from './expr/derive.js';
+import { UPSTREAM, type DerivedGradient, type VjpField } from './gradient-specs.js';
 import type { DTypeName, LoadedSpec } from './spec-types.js';
 
 const STORAGE: Partial<Record<DTypeName, string>> = {
@@ -36,10 +39,92 @@ export function emitJsFamilyKernels(specs: LoadedSpec[], templatesDir: string): 
     return templates.get(family)!;
   };
   for (const s of specs) {
-    if (!s.compiled) continue;
-    files.set(`${s.name}.ts`, formatTs(`${s.name}.ts`, template(s.compiled.family)(contextOf(s, s.compiled))));
+    if (s.compiled)
+      files.set(`${s.name}.ts`, formatTs(`${s.name}.ts`, template(s.compiled.family)(contextOf(s, s.compiled))));
+    if (s.derived)
+      files.set(
+        `${s.name}.ts`,
+        formatTs(`${s.name}.ts`, template(`${s.derived.kernel.family}-grad`)(gradientContextOf(s, s.derived))),
+      );
   }
   return files;
+}
+
+/** Which variables some expressions read, as flags a template declares its locals by (an unread local is an error). */
+function readsOf(...exprs: (Expr | undefined)[]): Record<string, boolean> {
+  const read = new Set<string>();
+  for (const e of exprs) if (e) variablesOf(e, read);
+  return Object.fromEntries([...read].map((v) => [v, true]));
+}
+
+/** A derived gradient kernel's template context: the forward expressions and the vector-Jacobian products per dtype. */
+function gradientContextOf(s: LoadedSpec, d: DerivedGradient) {
+  const k = d.kernel;
+  const vars = Object.fromEntries([...VARS, UPSTREAM, ...k.roles.scalars].map((v) => [v, v]));
+  const v = d.vjps;
+  const code = (e: Expr | undefined, dtype: DTypeName) => (e ? emitJs(e, dtype, vars) : '0');
+  const keep = k.exprs.keep;
+  const needsEnd = k.implicitZeros === 'include' || v.finalize !== undefined;
+  const readsFinalize = readsOf(v.finalize);
+  const readsZeroStep = readsOf(v.acc);
+  const readsBackward = readsOf(v.x, v.acc);
+  const finalizeAcc = v.finalize !== undefined && readsFinalize.acc === true;
+  const needsForward =
+    readsBackward.acc === true || finalizeAcc || (k.implicitZeros === 'include' && readsZeroStep.acc === true);
+  const readsForward = readsOf(k.exprs.combine);
+  const scalarsIn = (...es: (Expr | undefined)[]) => k.roles.scalars.filter((sc) => readsOf(...es)[sc]);
+  const readsBoth = readsOf(keep ? k.exprs.expr : undefined, keep, v.a, v.b);
+  const readsOnlyA = readsOf(v.only_a);
+  const readsOnlyB = readsOf(v.only_b);
+  return {
+    header: tsHeader.trim(),
+    op: s.name,
+    summary: s.summary.trim(),
+    fn: camelCase(s.name),
+    kernelType: `${pascalCase(s.name)}Kernel`,
+    roles: k.roles,
+    join: k.join ?? '',
+    includeZeros: k.implicitZeros === 'include',
+    outputKind: d.output,
+    denseOutput: d.output === 'dense',
+    denseOperands: s.args.some((a) => a.type === 'sparse_or_dense'),
+    vjpText: Object.fromEntries(Object.entries(v).flatMap(([f, e]) => (e ? [[f, exprText(e)]] : []))),
+    // Which locals each loop reads.
+    reads: readsOf(v.x, v.a, v.b),
+    readsAny: { ...readsBoth, ...readsOnlyA, ...readsOnlyB },
+    readsBoth,
+    readsOnlyA,
+    readsOnlyB,
+    readsDenseForward: readsOf(k.exprs.expr),
+    readsDenseBackward: readsOf(v.a, v.b),
+    readsForward,
+    readsBackward,
+    readsFinalize,
+    readsZeroStep,
+    finalizeAcc,
+    needsForward,
+    backThroughEnd: needsEnd,
+    usesX: (needsForward && readsForward.x === true) || readsBackward.x === true,
+    scalarsRead: scalarsIn(v.x, v.a, v.b, v.acc, v.finalize, needsForward ? k.exprs.combine : undefined),
+    sparseScalars: scalarsIn(keep ? k.exprs.expr : undefined, keep, v.a, v.b, v.only_a, v.only_b),
+    denseScalars: scalarsIn(k.exprs.expr, v.a, v.b),
+    cases: d.dtypes.map((dtype) => ({
+      dtype,
+      storage: STORAGE[dtype],
+      vjp: Object.fromEntries((Object.keys(v) as VjpField[]).map((f) => [f, v[f] ? code(v[f], dtype) : ''])),
+      // cwise: the dense operand's gradient gathers each entry's part, rounded as the dtype adds.
+      accumulateB: v.b
+        ? emitJs({ kind: 'binary', op: '+', left: variable('$prev'), right: v.b, pos: 0 }, dtype, {
+            ...vars,
+            $prev: '$ob[$p]',
+          })
+        : '',
+      expr: code(k.exprs.expr, dtype),
+      keep: keep ? code(keep, dtype) : '',
+      init: code(k.exprs.init, dtype),
+      combine: code(k.exprs.combine, dtype),
+    })),
+  };
 }
 
 function contextOf(s: LoadedSpec, k: CompiledKernel) {

@@ -2,8 +2,9 @@ import { VariableDeclarationKind } from 'ts-morph';
 import { buildTsFile } from './ts-file.js';
 import type { KernelFamily, LoadedSpec } from './spec-types.js';
 
-// The reduce family keeps a count per group (a float64 per dense output element) beside its output.
-const FAMILY_WORKSPACE: Partial<Record<KernelFamily, number>> = { reduce: 8 };
+// The reduce family keeps a count per group (a float64 per dense output element) beside its output; a derived
+// gradient keeps the value each step started from and an adjoint (two float64 per output element).
+const FAMILY_WORKSPACE: Partial<Record<KernelFamily, number>> = { reduce: 8, gradient: 16 };
 
 /** `runtime/src/generated/ops-meta.ts`: what the runtime needs of each spec to bind, check and dispatch. */
 export function emitOpsMeta(specs: LoadedSpec[]): string {
@@ -37,6 +38,7 @@ export function emitOpsMeta(specs: LoadedSpec[]): string {
         checks: s.checks ?? [],
         ...(s.kernel.wide_dims && { wideDims: s.kernel.wide_dims }),
         ...(s.kernel.wide_axis && { wideAxis: s.kernel.wide_axis }),
+        ...(s.gradientOf && { gradient: s.gradientOf }),
       },
     ]),
   );

@@ -16,14 +16,14 @@ export function emitJsRegistry(specs: LoadedSpec[], kernelsDir: string): string 
     {
       label: 'JS',
       rel: 'packages/kernels-js/src/kernels',
-      dispatchOf: (s) => (s.compiled ? 'generated' : 'kernel'),
+      dispatchOf: (s) => (s.compiled || s.derived ? 'generated' : 'kernel'),
     },
     kernelsDir,
   );
   return buildTsFile('registry.ts', (f) => {
     f.addImportDeclaration({ isTypeOnly: true, moduleSpecifier: '@sparse/kernel-abi', namedImports: ['KernelTable'] });
     for (const s of specs) {
-      const from = s.compiled ? `./kernels/${s.name}.js` : `../kernels/${s.name}.js`;
+      const from = s.compiled || s.derived ? `./kernels/${s.name}.js` : `../kernels/${s.name}.js`;
       f.addImportDeclaration({ moduleSpecifier: from, namedImports: [camelCase(s.name)] });
     }
     f.addVariableStatement({

@@ -7,6 +7,7 @@
 export const KERNEL_ERRORS = {
   DIV_BY_ZERO: { code: 1, message: 'integer division by zero' },
   NEGATIVE_POWER: { code: 2, message: 'integers to negative integer powers are not allowed' },
+  GRAD_SIZE: { code: 3, message: 'grad must have one value per stored entry of the output' },
 } as const;
 
 export type KernelErrorName = keyof typeof KERNEL_ERRORS;

@@ -12,6 +12,7 @@ import { entriesBounds } from './entries-bound.js';
 import { outputOrders } from './output-order.js';
 import { CHECK_RULES, type CheckRuleDecl, type Field } from './check-rules.js';
 import { keepsZero } from './expr/zero-check.js';
+import { deriveGradientSpec, resolveGradient } from './gradient-specs.js';
 
 const ajv = new Ajv({
   allErrors: true,
@@ -40,17 +41,28 @@ export function loadSpecs(specsDir: string, displayRoot = process.cwd()): Loaded
     .sort();
   const problems: SpecProblem[] = [];
   const specs: LoadedSpec[] = [];
+  const reports = new Map<LoadedSpec, Report>();
   for (const f of files) {
     const path = join(specsDir, f);
-    const spec = loadSpecFile(path, relative(displayRoot, path) || path, problems);
-    if (spec) specs.push(spec);
+    const loaded = loadSpecFile(path, relative(displayRoot, path) || path, problems);
+    if (!loaded) continue;
+    specs.push(loaded.spec);
+    reports.set(loaded.spec, loaded.report);
+    // A derived gradient op follows its op.
+    if (loaded.gradient) specs.push(loaded.gradient);
   }
+  const byName = new Map(specs.map((s) => [s.name, s]));
+  for (const [s, report] of reports) s.gradientOf = resolveGradient(s, byName, report);
   checkAcrossSpecs(specs, problems);
   if (problems.length) throw new SpecError(problems);
   return specs;
 }
 
-function loadSpecFile(path: string, display: string, problems: SpecProblem[]): LoadedSpec | undefined {
+function loadSpecFile(
+  path: string,
+  display: string,
+  problems: SpecProblem[],
+): { spec: LoadedSpec; gradient?: LoadedSpec; report: Report } | undefined {
   const lines = new LineCounter();
   const doc = parseDocument(readFileSync(path, 'utf8'), { lineCounter: lines, prettyErrors: false });
   const lineOf = (p: readonly (string | number)[]) => locate(doc, lines, p);
@@ -91,7 +103,7 @@ function loadSpecFile(path: string, display: string, problems: SpecProblem[]): L
   const entries = entriesBounds(spec, compiled, report);
   const order = outputOrders(spec, compiled, report);
   if (problems.length > before) return undefined;
-  return {
+  const loaded: LoadedSpec = {
     ...spec,
     compiled,
     entries,
@@ -101,11 +113,19 @@ function loadSpecFile(path: string, display: string, problems: SpecProblem[]): L
     apiName: spec.api?.name ?? apiNameOf(spec.name),
     apiAliases: spec.api?.aliases ?? [],
   };
+  const gradient = compiled ? deriveGradientSpec(loaded, report) : undefined;
+  if (problems.length > before) return undefined;
+  return { spec: loaded, gradient, report };
 }
 
 type Report = (path: readonly (string | number)[], message: string) => void;
 
 function checkSpec(spec: OpSpec, report: Report): void {
+  if (spec.kernel.family === 'gradient')
+    report(
+      ['kernel', 'family'],
+      "a gradient kernel is derived by codegen: declare the op's gradient in its own spec (`gradient:`)",
+    );
   const dtypeVars = Object.keys(spec.dtypes);
   const checkDtype = (d: string | undefined, p: (string | number)[], required: boolean) => {
     if (d === undefined) {
@@ -179,6 +199,10 @@ function checkSpec(spec: OpSpec, report: Report): void {
         report(['outputs', i, 'shape', 'lookup', 'ids'], `'${ids}' is not a tensor argument`);
       if (argByName.get(params)?.type !== 'dense')
         report(['outputs', i, 'shape', 'lookup', 'params'], `'${params}' is not a dense argument`);
+    } else if ('gradient_of' in rule) {
+      const a = argByName.get(rule.gradient_of);
+      if (!a || !['sparse', 'dense', 'sparse_or_dense', 'sparse_or_null'].includes(a.type))
+        report(['outputs', i, 'shape', 'gradient_of'], `'${rule.gradient_of}' is not a tensor argument`);
     } else if ('value' in rule) {
       const a = argByName.get(rule.value);
       if (!a || !['shape', 'int_list'].includes(a.type))
@@ -249,6 +273,11 @@ function checkCheck(c: CheckSpec, i: number, args: Map<string, ArgSpec>, report:
 }
 
 function checkAcrossSpecs(specs: LoadedSpec[], problems: SpecProblem[]): void {
+  const names = new Set(specs.map((s) => s.name));
+  for (const s of specs)
+    for (const c of s.checks ?? [])
+      if (c.rule === 'gradient_shape' && c.output_of !== undefined && !names.has(c.output_of))
+        problems.push({ file: s.file, field: 'checks', message: `gradient_shape: no spec is named ${c.output_of}` });
   const owner = new Map<string, string>();
   for (const s of specs) {
     for (const n of [s.apiName, ...s.apiAliases]) {

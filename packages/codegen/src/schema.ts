@@ -132,6 +132,7 @@ export const specSchema = {
                 required: ['ids', 'params'],
                 properties: { ids: identifier, params: identifier },
               },
+              gradient_of: identifier,
             },
           },
           order: {
@@ -201,6 +202,39 @@ export const specSchema = {
         wide_axis: { type: 'string' },
       },
     },
+    gradient: {
+      type: 'object',
+      additionalProperties: false,
+      minProperties: 1,
+      properties: {
+        op: identifier,
+        args: {
+          type: 'object',
+          propertyNames: identifier,
+          additionalProperties: {
+            oneOf: [
+              identifier,
+              { type: 'object', additionalProperties: false, required: ['not'], properties: { not: identifier } },
+              {
+                type: 'object',
+                additionalProperties: false,
+                required: ['dim'],
+                properties: {
+                  dim: {
+                    type: 'array',
+                    minItems: 2,
+                    maxItems: 2,
+                    items: [identifier, { type: 'integer', minimum: 0 }],
+                  },
+                },
+              },
+            ],
+          },
+        },
+        outputs: { type: 'object', propertyNames: identifier, minProperties: 1, additionalProperties: identifier },
+        examples: { type: 'array', minItems: 1, items: { type: 'object' } },
+      },
+    },
     // What a case holds is @sparse/case-format's to check (load-specs.ts).
     examples: { type: 'array', minItems: 1, items: { type: 'object' } },
   },
@@ -218,4 +252,5 @@ export const schemaMatchesTypes: [
   SameKeys<Props['outputs']['items']['properties']['shape']['properties'], UnionToKeys<ShapeRule>>,
   SameKeys<Props['kernel']['properties'], KernelSpec>,
   SameKeys<Props['api']['properties'], NonNullable<OpSpec['api']>>,
-] = [true, true, true, true, true, true];
+  SameKeys<Props['gradient']['properties'], NonNullable<OpSpec['gradient']>>,
+] = [true, true, true, true, true, true, true];

@@ -57,6 +57,7 @@ export type ShapeRule =
   | { replace_last: { input: string; with: string } }
   | { matmul: { a: string; b: string; adjoint_a: string; adjoint_b: string } }
   | { lookup: { ids: string; params: string } }
+  | { gradient_of: string }
   | { computed: string };
 
 /**
@@ -85,6 +86,7 @@ export type CheckSpec =
   | { rule: 'rank'; arg: string; min?: number; max?: number }
   | { rule: 'index_matrix'; indices: string; values: string; shape: string; ordered_when?: string }
   | { rule: 'axes_in_range'; axes: string; of: string }
+  | { rule: 'gradient_shape'; grad: string; values_of?: string; output_of?: string }
   | { rule: 'custom'; name: string; doc: string };
 
 export type CheckRule = CheckSpec['rule'];
@@ -101,3 +103,18 @@ export const WIDE_DIMS: Record<WideDims, string> = {
     'its kernel only compares indices and dims, so it runs on order-preserving stand-ins of the dims past 2^53 - 1',
   exact: 'a BigInt kernel runs it exactly',
 };
+
+/**
+ * Where an argument of a gradient op comes from, in a vector-Jacobian product: a forward argument, a forward
+ * output, the upstream gradient, the negation of a bool argument, or one dim of a tensor argument's dense shape.
+ */
+export type GradientBinding =
+  { arg: string } | { output: string } | { upstream: true } | { not: string } | { dim: [string, number] };
+
+/** An op's gradient as the runtime runs it: the gradient op, its arguments, and the gradient of each argument. */
+export interface GradientMeta {
+  op: string;
+  args: Record<string, GradientBinding>;
+  /** Forward argument name → the gradient op's output that is its gradient. */
+  outputs: Record<string, string>;
+}

@@ -6,7 +6,7 @@ import type { ArgType, CheckSpec, EntriesTerm, OutputOrder, OutputType, ShapeRul
 export { DTYPE_NAMES, type DTypeName } from '@sparse/case-format';
 export * from './spec-format.js';
 
-export const KERNEL_FAMILIES = ['cwise', 'merge', 'reduce', 'map', 'structural', 'matmul'] as const;
+export const KERNEL_FAMILIES = ['cwise', 'merge', 'reduce', 'map', 'structural', 'matmul', 'gradient'] as const;
 export type KernelFamily = (typeof KERNEL_FAMILIES)[number];
 
 export interface ArgSpec {
@@ -55,7 +55,28 @@ export interface OpSpec {
   outputs: OutputSpec[];
   checks?: CheckSpec[];
   kernel: KernelSpec;
+  /** How the op's gradient is computed (absent: the op has none, as TensorFlow's NotDifferentiable ops). */
+  gradient?: GradientSpec;
   examples: CaseSpec[];
+}
+
+/**
+ * Where a gradient op's argument comes from: a forward argument or output by name (`grad` is the upstream
+ * gradient), the negation of a bool argument, or one dim of a tensor argument's dense shape.
+ */
+export type GradientSource = string | { not: string } | { dim: [string, number] };
+
+/**
+ * An op's gradient, as PyTorch's derivatives.yaml declares one and TensorFlow registers one. An expression-family
+ * op's gradient op (`<op>_grad`) is derived by codegen from its expressions: the spec gives only its `examples`.
+ * A hand-written op names the op that computes its gradient (`op`), how that op's arguments are bound where not by
+ * name (`args`), and which of its outputs is the gradient of which argument (`outputs`).
+ */
+export interface GradientSpec {
+  op?: string;
+  args?: Record<string, GradientSource>;
+  outputs?: Record<string, string>;
+  examples?: CaseSpec[];
 }
 
 /** The kernel of an op: a family, and for the expression families the expressions that make the kernel. */
@@ -100,4 +121,8 @@ export interface LoadedSpec extends OpSpec {
   order: Record<string, OutputOrder>;
   /** For the expression families: the kernel, parsed and checked. */
   compiled?: import('./expr/family.js').CompiledKernel;
+  /** For a gradient op codegen derives (`<op>_grad`): its kernel, from the forward op's expressions. */
+  derived?: import('./gradient-specs.js').DerivedGradient;
+  /** The op's gradient, resolved: the gradient op and where each of its arguments comes from. */
+  gradientOf?: import('./spec-format.js').GradientMeta;
 }

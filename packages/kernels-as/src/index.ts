@@ -11,6 +11,7 @@ import { cwiseKernel } from './families/cwise.js';
 import { mapKernel } from './families/map.js';
 import { mergeKernel } from './families/merge.js';
 import { reduceKernel } from './families/reduce.js';
+import { cwiseGradKernel, mapGradKernel, mergeGradKernel, reduceGradKernel } from './families/gradients.js';
 import { HAND_WRITTEN, JS_DISPATCHED } from './generated/kernel-table.js';
 import type { SparseData } from '@sparse/kernel-abi';
 import type { PreparedStats } from './prepared.js';
@@ -28,6 +29,10 @@ const FAMILY_DRIVERS = {
   merge: mergeKernel,
   reduce: reduceKernel,
   map: (ctx: WasmContext, op: string, meta: never) => mapKernel(ctx, op, meta),
+  cwise_grad: cwiseGradKernel,
+  merge_grad: mergeGradKernel,
+  reduce_grad: reduceGradKernel,
+  map_grad: (ctx: WasmContext, op: string, meta: never) => mapGradKernel(ctx, op, meta),
 };
 
 export interface WasmBackendOptions {

@@ -21,8 +21,8 @@ type Driver = (ctx: GpuContext, op: string, meta: FamilyOp, src: GpuFamilySource
 
 export { HAND_WRITTEN };
 
-/** The family drivers: every expression family runs on the GPU. */
-const FAMILY_DRIVERS: Record<FamilyOp['family'], Driver> = {
+/** The family drivers: every expression family runs on the GPU (the derived gradients run on the JS kernels). */
+const FAMILY_DRIVERS: Record<GpuFamilySource['family'], Driver> = {
   map: mapKernel,
   cwise: cwiseKernel,
   merge: mergeKernel,

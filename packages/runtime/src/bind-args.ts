@@ -104,7 +104,7 @@ export function bindArgs(op: OpMeta, raw: Record<string, unknown>): BoundArgs {
 const takesNull = (a: ArgMeta): boolean => a.default === null || a.type === 'sparse_or_null';
 
 /** Maps given names (and deprecated aliases) to spec names; undefined counts as not given. */
-function resolveNames(op: OpMeta, raw: Record<string, unknown>): Map<string, unknown> {
+export function resolveNames(op: OpMeta, raw: Record<string, unknown>): Map<string, unknown> {
   const given = new Map<string, unknown>();
   const via = new Map<string, string>();
   for (const [key, value] of Object.entries(raw)) {

@@ -5,6 +5,9 @@ import { sameShape, shapeText } from './shape.js';
 import { validateOrdered } from './validate-sparse.js';
 import { establishOrdered, knownOrdered } from './index-facts.js';
 import { CUSTOM_CHECKS } from './generated/custom-checks.js';
+import { OPS } from './generated/ops-meta.js';
+import { expectedShape, isDenseResult } from './outputs.js';
+import type { BoundArgs } from './bind-args.js';
 
 type Data = SparseData | DenseData;
 type Args = Record<string, unknown>;
@@ -76,6 +79,34 @@ const CHECKS: { [R in CheckMeta['rule']]: (op: string, c: Extract<CheckMeta, { r
               : `at most ${c.max}`;
       throw new InvalidArgumentError(`${op}: ${c.arg} must have rank ${want}, got rank ${r}`);
     }
+  },
+
+  gradient_shape(op, c, args) {
+    const got = shapeOf(args[c.grad]);
+    let want: number[] | undefined;
+    let what: string;
+    if (c.values_of !== undefined) {
+      const of = args[c.values_of] as Data;
+      want = isSparse(of) ? [of.values.length] : of.shape;
+      what = isSparse(of) ? `one value per stored entry of ${c.values_of}` : `the shape of ${c.values_of}`;
+    } else {
+      // The forward op's output on the same arguments: a dense one has the shape its rule gives; a sparse one's
+      // stored entries are counted by the kernel, so here only its rank (1) is known.
+      const fwd = OPS[c.output_of!];
+      const o = fwd.outputs[0];
+      const bound = { values: args } as BoundArgs;
+      const dense = o.type === 'dense' || (o.type === 'sparse_or_dense' && isDenseResult(fwd, bound));
+      want = dense ? expectedShape(o, bound) : undefined;
+      what = `the shape of the output of ${c.output_of}`;
+      if (!dense && got.length !== 1)
+        throw new InvalidArgumentError(
+          `${op}: ${c.grad} has shape ${shapeText(got)}; it must have one value per stored entry of the output of ${c.output_of} (rank 1)`,
+        );
+    }
+    if (want && !sameShape(got, want))
+      throw new InvalidArgumentError(
+        `${op}: ${c.grad} has shape ${shapeText(got)}; it must have ${what}, ${shapeText(want)}`,
+      );
   },
 
   custom(op, c, args) {

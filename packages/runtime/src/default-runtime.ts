@@ -5,6 +5,7 @@ import { BACKEND_LOADERS } from './generated/backend-loaders.js';
 import { checkRuntimeOptions, checkThreadsFor, type RuntimeOptions } from './runtime-options.js';
 import { bindOps, type SparseOps } from './generated/ops-api.js';
 import { setDefaultOps } from './default-ops.js';
+import type { VjpOptions, VjpResult } from './vjp.js';
 
 registerBackend('js', () => ({ name: 'js', kernels }));
 // The others on demand: the wasm module is compiled the first time a runtime asks for it.
@@ -58,6 +59,11 @@ export async function setBackend(name: string, options?: Omit<RuntimeOptions, 'b
 /** The name of the default runtime's backend. */
 export function getBackend(): string {
   return defaultRuntime().backend;
+}
+
+/** Runtime.vjp on the default runtime (follows `setBackend`): the gradient of each argument of an op. */
+export function vjp(opId: string, args: Record<string, unknown>, upstream: unknown, options?: VjpOptions): VjpResult {
+  return defaultRuntime().vjp(opId, args, upstream, options);
 }
 
 /** Every op on the default runtime; follows `setBackend`. */

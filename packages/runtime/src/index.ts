@@ -17,7 +17,8 @@ export type {
 } from './op-meta.js';
 export { registerBackend, listBackends, type Backend, type BackendKernel, type BackendLoader } from './backend.js';
 export type { RuntimeOptions } from './runtime-options.js';
-export { sparse, setBackend, getBackend, ready } from './default-runtime.js';
+export { sparse, setBackend, getBackend, ready, vjp } from './default-runtime.js';
+export type { VjpOptions, VjpResult } from './vjp.js';
 export { MAX_DENSE_ELEMENTS } from './shape.js';
 export type { SparseOps } from './generated/ops-api.js';
 export type * from './generated/ops-api.js';

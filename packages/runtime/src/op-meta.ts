@@ -3,6 +3,7 @@ import type {
   ArgType as ArgKind,
   CheckSpec as CheckMeta,
   EntriesTerm,
+  GradientMeta,
   OutputOrder,
   OutputType as OutputKind,
   ShapeRule,
@@ -11,7 +12,7 @@ import type {
 
 // The runtime's view of one op spec (generated into `generated/ops-meta.ts` by @sparse/codegen), in the
 // vocabulary codegen validates specs with (generated/spec-format.ts).
-export type { ArgKind, CheckMeta, EntriesTerm, OutputKind, OutputOrder, ShapeRule, WideDims };
+export type { ArgKind, CheckMeta, EntriesTerm, GradientMeta, OutputKind, OutputOrder, ShapeRule, WideDims };
 
 export interface ArgMeta {
   name: string;
@@ -57,4 +58,6 @@ export interface OpMeta {
   wideDims?: WideDims;
   /** The axis argument naming the one dim a `compared` kernel computes with, which must stay below 2^53. */
   wideAxis?: string;
+  /** The op's gradient (Runtime.vjp): the gradient op, where its arguments come from, whose gradient each output is. */
+  gradient?: GradientMeta;
 }

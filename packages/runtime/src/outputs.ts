@@ -27,6 +27,11 @@ export function expectedShape(o: OutputMeta, bound: BoundArgs): number[] | undef
     const [sa, sb] = [(bound.values[a] as Data).shape, (bound.values[b] as Data).shape];
     return [sa[bound.values[adjoint_a] ? 1 : 0], sb[bound.values[adjoint_b] ? 0 : 1]];
   }
+  if ('gradient_of' in r) {
+    const d = bound.values[r.gradient_of] as Data | null;
+    // A sparse argument's gradient is of its stored values (none for a null one); a dense one's, of the whole tensor.
+    return d === null ? [0] : d.kind === 'sparse' ? [d.values.length] : d.shape;
+  }
   if ('lookup' in r) {
     const ids = (bound.values[r.lookup.ids] as Data).shape;
     return [...ids.slice(0, -1), ...(bound.values[r.lookup.params] as Data).shape.slice(1)];

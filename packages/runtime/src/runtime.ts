@@ -26,6 +26,7 @@ import { OPS } from './generated/ops-meta.js';
 import { bindOps, type SparseOps } from './generated/ops-api.js';
 import type { SparseData } from '@sparse/kernel-abi';
 import type { OpMeta } from './op-meta.js';
+import { vjp, type VjpOptions, type VjpResult } from './vjp.js';
 
 /** An isolated instance: one backend, the typed ops API over it, and the generic `run`. */
 export class Runtime {
@@ -96,6 +97,20 @@ export class Runtime {
    */
   run(opId: string, args: Record<string, unknown>): Record<string, unknown> {
     return this.runWithReport(opId, args).outputs;
+  }
+
+  /**
+   * The vector-Jacobian product of an op, as TensorFlow's registered gradients compute it: given the op's
+   * arguments (as `run` takes them) and `upstream`, the gradient of a loss with respect to the op's output (of its
+   * stored values, one per entry in their order, for a sparse output; of the whole tensor for a dense one), the
+   * gradient of the loss with respect to each argument, keyed by argument name: a Tensor for a differentiable one
+   * (for a SparseTensor argument, the gradient of its stored values, shape [nnz], as TensorFlow's with respect to
+   * `sp_input.values`; for a dense one, its shape), null for the others (indices, shapes, ints, flags, `thresh`).
+   * The gradient is an op of its own (its spec's `gradient:`, `docs/ops.md`), run on this runtime's backend.
+   * Float32 and float64 values only; an op without a gradient is an UnimplementedError.
+   */
+  vjp(opId: string, args: Record<string, unknown>, upstream: unknown, options?: VjpOptions): VjpResult {
+    return vjp((id, a) => this.run(id, a), opId, args, upstream, options);
   }
 
   /**

@@ -1,0 +1,72 @@
+import type { DenseData, SparseData } from '@sparse/kernel-abi';
+import { bindArgs, resolveNames } from './bind-args.js';
+import { UnimplementedError } from './errors.js';
+import type { OpMeta } from './op-meta.js';
+import type { Tensor } from './tensor.js';
+import { OPS } from './generated/ops-meta.js';
+
+/** Options of `vjp`. */
+export interface VjpOptions {
+  /**
+   * The op's outputs on these arguments (keyed by output name), where the caller has them already, as a training
+   * loop does from its forward pass: a gradient that needs them (sparse_softmax's) then does not run the op again.
+   */
+  outputs?: Record<string, unknown>;
+}
+
+/** The gradient of each argument, by name: a Tensor for a differentiable one, null for any other. */
+export type VjpResult = Record<string, Tensor | null>;
+
+type Run = (opId: string, args: Record<string, unknown>) => Record<string, unknown>;
+
+const FLOATS = new Set(['float32', 'float64']);
+
+/**
+ * The vector-Jacobian product of `opId` at `args` (Runtime.vjp): runs the op's gradient op, as its spec declares
+ * it, with its arguments bound from the forward arguments, the forward outputs and `upstream`.
+ */
+export function vjp(
+  run: Run,
+  opId: string,
+  args: Record<string, unknown>,
+  upstream: unknown,
+  options: VjpOptions = {},
+): VjpResult {
+  if (!Object.hasOwn(OPS, opId)) throw new UnimplementedError(`vjp: unknown op '${opId}'`);
+  const op: OpMeta = OPS[opId];
+  const g = op.gradient;
+  if (!g) throw new UnimplementedError(`vjp: ${opId} has no gradient (it is not differentiable, as in TensorFlow)`);
+  if (typeof options !== 'object' || options === null) throw new TypeError('vjp: options must be an object');
+  for (const k of Object.keys(options))
+    if (k !== 'outputs') throw new TypeError(`vjp: unknown option '${k}' (options: outputs)`);
+  const given = resolveNames(op, args);
+  // The forward arguments as the op takes them: their kinds, dtypes and defaults, checked as a call would check them.
+  const bound = bindArgs(op, args);
+  for (const arg of Object.keys(g.outputs)) {
+    const d = bound.values[arg] as SparseData | DenseData | null;
+    if (d && !FLOATS.has(d.dtype))
+      throw new TypeError(`vjp: ${opId} has gradients for float32 and float64 values; ${arg} is ${d.dtype}`);
+  }
+  let outputs = options.outputs;
+  const gradArgs: Record<string, unknown> = {};
+  for (const [name, b] of Object.entries(g.args)) {
+    // An argument left out takes its default in the gradient op, which declares the same.
+    if ('arg' in b) {
+      if (given.has(b.arg)) gradArgs[name] = given.get(b.arg);
+    } else if ('upstream' in b) gradArgs[name] = upstream;
+    else if ('not' in b) gradArgs[name] = !bound.values[b.not];
+    else if ('dim' in b) gradArgs[name] = (bound.values[b.dim[0]] as SparseData | DenseData).shape[b.dim[1]];
+    else {
+      outputs ??= run(opId, args);
+      if (!(b.output in outputs)) throw new TypeError(`vjp: options.outputs has no '${b.output}' output of ${opId}`);
+      gradArgs[name] = outputs[b.output];
+    }
+  }
+  const grads = run(g.op, gradArgs);
+  return Object.fromEntries(
+    op.args.map((a) => {
+      const out = g.outputs[a.name];
+      return [a.name, out !== undefined && bound.values[a.name] !== null ? (grads[out] as Tensor) : null];
+    }),
+  );
+}
