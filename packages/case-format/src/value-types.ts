@@ -2,6 +2,7 @@ import { formatValue } from './format-value.js';
 import { isDigitString } from './number-spellings.js';
 import type { CasePath, Report } from './report.js';
 import { isDenseForm, isRecord, isSparseForm } from './value-forms.js';
+import { DTYPE_NAMES, isDTypeName } from './dtypes.js';
 
 /** The types an op spec gives its arguments and outputs; each calls for some of the value forms. */
 export type ValueType =
@@ -16,7 +17,8 @@ export type ValueType =
   | 'int_list'
   | 'int_or_int_list'
   | 'shape'
-  | 'axes';
+  | 'axes'
+  | 'dtype';
 
 const SPARSE_FORM = 'a SparseTensor is written {sparse: {indices, values, dense_shape}, dtype}';
 const DENSE_FORM = 'a dense tensor is written {dense: NESTED, dtype} (with `shape` for a zero-sized dim)';
@@ -69,6 +71,9 @@ export function checkValueType(value: unknown, type: ValueType, path: CasePath, 
     case 'axes':
       if (!(value === null || Number.isInteger(value) || (Array.isArray(value) && value.every(Number.isInteger))))
         report(path, `expected null, an axis or a list of axes, ${got}`);
+      return;
+    case 'dtype':
+      if (!isDTypeName(value)) report(path, `expected a dtype name (${DTYPE_NAMES.join(', ')}), ${got}`);
       return;
   }
 }

@@ -290,6 +290,7 @@ describe('validateCase: an example in an op spec', () => {
       ['int_or_int_list', 3, '3'],
       ['axes', [0, 1], [0.5]],
       ['axes', null, '0'],
+      ['dtype', 'int64', 'float16'],
     ];
     for (const [type, ok, bad] of cases) {
       expect(problems(type, ok), `${type}: ${JSON.stringify(ok)}`).toEqual([]);

@@ -17,6 +17,7 @@ const ARG_TS: Record<ArgType, string> = {
   int_list: 'readonly number[]',
   shape: 'ShapeLike',
   axes: 'AxesLike',
+  dtype: 'DTypeName',
 };
 
 const OUTPUT_TS: Record<OutputType, string> = {
@@ -38,7 +39,16 @@ export function emitOpsApi(specs: LoadedSpec[]): string {
     f.addImportDeclaration({
       isTypeOnly: true,
       moduleSpecifier: '../arg-types.js',
-      namedImports: ['AxesLike', 'RunOp', 'ScalarLike', 'ShapeLike', 'SparseLike', 'TensorLike'],
+      namedImports: [
+        'AxesLike',
+        // Only where an op takes a dtype argument: an unused import does not compile.
+        ...(specs.some((s) => s.args.some((a) => a.type === 'dtype')) ? ['DTypeName'] : []),
+        'RunOp',
+        'ScalarLike',
+        'ShapeLike',
+        'SparseLike',
+        'TensorLike',
+      ],
     });
 
     for (const s of specs) {

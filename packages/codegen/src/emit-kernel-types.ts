@@ -15,6 +15,7 @@ const KERNEL_ARG: Record<ArgType, string> = {
   int_list: 'number[]',
   shape: 'number[]',
   axes: 'number[] | null',
+  dtype: 'DType',
 };
 
 const KERNEL_OUT: Record<OutputType, string> = {
