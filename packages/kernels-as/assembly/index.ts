@@ -7,7 +7,7 @@ export * from './generated/families';
 export * from './reorder';
 export * from './from-dense';
 export * from './softmax';
-export * from './segment-sum';
+export * from './segment-reduce';
 export * from './reshape';
 export * from './expand-dims';
 export * from './slice';

@@ -8,7 +8,7 @@ import { WasmContext } from '../dist/wasm-context.js';
 import { againstJs, runJs, runWasm } from './against-js.js';
 
 // The wasm kernels of the sorting ops, the scatters and the value ops (reorder, transpose, concat, to_dense,
-// from_dense, softmax, segment_sum) against the JS backend: random inputs of every numeric dtype, unordered and repeated indices, huge dense shapes, ≥ 100k entries.
+// from_dense, softmax, the segment reductions) against the JS backend: random inputs of every numeric dtype, unordered and repeated indices, huge dense shapes, ≥ 100k entries.
 
 type DType = 'float32' | 'float64' | 'int32' | 'int64';
 const DTYPES: DType[] = ['float32', 'float64', 'int32', 'int64'];
@@ -392,7 +392,7 @@ describe('sparse_softmax on wasm', () => {
   });
 });
 
-describe('sparse_segment_sum on wasm', () => {
+describe('the sparse segment reductions on wasm', () => {
   const ids = (r: Rng, n: number, wide: boolean, rows: number) => {
     const idx = Array.from({ length: n }, () => r.int(rows));
     let s = 0;
@@ -402,7 +402,7 @@ describe('sparse_segment_sum on wasm', () => {
       : [dense(Int32Array.from(idx), [n], 'int32'), dense(Int32Array.from(seg), [n], 'int32')];
   };
 
-  it('equals the JS kernel on random data, int32 and int64 indices and ids, every dtype', () => {
+  it('equals the JS kernel on random data, int32 and int64 indices and ids, every dtype, with and without num_segments', () => {
     const r = rng(14);
     for (let t = 0; t < 200; t++) {
       const dtype = DTYPES[t % 4];
@@ -411,14 +411,41 @@ describe('sparse_segment_sum on wasm', () => {
       const n = r.int(40);
       const [indices, segment_ids] = ids(r, n, (t >> 2) % 2 === 1, shape[0]);
       const [i2] = ids(r, n, (t >> 3) % 2 === 1, shape[0]);
+      const last = n === 0 ? -1 : Number(segment_ids.data[n - 1]);
       same(
         'sparse_segment_sum',
         {
           data: dense(randomValues(r, dtype, size), shape, dtype),
           indices: t % 5 === 0 ? i2 : indices,
           segment_ids,
+          num_segments: t % 3 === 0 ? last + 1 + r.int(3) : null,
         },
         `segment_sum #${t} ${dtype}`,
+      );
+    }
+  });
+
+  it('takes the mean and the sqrt_n in wasm, bit for bit as the JS kernel, runs of 1 to 30 rows', () => {
+    const r = rng(16);
+    for (let t = 0; t < 200; t++) {
+      const op = t % 2 === 0 ? 'sparse_segment_mean' : 'sparse_segment_sqrt_n';
+      const dtype = (['float32', 'float64'] as const)[(t >> 1) % 2];
+      const shape = [1 + r.int(20), ...randomShape(r, t % 3, 9)];
+      const size = shape.reduce((a, b) => a * b, 1);
+      // Long runs of one id too, past the 10 rows where the scaling changes from a product to a quotient.
+      const n = r.int(t % 4 === 0 ? 120 : 40);
+      const idx = Array.from({ length: n }, () => r.int(shape[0]));
+      let s = 0;
+      const seg = Array.from({ length: n }, () => (s += r.int(30) === 0 ? 1 + r.int(2) : 0));
+      same(
+        op,
+        {
+          data: dense(randomValues(r, dtype, size), shape, dtype),
+          indices: dense(Int32Array.from(idx), [n], 'int32'),
+          segment_ids: dense(BigInt64Array.from(seg, BigInt), [n], 'int64'),
+          num_segments: t % 3 === 0 ? s + 1 + r.int(3) : null,
+        },
+        `${op} #${t} ${dtype}`,
       );
     }
   });
