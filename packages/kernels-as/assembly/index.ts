@@ -8,6 +8,7 @@ export * from './reorder';
 export * from './from-dense';
 export * from './softmax';
 export * from './segment-reduce';
+export * from './bincount';
 export * from './reshape';
 export * from './expand-dims';
 export * from './slice';

@@ -1,10 +1,10 @@
 // The sparse segment reductions: out[ids[i]] += data[idx[i]], rows of `inner` elements (out zeroed by the caller),
 // in the dtype: float32 rounds each sum, integers wrap. The lanes add exactly as the scalar loop would. With `mode`
-// MEAN or SQRT_N (floats only) each segment's row is scaled as its run of (sorted) ids ends, as TensorFlow's CPU
-// kernel scales it: by the reciprocal of the divisor below 10 rows, by the divisor itself from 10 on.
+// MEAN or 2 (sqrt_n; floats only) each segment's row is scaled as its run of (sorted) ids ends, as TensorFlow's CPU
+// kernel scales it: by the reciprocal of the divisor (the count, or its square root) below 10 rows, by the divisor
+// itself from 10 on. Mode 0 is the sum.
 
 const MEAN: i32 = 1;
-const SQRT_N: i32 = 2;
 
 @inline function vaddT<T>(a: v128, b: v128): v128 {
   if (isFloat<T>()) return sizeof<T>() == 4 ? f32x4.add(a, b) : f64x2.add(a, b);

@@ -531,3 +531,71 @@ describe('sparse_tensor_to_dense and sparse_to_dense on wasm', () => {
       same('sparse_tensor_to_dense', { sp_input: sp, default_value: scalar('float32', v), validate_indices: false });
   });
 });
+
+describe('sparse_bincount on wasm', () => {
+  /** n random entries of `shape` (any order, repeats) holding whole numbers in [0, top) of the dtype. */
+  const counts = (r: Rng, shape: number[], n: number, top: number, dtype: 'int32' | 'int64') => {
+    const st = randomSparse(r, shape, n, 'int32');
+    const v = Array.from({ length: n }, () => r.int(top));
+    return { ...st, values: dtype === 'int32' ? Int32Array.from(v) : BigInt64Array.from(v, BigInt), dtype };
+  };
+  const weightsOf = (r: Rng, st: SparseData, dtype: DType) => ({
+    ...st,
+    values: randomValues(r, dtype, st.values.length),
+    dtype,
+  });
+
+  it('equals the JS kernel on random input: by row and overall, every weight dtype, binary, min- and maxlength', () => {
+    const r = rng(17);
+    for (let t = 0; t < 300; t++) {
+      const rank = 1 + (t % 2);
+      const shape = rank === 1 ? [1 + r.int(30)] : [1 + r.int(8), 1 + r.int(8)];
+      const values = counts(r, shape, r.int(60), 1 + r.int(t % 3 === 0 ? 5 : 200), t % 4 < 2 ? 'int32' : 'int64');
+      const weighted = t % 5 >= 2;
+      same(
+        'sparse_bincount',
+        {
+          values,
+          weights: weighted ? weightsOf(r, values, DTYPES[t % 4]) : null,
+          axis: (t >> 1) % 2 === 0 ? 0 : -1,
+          minlength: t % 7 === 0 ? r.int(300) : null,
+          maxlength: t % 6 === 0 ? r.int(100) : null,
+          binary_output: !weighted && t % 5 === 1,
+        },
+        `bincount #${t}`,
+      );
+    }
+  });
+
+  it('equals the JS kernel on 300,000 entries, and hands past-i32 sizes to it, saying so', () => {
+    const r = rng(18);
+    const values = counts(r, [1000, 1000], 300_000, 5000, 'int64');
+    same('sparse_bincount', {
+      values,
+      weights: null,
+      axis: -1,
+      minlength: null,
+      maxlength: null,
+      binary_output: false,
+    });
+    same('sparse_bincount', {
+      values,
+      weights: weightsOf(r, values, 'float32'),
+      axis: 0,
+      minlength: null,
+      maxlength: 4000,
+      binary_output: false,
+    });
+    const wide = { ...counts(r, [3], 3, 5, 'int64'), values: BigInt64Array.from([2n ** 40n, 3n, 2n ** 40n]) };
+    const { diff, delegated } = againstJs(wasm, 'sparse_bincount', {
+      values: wide,
+      weights: null,
+      axis: 0,
+      minlength: null,
+      maxlength: null,
+      binary_output: false,
+    });
+    expect(diff).toBeUndefined();
+    expect(delegated).toMatch(/exceeds 2\^31-1/);
+  });
+});

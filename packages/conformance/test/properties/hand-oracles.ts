@@ -1,3 +1,4 @@
+import { BINCOUNT_PROPERTY } from './bincount-property.js';
 import { EYE_PROPERTY } from './eye-property.js';
 import { MATH_PROPERTIES } from './math-properties.js';
 import { MOVING_PROPERTIES } from './moving-properties.js';
@@ -7,8 +8,12 @@ import { SEGMENT_PROPERTIES } from './segment-properties.js';
 
 /** The dense oracles written by hand for hand-written ops (structural, matmul), by op id. */
 export const HAND_ORACLES: ReadonlyMap<string, Property> = new Map(
-  [...RESHAPING_PROPERTIES, ...MOVING_PROPERTIES, ...MATH_PROPERTIES, ...SEGMENT_PROPERTIES, EYE_PROPERTY].map((p) => [
-    p.op,
-    p,
-  ]),
+  [
+    ...RESHAPING_PROPERTIES,
+    ...MOVING_PROPERTIES,
+    ...MATH_PROPERTIES,
+    ...SEGMENT_PROPERTIES,
+    EYE_PROPERTY,
+    BINCOUNT_PROPERTY,
+  ].map((p) => [p.op, p]),
 );
