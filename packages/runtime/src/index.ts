@@ -21,5 +21,5 @@ export { sparse, setBackend, getBackend, ready } from './default-runtime.js';
 export { MAX_DENSE_ELEMENTS } from './shape.js';
 export type { SparseOps } from './generated/ops-api.js';
 export type * from './generated/ops-api.js';
-export type { AxesLike, RunOp, ScalarLike, ShapeLike, SparseLike, TensorLike } from './arg-types.js';
+export type { AxesLike, DTypeName, RunOp, ScalarLike, ShapeLike, SparseLike, TensorLike } from './arg-types.js';
 export type { TypedArray } from './list-input.js';
