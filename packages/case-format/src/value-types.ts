@@ -2,6 +2,7 @@ import { formatValue } from './format-value.js';
 import { isDigitString } from './number-spellings.js';
 import type { CasePath, Report } from './report.js';
 import { isDenseForm, isRecord, isSparseForm } from './value-forms.js';
+import { DTYPE_NAMES, isDTypeName } from './dtypes.js';
 
 /** The types an op spec gives its arguments and outputs; each calls for some of the value forms. */
 export type ValueType =
@@ -18,7 +19,8 @@ export type ValueType =
   | 'int_or_int_list'
   | 'shape'
   | 'axes'
-  | 'string';
+  | 'string'
+  | 'dtype';
 
 const SPARSE_FORM = 'a SparseTensor is written {sparse: {indices, values, dense_shape}, dtype}';
 const DENSE_FORM = 'a dense tensor is written {dense: NESTED, dtype} (with `shape` for a zero-sized dim)';
@@ -77,6 +79,9 @@ export function checkValueType(value: unknown, type: ValueType, path: CasePath, 
       return;
     case 'string':
       if (typeof value !== 'string') report(path, `expected a string, ${got}`);
+      return;
+    case 'dtype':
+      if (!isDTypeName(value)) report(path, `expected a dtype name (${DTYPE_NAMES.join(', ')}), ${got}`);
       return;
   }
 }

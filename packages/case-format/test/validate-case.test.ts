@@ -293,6 +293,7 @@ describe('validateCase: an example in an op spec', () => {
       ['sparse_or_null', null, { dense: 1, dtype: 'int32' }],
       ['sparse_or_null', st, 0],
       ['string', 'mean', 1],
+      ['dtype', 'int64', 'float16'],
     ];
     for (const [type, ok, bad] of cases) {
       expect(problems(type, ok), `${type}: ${JSON.stringify(ok)}`).toEqual([]);

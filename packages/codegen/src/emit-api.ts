@@ -19,6 +19,7 @@ const ARG_TS: Record<ArgType, string> = {
   shape: 'ShapeLike',
   axes: 'AxesLike',
   string: 'string',
+  dtype: 'DTypeName',
 };
 
 /** An argument's TS type: a string argument that lists its values takes exactly those. */
@@ -45,7 +46,16 @@ export function emitOpsApi(specs: LoadedSpec[]): string {
     f.addImportDeclaration({
       isTypeOnly: true,
       moduleSpecifier: '../arg-types.js',
-      namedImports: ['AxesLike', 'RunOp', 'ScalarLike', 'ShapeLike', 'SparseLike', 'TensorLike'],
+      namedImports: [
+        'AxesLike',
+        // Only where an op takes a dtype argument: an unused import does not compile.
+        ...(specs.some((s) => s.args.some((a) => a.type === 'dtype')) ? ['DTypeName'] : []),
+        'RunOp',
+        'ScalarLike',
+        'ShapeLike',
+        'SparseLike',
+        'TensorLike',
+      ],
     });
 
     for (const s of specs) {

@@ -29,7 +29,9 @@ hb.registerHelper('dtypeText', (s: LoadedSpec, d: string | undefined) =>
   d === undefined
     ? ''
     : s.dtypes[d]
-      ? `${d} ∈ {${s.dtypes[d].join(', ')}}` + (s.dtype_defaults?.[d] ? `, preferred ${s.dtype_defaults[d]}` : '')
+      ? `${d} ∈ {${s.dtypes[d].join(', ')}}` +
+        (s.dtype_defaults?.[d] ? `, preferred ${s.dtype_defaults[d]}` : '') +
+        (s.dtype_fallbacks?.[d] ? `; ${s.dtype_fallbacks[d]} where no argument gives it` : '')
       : d,
 );
 hb.registerHelper('defaultText', (a: ArgSpec) =>
@@ -58,9 +60,13 @@ hb.registerHelper('shapeText', (r: ShapeRule) =>
             ? `[rows of \`${r.matmul.a}\`, columns of \`${r.matmul.b}\`] after \`${r.matmul.adjoint_a}\` / \`${r.matmul.adjoint_b}\``
             : 'lookup' in r
               ? `dense shape of \`${r.lookup.ids}\` without its last dim, then the dims of \`${r.lookup.params}\` after its first`
-              : 'gradient_of' in r
-                ? `[stored entries of \`${r.gradient_of}\`] if sparse, its dense shape if dense`
-                : r.computed,
+              : 'dims' in r
+                ? `[${r.dims.map((d) => `\`${d}\``).join(', ')}] (a null one: the dim before it)`
+                : 'segments' in r
+                  ? `[\`${r.segments.num_segments}\`, or the last of \`${r.segments.segment_ids}\` + 1, ...dense shape of \`${r.segments.data}\` after its first dim]`
+                  : 'gradient_of' in r
+                    ? `[stored entries of \`${r.gradient_of}\`] if sparse, its dense shape if dense`
+                    : r.computed,
 );
 hb.registerHelper('gradientText', (s: LoadedSpec) => {
   const g = s.gradientOf;

@@ -17,6 +17,7 @@ const KERNEL_ARG: Record<ArgType, string> = {
   shape: 'number[]',
   axes: 'number[] | null',
   string: 'string',
+  dtype: 'DType',
 };
 
 const KERNEL_OUT: Record<OutputType, string> = {

@@ -17,6 +17,7 @@ export function emitOpsMeta(specs: LoadedSpec[]): string {
         family: s.kernel.family,
         dtypes: s.dtypes,
         dtypeDefaults: s.dtype_defaults ?? {},
+        dtypeFallbacks: s.dtype_fallbacks ?? {},
         args: s.args.map((a) => ({
           name: a.name,
           type: a.type,

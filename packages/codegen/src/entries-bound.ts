@@ -6,6 +6,7 @@ type Report = (path: readonly (string | number)[], message: string) => void;
 const NNZ_ARGS = ['sparse', 'sparse_list', 'sparse_or_sparse_list', 'sparse_or_dense'];
 const SIZE_ARGS = ['dense', 'scalar', 'sparse_or_dense'];
 const DIM_ARGS = ['sparse', 'dense', 'sparse_or_dense'];
+const TERM_ARGS: Record<string, string[]> = { nnz: NNZ_ARGS, size: SIZE_ARGS, dim: DIM_ARGS, min: ['int'] };
 
 /** What a family's kernel stores at most, from its roles: one entry per stored input entry (both, for a union). */
 function familyEntries(k: CompiledKernel): EntriesTerm[] {
@@ -37,15 +38,24 @@ export function entriesBounds(
       return;
     }
     terms.forEach((t, j) => {
-      const [kind, arg] = 'nnz' in t ? ['nnz', t.nnz] : 'size' in t ? ['size', t.size] : ['dim', t.dim[0]];
-      const types = kind === 'nnz' ? NNZ_ARGS : kind === 'size' ? SIZE_ARGS : DIM_ARGS;
-      const a = args.get(arg);
-      if (!a) report(['outputs', i, 'entries', j, kind], `unknown argument '${arg}'`);
-      else if (!types.includes(a.type))
-        report(
-          ['outputs', i, 'entries', j, kind],
-          `'${arg}' is a ${a.type} argument; ${kind} needs ${types.join(' or ')}`,
-        );
+      const [kind, names] =
+        'nnz' in t
+          ? ['nnz', [t.nnz]]
+          : 'size' in t
+            ? ['size', [t.size]]
+            : 'dim' in t
+              ? ['dim', [t.dim[0]]]
+              : ['min', t.min];
+      const types = TERM_ARGS[kind];
+      for (const arg of names) {
+        const a = args.get(arg);
+        if (!a) report(['outputs', i, 'entries', j, kind], `unknown argument '${arg}'`);
+        else if (!types.includes(a.type))
+          report(
+            ['outputs', i, 'entries', j, kind],
+            `'${arg}' is a ${a.type} argument; ${kind} needs ${types.join(' or ')}`,
+          );
+      }
     });
     out[o.name] = terms;
   });

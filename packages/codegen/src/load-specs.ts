@@ -150,6 +150,7 @@ function checkSpec(spec: OpSpec, report: Report): void {
     argByName.set(a.name, a);
     const isTensor = TENSOR_ARGS.has(a.type);
     if (isTensor) checkDtype(a.dtype, ['args', i, 'dtype'], true);
+    else if (a.type === 'dtype') checkDtypeArg(spec, a, i, report);
     else if (a.dtype !== undefined) report(['args', i, 'dtype'], `a '${a.type}' argument takes no dtype`);
     if (a.default === 'zero' && a.type !== 'scalar')
       report(['args', i, 'default'], "'zero' is a default only for a scalar");
@@ -161,6 +162,7 @@ function checkSpec(spec: OpSpec, report: Report): void {
       report(['args', i, 'default'], `'${a.default}' is not one of ${a.one_of.join(', ')}`);
   });
   checkDtypeDefaults(spec, report);
+  checkDtypeFallbacks(spec, report);
   const outNames = new Set<string>();
   spec.outputs.forEach((o, i) => {
     if (outNames.has(o.name)) report(['outputs', i, 'name'], `the output name '${o.name}' is used twice`);
@@ -207,6 +209,23 @@ function checkSpec(spec: OpSpec, report: Report): void {
       const a = argByName.get(rule.value);
       if (!a || !['shape', 'int_list'].includes(a.type))
         report(['outputs', i, 'shape', 'value'], `'${rule.value}' is not a shape argument`);
+    } else if ('dims' in rule) {
+      rule.dims.forEach((name, j) => {
+        if (argByName.get(name)?.type !== 'int')
+          report(['outputs', i, 'shape', 'dims', j], `'${name}' is not an int argument`);
+      });
+      if (rule.dims.length > 0 && argByName.get(rule.dims[0])?.default === null)
+        report(
+          ['outputs', i, 'shape', 'dims', 0],
+          `the first dim has no dim before it to stand for a null '${rule.dims[0]}'`,
+        );
+    } else if ('segments' in rule) {
+      const r = rule.segments;
+      for (const k of ['data', 'segment_ids'] as const)
+        if (argByName.get(r[k])?.type !== 'dense')
+          report(['outputs', i, 'shape', 'segments', k], `'${r[k]}' is not a dense argument`);
+      if (argByName.get(r.num_segments)?.type !== 'int')
+        report(['outputs', i, 'shape', 'segments', 'num_segments'], `'${r.num_segments}' is not an int argument`);
     }
   });
   (spec.checks ?? []).forEach((c, i) => checkCheck(c, i, argByName, report));
@@ -252,6 +271,39 @@ function checkDtypeDefaults(spec: OpSpec, report: Report): void {
         `no dense, scalar or sparse_or_dense argument takes ${v}: a default applies only to a plain value converted to a tensor`,
       );
     }
+  }
+}
+
+/** A `dtype` argument names a dtype variable, which its value binds; its default is one of the variable's dtypes. */
+function checkDtypeArg(spec: OpSpec, a: ArgSpec, i: number, report: Report): void {
+  const allowed = a.dtype === undefined ? undefined : spec.dtypes[a.dtype];
+  if (!allowed) {
+    report(['args', i, 'dtype'], 'a dtype argument needs `dtype`: the dtype variable its value binds');
+    return;
+  }
+  if (a.default !== undefined && !(allowed as unknown[]).includes(a.default))
+    report(
+      ['args', i, 'default'],
+      `${JSON.stringify(a.default)} is not one of ${a.dtype}'s dtypes {${allowed.join(', ')}}`,
+    );
+}
+
+/** Each fallback is from a dtype variable to another, whose every dtype the first allows. */
+function checkDtypeFallbacks(spec: OpSpec, report: Report): void {
+  const vars = Object.keys(spec.dtypes);
+  for (const [v, from] of Object.entries(spec.dtype_fallbacks ?? {})) {
+    const allowed = spec.dtypes[v];
+    const fallback = spec.dtypes[from];
+    if (!allowed || !fallback || v === from) {
+      report(
+        ['dtype_fallbacks', v],
+        `needs two different dtype variables (dtype variables: ${vars.join(', ') || 'none'})`,
+      );
+      continue;
+    }
+    const missing = fallback.filter((d) => !allowed.includes(d));
+    if (missing.length)
+      report(['dtype_fallbacks', v], `${v} does not allow ${missing.join(', ')}, which ${from} may be`);
   }
 }
 

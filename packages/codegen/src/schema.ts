@@ -70,6 +70,11 @@ export const specSchema = {
       propertyNames: { pattern: '^[A-Z][A-Za-z0-9]*$' },
       additionalProperties: { enum: [...DTYPE_NAMES] },
     },
+    dtype_fallbacks: {
+      type: 'object',
+      propertyNames: { pattern: '^[A-Z][A-Za-z0-9]*$' },
+      additionalProperties: { type: 'string', pattern: '^[A-Z][A-Za-z0-9]*$' },
+    },
     args: {
       type: 'array',
       items: {
@@ -133,6 +138,13 @@ export const specSchema = {
                 properties: { ids: identifier, params: identifier },
               },
               gradient_of: identifier,
+              dims: { type: 'array', minItems: 1, items: identifier },
+              segments: {
+                type: 'object',
+                additionalProperties: false,
+                required: ['data', 'segment_ids', 'num_segments'],
+                properties: { data: identifier, segment_ids: identifier, num_segments: identifier },
+              },
             },
           },
           order: {
@@ -158,6 +170,7 @@ export const specSchema = {
                   maxItems: 2,
                   items: [identifier, { type: 'integer', minimum: 0 }],
                 },
+                min: { type: 'array', minItems: 1, items: identifier },
               },
             },
           },

@@ -17,7 +17,8 @@ export type ArgType =
   | 'int_or_int_list'
   | 'shape'
   | 'axes'
-  | 'string';
+  | 'string'
+  | 'dtype';
 
 /** Each argument type, as the op reference describes it. */
 export const ARG_TYPES: Record<ArgType, string> = {
@@ -35,6 +36,7 @@ export const ARG_TYPES: Record<ArgType, string> = {
   shape: 'a dense shape: a list of non-negative whole numbers',
   axes: 'null (every axis), an axis, or a list of axes',
   string: 'a string (one of those the argument lists, where it lists them)',
+  dtype: "a dtype name ('float32', 'int64', ...): the dtype of the argument's dtype variable",
 };
 
 /** What an output is. */
@@ -58,14 +60,17 @@ export type ShapeRule =
   | { matmul: { a: string; b: string; adjoint_a: string; adjoint_b: string } }
   | { lookup: { ids: string; params: string } }
   | { gradient_of: string }
+  | { dims: string[] }
+  | { segments: { data: string; segment_ids: string; num_segments: string } }
   | { computed: string };
 
 /**
  * One term of a bound on the stored entries of a sparse output, known before its kernel runs: the stored entries
- * of a sparse argument (of every tensor, for a list), the element count of a dense argument, or one dim of an
- * argument's dense shape. The bound is the sum of its terms; the runtime's byte budget reads it.
+ * of a sparse argument (of every tensor, for a list), the element count of a dense argument, one dim of an
+ * argument's dense shape, or the smallest of some whole-number arguments (those given: a null one is left out). The
+ * bound is the sum of its terms; the runtime's byte budget reads it.
  */
-export type EntriesTerm = { nnz: string } | { size: string } | { dim: [string, number] };
+export type EntriesTerm = { nnz: string } | { size: string } | { dim: [string, number] } | { min: string[] };
 
 /**
  * The order a sparse output's entries are in by construction: canonical row-major order, or the order of a sparse

@@ -12,7 +12,7 @@ export type KernelFamily = (typeof KERNEL_FAMILIES)[number];
 export interface ArgSpec {
   name: string;
   type: ArgType;
-  /** A dtype variable of the spec (`T`) or a concrete dtype. */
+  /** A dtype variable of the spec (`T`) or a concrete dtype; a `dtype` argument binds its variable to its value. */
   dtype?: string;
   /** Absent: required. `zero`: the dtype's zero (0, false, ''). */
   default?: unknown;
@@ -51,6 +51,12 @@ export interface OpSpec {
    * itself, becomes int32). A variable without one keeps the dtype the value has, refused if not allowed.
    */
   dtype_defaults?: Record<string, DTypeName>;
+  /**
+   * The dtype a variable takes where no argument binds it (the optional arguments of that dtype left out): another
+   * variable's. `sparse_bincount`'s output dtype W is its weights' dtype, and without weights its values' dtype V, as
+   * TensorFlow's Python layer passes empty weights of the values' dtype.
+   */
+  dtype_fallbacks?: Record<string, string>;
   args: ArgSpec[];
   outputs: OutputSpec[];
   checks?: CheckSpec[];

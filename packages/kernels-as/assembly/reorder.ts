@@ -95,3 +95,23 @@ export function shift_col(idx: usize, n: i32, rank: i32, ax: i32, offset: i32): 
   let p = idx + ((<usize>ax) << 2);
   for (let i = 0; i < n; i++, p += stride) store<i32>(p, load<i32>(p) + offset);
 }
+
+/**
+ * The stable canonical order of n i32 index rows (radix-sort.ts's sortEntries, with the same scratch as reorder):
+ * the buffer, `order` or `order2`, holding the entry numbers (u32) in row-major order.
+ */
+export function sort_order(
+  idx: usize,
+  n: i32,
+  rank: i32,
+  strides: usize,
+  bounds: usize,
+  chunks: i32,
+  keys: usize,
+  keys2: usize,
+  order: usize,
+  order2: usize,
+  hist: usize,
+): usize {
+  return sortEntries(idx, n, rank, strides, bounds, chunks, keys, keys2, order, order2, hist);
+}

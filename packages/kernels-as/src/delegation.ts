@@ -2,7 +2,7 @@
  * The one place that says when the wasm backend hands work to the JS kernels, and why. Such a result is reported
  * as `delegated`, never as `passed`.
  *
- * Whole ops: those whose spec says `dispatch: {wasm: js}` (none today). Single calls, by the rules below, each
+ * Whole ops: those whose spec says `dispatch: {wasm: js}` (sparse_eye). Single calls, by the rules below, each
  * kernel naming its rule when it applies one: values that wasm memory does not hold (bool, string), dims whose
  * indices do not fit i32, positions beyond i64, and calls whose buffers would not fit the wasm memory the kernels
  * allow themselves.

@@ -36,6 +36,24 @@ export function sortBytes(n: number, rank: number, size: number): number {
   return n * (rank * 4 + size + 8 + 8 + 4 + 4) + HIST_BYTES + rank * 12 + 8;
 }
 
+/** The scratch of the wasm sort of n i32 index rows of `shape` (assembly/radix-sort.ts), in the order it takes it. */
+function sortScratch(ctx: WasmContext, n: number, shape: readonly number[]) {
+  const { heap } = ctx;
+  const { strides, bounds } = sortChunks(shape);
+  const st = heap.alloc(shape.length * 8);
+  heap.view('int64', st, shape.length).set(strides.map((s) => BigInt.asIntN(64, s)) as never);
+  return {
+    strides: st,
+    bounds: heap.putI32(bounds),
+    chunks: bounds.length - 1,
+    keys: heap.alloc(n * 8),
+    keys2: heap.alloc(n * 8),
+    order: heap.alloc(n * 4),
+    order2: heap.alloc(n * 4),
+    hist: heap.alloc(HIST_BYTES),
+  };
+}
+
 /**
  * n entries already in wasm memory (i32 rows at idx, values at vals) put in canonical order, stably, in wasm;
  * returned as plain data with `shape`.
@@ -51,17 +69,9 @@ export function sortGather(
   const { heap } = ctx;
   const rank = shape.length;
   const size = bytesPerElement(dtype);
-  const { strides, bounds } = sortChunks(shape);
   const outIdx = heap.alloc(n * rank * 4);
   const outVals = heap.alloc(n * size);
-  const st = heap.alloc(rank * 8);
-  const bd = heap.putI32(bounds);
-  const keys = heap.alloc(n * 8);
-  const keys2 = heap.alloc(n * 8);
-  const hist = heap.alloc(HIST_BYTES);
-  const order = heap.alloc(n * 4);
-  const order2 = heap.alloc(n * 4);
-  heap.view('int64', st, rank).set(strides.map((s) => BigInt.asIntN(64, s)) as never);
+  const s = sortScratch(ctx, n, shape);
   ctx.call(`reorder_${size}`, [
     idx,
     n,
@@ -69,16 +79,37 @@ export function sortGather(
     vals,
     outIdx,
     outVals,
-    st,
-    bd,
-    bounds.length - 1,
-    keys,
-    keys2,
-    order,
-    order2,
-    hist,
+    s.strides,
+    s.bounds,
+    s.chunks,
+    s.keys,
+    s.keys2,
+    s.order,
+    s.order2,
+    s.hist,
   ]);
   return sparse(heap.readIndices(outIdx, n * rank), heap.readValues(dtype, outVals, n), shape, dtype);
+}
+
+/**
+ * The stable canonical order of n i32 index rows of `shape` already in wasm memory (at idx), sorted in wasm: a
+ * pointer to n u32 entry numbers in row-major order.
+ */
+export function sortOrder(ctx: WasmContext, idx: number, n: number, shape: readonly number[]): number {
+  const s = sortScratch(ctx, n, shape);
+  return ctx.call('sort_order', [
+    idx,
+    n,
+    shape.length,
+    s.strides,
+    s.bounds,
+    s.chunks,
+    s.keys,
+    s.keys2,
+    s.order,
+    s.order2,
+    s.hist,
+  ]);
 }
 
 /**

@@ -8,7 +8,7 @@ import { WasmContext } from '../dist/wasm-context.js';
 import { againstJs, runJs, runWasm } from './against-js.js';
 
 // The wasm kernels of the sorting ops, the scatters and the value ops (reorder, transpose, concat, to_dense,
-// from_dense, softmax, segment_sum) against the JS backend: random inputs of every numeric dtype, unordered and repeated indices, huge dense shapes, ≥ 100k entries.
+// from_dense, softmax, the segment reductions) against the JS backend: random inputs of every numeric dtype, unordered and repeated indices, huge dense shapes, ≥ 100k entries.
 
 type DType = 'float32' | 'float64' | 'int32' | 'int64';
 const DTYPES: DType[] = ['float32', 'float64', 'int32', 'int64'];
@@ -392,7 +392,7 @@ describe('sparse_softmax on wasm', () => {
   });
 });
 
-describe('sparse_segment_sum on wasm', () => {
+describe('the sparse segment reductions on wasm', () => {
   const ids = (r: Rng, n: number, wide: boolean, rows: number) => {
     const idx = Array.from({ length: n }, () => r.int(rows));
     let s = 0;
@@ -402,7 +402,7 @@ describe('sparse_segment_sum on wasm', () => {
       : [dense(Int32Array.from(idx), [n], 'int32'), dense(Int32Array.from(seg), [n], 'int32')];
   };
 
-  it('equals the JS kernel on random data, int32 and int64 indices and ids, every dtype', () => {
+  it('equals the JS kernel on random data, int32 and int64 indices and ids, every dtype, with and without num_segments', () => {
     const r = rng(14);
     for (let t = 0; t < 200; t++) {
       const dtype = DTYPES[t % 4];
@@ -411,14 +411,41 @@ describe('sparse_segment_sum on wasm', () => {
       const n = r.int(40);
       const [indices, segment_ids] = ids(r, n, (t >> 2) % 2 === 1, shape[0]);
       const [i2] = ids(r, n, (t >> 3) % 2 === 1, shape[0]);
+      const last = n === 0 ? -1 : Number(segment_ids.data[n - 1]);
       same(
         'sparse_segment_sum',
         {
           data: dense(randomValues(r, dtype, size), shape, dtype),
           indices: t % 5 === 0 ? i2 : indices,
           segment_ids,
+          num_segments: t % 3 === 0 ? last + 1 + r.int(3) : null,
         },
         `segment_sum #${t} ${dtype}`,
+      );
+    }
+  });
+
+  it('takes the mean and the sqrt_n in wasm, bit for bit as the JS kernel, runs of 1 to 30 rows', () => {
+    const r = rng(16);
+    for (let t = 0; t < 200; t++) {
+      const op = t % 2 === 0 ? 'sparse_segment_mean' : 'sparse_segment_sqrt_n';
+      const dtype = (['float32', 'float64'] as const)[(t >> 1) % 2];
+      const shape = [1 + r.int(20), ...randomShape(r, t % 3, 9)];
+      const size = shape.reduce((a, b) => a * b, 1);
+      // Long runs of one id too, past the 10 rows where the scaling changes from a product to a quotient.
+      const n = r.int(t % 4 === 0 ? 120 : 40);
+      const idx = Array.from({ length: n }, () => r.int(shape[0]));
+      let s = 0;
+      const seg = Array.from({ length: n }, () => (s += r.int(30) === 0 ? 1 + r.int(2) : 0));
+      same(
+        op,
+        {
+          data: dense(randomValues(r, dtype, size), shape, dtype),
+          indices: dense(Int32Array.from(idx), [n], 'int32'),
+          segment_ids: dense(BigInt64Array.from(seg, BigInt), [n], 'int64'),
+          num_segments: t % 3 === 0 ? s + 1 + r.int(3) : null,
+        },
+        `${op} #${t} ${dtype}`,
       );
     }
   });
@@ -502,5 +529,73 @@ describe('sparse_tensor_to_dense and sparse_to_dense on wasm', () => {
     const sp = randomSparse(r, [2000, 1500], 300_000, 'float32');
     for (const v of [0, -1])
       same('sparse_tensor_to_dense', { sp_input: sp, default_value: scalar('float32', v), validate_indices: false });
+  });
+});
+
+describe('sparse_bincount on wasm', () => {
+  /** n random entries of `shape` (any order, repeats) holding whole numbers in [0, top) of the dtype. */
+  const counts = (r: Rng, shape: number[], n: number, top: number, dtype: 'int32' | 'int64') => {
+    const st = randomSparse(r, shape, n, 'int32');
+    const v = Array.from({ length: n }, () => r.int(top));
+    return { ...st, values: dtype === 'int32' ? Int32Array.from(v) : BigInt64Array.from(v, BigInt), dtype };
+  };
+  const weightsOf = (r: Rng, st: SparseData, dtype: DType) => ({
+    ...st,
+    values: randomValues(r, dtype, st.values.length),
+    dtype,
+  });
+
+  it('equals the JS kernel on random input: by row and overall, every weight dtype, binary, min- and maxlength', () => {
+    const r = rng(17);
+    for (let t = 0; t < 300; t++) {
+      const rank = 1 + (t % 2);
+      const shape = rank === 1 ? [1 + r.int(30)] : [1 + r.int(8), 1 + r.int(8)];
+      const values = counts(r, shape, r.int(60), 1 + r.int(t % 3 === 0 ? 5 : 200), t % 4 < 2 ? 'int32' : 'int64');
+      const weighted = t % 5 >= 2;
+      same(
+        'sparse_bincount',
+        {
+          values,
+          weights: weighted ? weightsOf(r, values, DTYPES[t % 4]) : null,
+          axis: (t >> 1) % 2 === 0 ? 0 : -1,
+          minlength: t % 7 === 0 ? r.int(300) : null,
+          maxlength: t % 6 === 0 ? r.int(100) : null,
+          binary_output: !weighted && t % 5 === 1,
+        },
+        `bincount #${t}`,
+      );
+    }
+  });
+
+  it('equals the JS kernel on 300,000 entries, and hands past-i32 sizes to it, saying so', () => {
+    const r = rng(18);
+    const values = counts(r, [1000, 1000], 300_000, 5000, 'int64');
+    same('sparse_bincount', {
+      values,
+      weights: null,
+      axis: -1,
+      minlength: null,
+      maxlength: null,
+      binary_output: false,
+    });
+    same('sparse_bincount', {
+      values,
+      weights: weightsOf(r, values, 'float32'),
+      axis: 0,
+      minlength: null,
+      maxlength: 4000,
+      binary_output: false,
+    });
+    const wide = { ...counts(r, [3], 3, 5, 'int64'), values: BigInt64Array.from([2n ** 40n, 3n, 2n ** 40n]) };
+    const { diff, delegated } = againstJs(wasm, 'sparse_bincount', {
+      values: wide,
+      weights: null,
+      axis: 0,
+      minlength: null,
+      maxlength: null,
+      binary_output: false,
+    });
+    expect(diff).toBeUndefined();
+    expect(delegated).toMatch(/exceeds 2\^31-1/);
   });
 });

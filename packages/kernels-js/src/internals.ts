@@ -8,3 +8,4 @@ export { mergePlan, takeMerged } from './families/merge-plan.js';
 export { matmulPlan, type MatmulPlan } from './matmul-plan.js';
 export { concatShape } from './kernels/sparse_concat.js';
 export { resolveReshapeTarget } from './reshape-shape.js';
+export { segmentRows } from './segment-reduce.js';

@@ -5,8 +5,8 @@ import { dense } from '@sparse/test-kit/plain-data';
 import { rng } from '@sparse/test-kit/seeded-random';
 import { list } from './helpers.js';
 
-const segSum = (data: DenseData, indices: DenseData, segment_ids: DenseData) =>
-  sparseSegmentSum({ data, indices, segment_ids }).output;
+const segSum = (data: DenseData, indices: DenseData, segment_ids: DenseData, num_segments: number | null = null) =>
+  sparseSegmentSum({ data, indices, segment_ids, num_segments }).output;
 const ints = (xs: number[], dtype: DType = 'int32') => dense(xs, [xs.length], dtype);
 const C = () => dense([1, 2, 3, 4, -1, -2, -3, -4, 5, 6, 7, 8], [3, 4], 'int32');
 
@@ -43,6 +43,15 @@ describe('sparse_segment_sum kernel', () => {
     const r3 = segSum(dense([1, 2, 3, 4, 5, 6, 7, 8], [2, 2, 2], 'float64'), ints([1, 0]), ints([0, 0]));
     expect(r3.shape).toEqual([1, 2, 2]);
     expect(list(r3.data)).toEqual([6, 8, 10, 12]);
+  });
+
+  it('gives num_segments rows where it is given, zeros past the last id', () => {
+    const out = segSum(C(), ints([0, 1]), ints([0, 2]), 4);
+    expect(out.shape).toEqual([4, 4]);
+    expect(list(out.data)).toEqual([1, 2, 3, 4, 0, 0, 0, 0, -1, -2, -3, -4, 0, 0, 0, 0]);
+    const none = segSum(C(), ints([]), ints([]), 2);
+    expect(none.shape).toEqual([2, 4]);
+    expect(list(none.data)).toEqual([0, 0, 0, 0, 0, 0, 0, 0]);
   });
 
   it('gives [0, ...] for empty indices and handles zero-sized rows', () => {

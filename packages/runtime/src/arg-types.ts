@@ -18,5 +18,8 @@ export type ShapeLike = readonly (number | bigint | string)[] | Tensor;
 /** Axes to reduce: null for all, one axis, or a list (negative counts from the end). */
 export type AxesLike = number | readonly number[] | null;
 
+/** A dtype by its name: an op's `dtype` argument, which says the dtype of its output. */
+export type DTypeName = DType;
+
 /** Runs an op by id with arguments keyed by the spec's names; returns outputs keyed by the spec's output names. */
 export type RunOp = (opId: string, args: Record<string, unknown>) => Record<string, unknown>;

@@ -55,10 +55,22 @@ export function bindArgs(op: OpMeta, raw: Record<string, unknown>): BoundArgs {
     }
   };
 
-  // Tensors that carry a dtype bind the dtype variables first; plain values then take the bound dtype.
+  // A dtype argument binds its variable to the dtype it names (its default, where it is not given).
+  for (const a of op.args) {
+    if (a.type !== 'dtype') continue;
+    const v = given.has(a.name) ? given.get(a.name) : a.default;
+    if (v !== undefined) bind(a, readDTypeName(op, a, v));
+  }
+  // Tensors that carry a dtype bind the dtype variables next; plain values then take the bound dtype.
   const tensors = new Map<string, Tensorish>();
   for (const a of op.args) {
-    if (!given.has(a.name) || a.dtype === undefined || (given.get(a.name) === null && takesNull(a))) continue;
+    if (
+      !given.has(a.name) ||
+      a.dtype === undefined ||
+      a.type === 'dtype' ||
+      (given.get(a.name) === null && takesNull(a))
+    )
+      continue;
     const t = classify(op, a, given.get(a.name));
     tensors.set(a.name, t);
     if (t.kind === 'sparse' || t.kind === 'dense') bind(a, t.value.dtype);
@@ -83,6 +95,9 @@ export function bindArgs(op: OpMeta, raw: Record<string, unknown>): BoundArgs {
     }
     dtypes[v] = b.dtype;
   }
+  // A variable no argument bound (its optional arguments left out) takes the dtype of its fallback, if any.
+  for (const [v, from] of Object.entries(op.dtypeFallbacks))
+    if (dtypes[v] === undefined && dtypes[from] !== undefined) dtypes[v] = dtypes[from];
   const dtypeOf = (a: ArgMeta): DType =>
     isDType(a.dtype!) ? (a.dtype as DType) : (dtypes[a.dtype!] ?? op.dtypes[a.dtype!][0]);
 
@@ -114,6 +129,8 @@ export function resolveNames(op: OpMeta, raw: Record<string, unknown>): Map<stri
       throw new TypeError(
         `${op.name}: unknown argument '${key}' (arguments: ${op.args.map((x) => x.name).join(', ')})`,
       );
+    // null asks for a default of null (TensorFlow's None), a tensor argument's too.
+    if (value === null && a.default === null) continue;
     if (given.has(a.name))
       throw new TypeError(`${op.name}: '${a.name}' is given twice (as '${via.get(a.name)}' and '${key}')`);
     given.set(a.name, value);
@@ -242,9 +259,17 @@ function readPlainArg(op: OpMeta, a: ArgMeta, v: unknown): unknown {
           `${where} must be one of ${a.oneOf.map((x) => `'${x}'`).join(', ')}, got '${v}'`,
         );
       return v;
+    case 'dtype':
+      return readDTypeName(op, a, v);
     default:
       throw new Error(`unreachable: ${a.type} is a tensor argument`);
   }
+}
+
+/** The value of a `dtype` argument: a dtype's name, else a TypeError. */
+function readDTypeName(op: OpMeta, a: ArgMeta, v: unknown): DType {
+  if (isDType(v)) return v;
+  throw new TypeError(`${op.name}: ${a.name} must be the name of a dtype, got ${describe(v)}`);
 }
 
 const isScalarNumber = (v: unknown): v is number | bigint => typeof v === 'number' || typeof v === 'bigint';

@@ -22,5 +22,5 @@ export type { VjpOptions, VjpResult } from './vjp.js';
 export { MAX_DENSE_ELEMENTS } from './shape.js';
 export type { SparseOps } from './generated/ops-api.js';
 export type * from './generated/ops-api.js';
-export type { AxesLike, RunOp, ScalarLike, ShapeLike, SparseLike, TensorLike } from './arg-types.js';
+export type { AxesLike, DTypeName, RunOp, ScalarLike, ShapeLike, SparseLike, TensorLike } from './arg-types.js';
 export type { TypedArray } from './list-input.js';

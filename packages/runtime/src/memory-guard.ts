@@ -113,6 +113,10 @@ function termValue(t: EntriesTerm, bound: BoundArgs): number {
     );
   }
   if ('size' in t) return sizeOf((bound.values[t.size] as Data).shape);
+  if ('min' in t) {
+    const given = t.min.map((name) => bound.values[name] as number | null).filter((v) => v !== null);
+    return Math.max(0, Math.min(...given));
+  }
   const [arg, axis] = t.dim;
   return (bound.values[arg] as Data).shape[axis] ?? 0;
 }
@@ -120,6 +124,7 @@ function termValue(t: EntriesTerm, bound: BoundArgs): number {
 /** The rank of the tensor a bound's first term counts (an output whose shape the spec leaves to the kernel). */
 function rankOfFirst(terms: EntriesTerm[], bound: BoundArgs): number {
   const t = terms[0];
+  if ('min' in t) return 1;
   const arg = 'nnz' in t ? t.nnz : 'size' in t ? t.size : t.dim[0];
   const v = bound.values[arg] as Data | Data[];
   return (Array.isArray(v) ? v[0] : v)?.shape.length ?? 1;

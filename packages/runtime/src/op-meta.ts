@@ -17,7 +17,7 @@ export type { ArgKind, CheckMeta, EntriesTerm, GradientMeta, OutputKind, OutputO
 export interface ArgMeta {
   name: string;
   type: ArgKind;
-  /** A dtype variable of the op (`T`) or a concrete dtype. */
+  /** A dtype variable of the op (`T`) or a concrete dtype; a `dtype` argument binds its variable to its value. */
   dtype?: string;
   /** Absent: required; `'zero'`: the dtype's zero. */
   default?: unknown;
@@ -49,6 +49,8 @@ export interface OpMeta {
    * whose own dtype the variable does not allow converts to it if it can (`[]` ids → int32).
    */
   dtypeDefaults: Record<string, DType>;
+  /** The variable a dtype variable takes its dtype from where no argument binds it (spec `dtype_fallbacks`). */
+  dtypeFallbacks: Record<string, string>;
   args: ArgMeta[];
   outputs: OutputMeta[];
   checks: CheckMeta[];

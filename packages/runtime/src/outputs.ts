@@ -36,6 +36,13 @@ export function expectedShape(o: OutputMeta, bound: BoundArgs): number[] | undef
     const ids = (bound.values[r.lookup.ids] as Data).shape;
     return [...ids.slice(0, -1), ...(bound.values[r.lookup.params] as Data).shape.slice(1)];
   }
+  if ('dims' in r) {
+    // A null dim argument (TensorFlow's None) stands for the dim before it: sparse_eye's num_columns.
+    const dims: number[] = [];
+    for (const name of r.dims) dims.push((bound.values[name] as number | null) ?? dims[dims.length - 1]);
+    return dims;
+  }
+  if ('segments' in r) return segmentsShape(r.segments, bound);
   if ('reduce' in r) {
     const { input, axes, keepdims } = r.reduce;
     return reducedShape(
@@ -45,6 +52,14 @@ export function expectedShape(o: OutputMeta, bound: BoundArgs): number[] | undef
     );
   }
   return undefined;
+}
+
+/** [num_segments, or the last segment id + 1 (0 without ids), ...the dims of data after its first]. */
+function segmentsShape(r: { data: string; segment_ids: string; num_segments: string }, bound: BoundArgs): number[] {
+  const ids = (bound.values[r.segment_ids] as DenseData).data as ArrayLike<number | bigint>;
+  const given = bound.values[r.num_segments] as number | null;
+  const rows = given ?? (ids.length === 0 ? 0 : Number(ids[ids.length - 1]) + 1);
+  return [rows, ...(bound.values[r.data] as DenseData).shape.slice(1)];
 }
 
 /** The dense shape left when `axes` (null: all; negative from the end) are reduced: dropped, or kept as 1. */

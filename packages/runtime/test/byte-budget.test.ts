@@ -8,6 +8,7 @@ import {
   setBackend,
   SparseTensor,
   sparse,
+  tensor,
 } from '../src/index.js';
 
 /** The error a call throws. */
@@ -86,6 +87,21 @@ describe('the byte budget', () => {
     expect((await createRuntime({ maxBytes: 120 })).sparse.concat(0, [a, a]).values.length).toBe(6);
     const tight = await createRuntime({ maxBytes: 119 });
     expect(errorOf(() => tight.sparse.concat(0, [a, a]))).toBeInstanceOf(ResourceExhaustedError);
+  });
+
+  it('counts outputs sized by plain arguments: num_segments rows, the diagonal of an eye', async () => {
+    const rt = await createRuntime({ maxBytes: 4000 });
+    const segments = (numSegments: number) =>
+      rt.sparse.segmentMean(tensor([[1, 2]], 'float64'), [0], [0], { numSegments });
+    // 250 rows of 2 float64: 4000 bytes.
+    expect(segments(250).shape).toEqual([250, 2]);
+    expect(errorOf(() => segments(251)).message).toMatch(
+      /^sparse_segment_mean: output \(dense shape \[251,2\]\) would take 3\.9 KiB, more than/,
+    );
+    // min(num_rows, num_columns) entries of rank 2, float32: 20 bytes each, the other dim as large as it likes.
+    expect(rt.sparse.eye(200, { numColumns: 2 ** 53 - 1 }).values.length).toBe(200);
+    expect(errorOf(() => rt.sparse.eye(201, { dtype: 'float32' }))).toBeInstanceOf(ResourceExhaustedError);
+    expect(rt.sparse.eye(2 ** 40, { numColumns: 3, dtype: 'int64' }).shape).toEqual([2 ** 40, 3]);
   });
 
   it('is an option of createRuntime and setBackend, checked', async () => {

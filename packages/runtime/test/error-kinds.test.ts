@@ -136,9 +136,9 @@ describe('an empty list for an integer tensor argument', () => {
     expect(sparse.sparseToDense(tensor([], 'int32'), [3], []).toArray()).toEqual([0, 0, 0]);
   });
 
-  it('no other op converts a plain value again: only sparse_segment_sum declares defaults', () => {
+  it('no other op converts a plain value again: only the segment reductions declare defaults', () => {
     const withDefaults = listOps().filter((op) => Object.keys(getOpInfo(op)!.dtypeDefaults).length > 0);
-    expect(withDefaults).toEqual(['sparse_segment_sum']);
+    expect(withDefaults.sort()).toEqual(['sparse_segment_mean', 'sparse_segment_sqrt_n', 'sparse_segment_sum']);
   });
 
   it('values that hold no integer dtype are still refused as their own dtype', () => {

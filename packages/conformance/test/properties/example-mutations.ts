@@ -99,6 +99,9 @@ function mutatedArg(arg: ArgSpec, value: unknown, to: AnyDType | undefined): fc.
   switch (arg.type) {
     case 'bool':
       return fc.boolean();
+    case 'dtype':
+      // The dtype its variable takes: the output's dtype.
+      return fc.constant(to ?? value);
     case 'int':
     case 'int_list':
     case 'int_or_int_list':
@@ -125,7 +128,7 @@ export function mutatedExampleArb(spec: LoadedSpec): fc.Arbitrary<Case> {
     // Each dtype variable keeps the example's dtype, or (one time in three) takes another the spec allows.
     const current = (v: string) =>
       Object.entries(ex.args)
-        .map(([k, x]) => (argOf(k)?.dtype === v ? dtypeOfValue(x) : undefined))
+        .map(([k, x]) => (argOf(k)?.dtype !== v ? undefined : argOf(k)?.type === 'dtype' ? String(x) : dtypeOfValue(x)))
         .find(Boolean);
     const vars = Object.entries(spec.dtypes).map(([v, allowed]) => {
       const now = current(v);

@@ -66,3 +66,10 @@ export function nest(data: readonly unknown[], shape: readonly number[]): unknow
 export function inDType(v: number, dtype: NumericDType): number {
   return dtype === 'float32' ? Math.fround(v) : v;
 }
+
+/** A dense tensor in the case format, from flat row-major data. */
+export const denseForm = (data: readonly unknown[], shape: number[], dtype: string) => ({
+  dense: nest(data, shape),
+  shape,
+  dtype,
+});

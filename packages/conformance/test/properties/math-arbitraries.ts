@@ -49,3 +49,9 @@ export function segmentIdsArb(n: number): fc.Arbitrary<number[]> {
       return steps.map((step, i) => (i === 0 ? s : (s += step)));
     });
 }
+
+/** A dim of 1..4, or 0 once in six times. */
+export const dimArb = fc.oneof(
+  { weight: 5, arbitrary: fc.integer({ min: 1, max: 4 }) },
+  { weight: 1, arbitrary: fc.constant(0) },
+);
