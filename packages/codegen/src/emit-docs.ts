@@ -54,19 +54,21 @@ hb.registerHelper('shapeText', (r: ShapeRule) =>
       ? `the value of \`${r.value}\``
       : 'reduce' in r
         ? `\`${r.reduce.input}\` reduced over \`${r.reduce.axes}\` (kept as 1 with \`${r.reduce.keepdims}\`)`
-        : 'replace_last' in r
-          ? `dense shape of \`${r.replace_last.input}\`, the last dim replaced by \`${r.replace_last.with}\``
-          : 'matmul' in r
-            ? `[rows of \`${r.matmul.a}\`, columns of \`${r.matmul.b}\`] after \`${r.matmul.adjoint_a}\` / \`${r.matmul.adjoint_b}\``
-            : 'lookup' in r
-              ? `dense shape of \`${r.lookup.ids}\` without its last dim, then the dims of \`${r.lookup.params}\` after its first`
-              : 'dims' in r
-                ? `[${r.dims.map((d) => `\`${d}\``).join(', ')}] (a null one: the dim before it)`
-                : 'segments' in r
-                  ? `[\`${r.segments.num_segments}\`, or the last of \`${r.segments.segment_ids}\` + 1, ...dense shape of \`${r.segments.data}\` after its first dim]`
-                  : 'gradient_of' in r
-                    ? `[stored entries of \`${r.gradient_of}\`] if sparse, its dense shape if dense`
-                    : r.computed,
+        : 'replace_first' in r
+          ? `dense shape of \`${r.replace_first.input}\`, the first dim replaced by \`${r.replace_first.with}\``
+          : 'replace_last' in r
+            ? `dense shape of \`${r.replace_last.input}\`, the last dim replaced by \`${r.replace_last.with}\``
+            : 'matmul' in r
+              ? `[rows of \`${r.matmul.a}\`, columns of \`${r.matmul.b}\`] after \`${r.matmul.adjoint_a}\` / \`${r.matmul.adjoint_b}\``
+              : 'lookup' in r
+                ? `dense shape of \`${r.lookup.ids}\` without its last dim, then the dims of \`${r.lookup.params}\` after its first`
+                : 'dims' in r
+                  ? `[${r.dims.map((d) => `\`${d}\``).join(', ')}] (a null one: the dim before it)`
+                  : 'segments' in r
+                    ? `[\`${r.segments.num_segments}\`, or the last of \`${r.segments.segment_ids}\` + 1, ...dense shape of \`${r.segments.data}\` after its first dim]`
+                    : 'gradient_of' in r
+                      ? `[stored entries of \`${r.gradient_of}\`] if sparse, its dense shape if dense`
+                      : r.computed,
 );
 hb.registerHelper('gradientText', (s: LoadedSpec) => {
   const g = s.gradientOf;

@@ -187,6 +187,12 @@ function checkSpec(spec: OpSpec, report: Report): void {
         report(['outputs', i, 'shape', 'replace_last', 'input'], `'${r.input}' is not a tensor argument`);
       if (!['int', 'int_list', 'int_or_int_list'].includes(argByName.get(r.with)?.type ?? ''))
         report(['outputs', i, 'shape', 'replace_last', 'with'], `'${r.with}' is not an int argument`);
+    } else if ('replace_first' in rule) {
+      const r = rule.replace_first;
+      if (!['dense', 'sparse'].includes(argByName.get(r.input)?.type ?? ''))
+        report(['outputs', i, 'shape', 'replace_first', 'input'], `'${r.input}' is not a tensor argument`);
+      if (argByName.get(r.with)?.type !== 'int')
+        report(['outputs', i, 'shape', 'replace_first', 'with'], `'${r.with}' is not an int argument`);
     } else if ('matmul' in rule) {
       const r = rule.matmul;
       for (const k of ['a', 'b'] as const)

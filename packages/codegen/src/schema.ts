@@ -125,6 +125,12 @@ export const specSchema = {
                 required: ['input', 'with'],
                 properties: { input: identifier, with: identifier },
               },
+              replace_first: {
+                type: 'object',
+                additionalProperties: false,
+                required: ['input', 'with'],
+                properties: { input: identifier, with: identifier },
+              },
               matmul: {
                 type: 'object',
                 additionalProperties: false,

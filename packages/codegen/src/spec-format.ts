@@ -57,6 +57,7 @@ export type ShapeRule =
   | { value: string }
   | { reduce: { input: string; axes: string; keepdims: string } }
   | { replace_last: { input: string; with: string } }
+  | { replace_first: { input: string; with: string } }
   | { matmul: { a: string; b: string; adjoint_a: string; adjoint_b: string } }
   | { lookup: { ids: string; params: string } }
   | { gradient_of: string }

@@ -142,5 +142,6 @@ export function transpose_8(src: usize, rows: i32, cols: i32, dst: usize): void 
 }
 
 export { csr_rows, flat_offsets, indices_to_i32, narrow_i64 } from './rows';
+export { sampled_products_float32, sampled_products_float64 } from './sampled-products';
 export * from './csr';
 export { indices_valid } from './indices-valid';

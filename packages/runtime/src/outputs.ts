@@ -22,6 +22,10 @@ export function expectedShape(o: OutputMeta, bound: BoundArgs): number[] | undef
     const last = bound.values[r.replace_last.with] as number | number[];
     return [...shape.slice(0, -1), ...(Array.isArray(last) ? last : [last])];
   }
+  if ('replace_first' in r) {
+    const shape = (bound.values[r.replace_first.input] as Data).shape;
+    return [bound.values[r.replace_first.with] as number, ...shape.slice(1)];
+  }
   if ('matmul' in r) {
     const { a, b, adjoint_a, adjoint_b } = r.matmul;
     const [sa, sb] = [(bound.values[a] as Data).shape, (bound.values[b] as Data).shape];
