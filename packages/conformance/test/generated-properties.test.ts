@@ -43,6 +43,14 @@ outputs:
 kernel:
   family: map
   expr: where(x < 0, -(x * x), x * x)
+gradient:
+  examples:
+    - name: twice_the_magnitude
+      args:
+        sp_input: {sparse: {indices: [[0], [2]], values: [-3.0, 2.0], dense_shape: [3]}, dtype: float64}
+        grad: {dense: [1.0, 1.0], dtype: float64}
+      expect:
+        sp_input_grad: {dense: [6.0, 4.0], dtype: float64}
 examples:
   - name: signs
     args:

@@ -1,6 +1,8 @@
 import type { DenseData, SparseData } from '@sparse/kernel-abi';
 import { bindArgs, resolveNames } from './bind-args.js';
-import { UnimplementedError } from './errors.js';
+import { InvalidArgumentError, UnimplementedError } from './errors.js';
+import { expectedShape } from './outputs.js';
+import { sameShape, shapeText } from './shape.js';
 import type { OpMeta } from './op-meta.js';
 import type { Tensor } from './tensor.js';
 import { OPS } from './generated/ops-meta.js';
@@ -63,6 +65,21 @@ export function vjp(
     }
   }
   const grads = run(g.op, gradArgs);
+  // A gradient of a shape other than its argument's can only come of an upstream of the wrong shape (the segment
+  // reductions' gradient ops, TensorFlow's raw ops, take any rows): say so.
+  for (const [arg, out] of Object.entries(g.outputs)) {
+    const d = bound.values[arg] as SparseData | DenseData | null;
+    const want = d === null ? [0] : d.kind === 'sparse' ? [d.values.length] : d.shape;
+    const got = (grads[out] as Tensor).shape;
+    if (!sameShape(got, want)) {
+      const o = op.outputs[0];
+      const shape = o.type === 'dense' ? expectedShape(o, bound) : undefined;
+      throw new InvalidArgumentError(
+        `vjp: ${opId}: upstream must be the gradient of its output${shape ? `, of shape ${shapeText(shape)}` : ''}; ` +
+          `the gradient of ${arg} came out ${shapeText(got)}, not ${shapeText(want)}`,
+      );
+    }
+  }
   return Object.fromEntries(
     op.args.map((a) => {
       const out = g.outputs[a.name];

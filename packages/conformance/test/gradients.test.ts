@@ -1,0 +1,127 @@
+import fc from 'fast-check';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createRuntime, listBackends, tensor, type Runtime } from '@sparse/runtime';
+import { rng } from '@sparse/test-kit/seeded-random';
+import { isClose } from '../src/index.js';
+import { ANALYTIC } from './gradients/analytic-gradients.js';
+import { finiteDifferences, outputOf } from './gradients/finite-differences.js';
+import {
+  DIFFERENTIABLE,
+  inFloat64,
+  redrawn,
+  valuesOf,
+  type Args,
+  type FloatDType,
+} from './gradients/gradient-cases.js';
+import { SPECS } from './properties/spec-ops.js';
+
+// Every gradient the specs declare, checked two ways on every backend: against central finite differences of the
+// op itself in float64 on random values (each float example's tensors redrawn), and against its formula written
+// out (gradients/analytic-gradients.ts) on the spec's own examples. The gpu backend computes in float32 only, and
+// runs the gradient ops on the JS kernels (declared): there the float32 checks run.
+
+// Bounded in runs, not in time: the same number of random cases on every machine.
+const RUNS = Number(process.env.GRADIENT_RUNS ?? 20);
+
+/**
+ * How close a gradient must be. Against finite differences (float64, error about 1e-10): float64 gradients to
+ * 1e-6, float32 ones (each step rounded, about 1e-7 relative, over a few steps and sums) to 1e-4. Against the
+ * formula on the examples: float64 to 1e-9, float32 to 1e-5 relative and 1e-6 absolute.
+ */
+export const TOLERANCE = {
+  finiteDifferences: { float64: { rtol: 1e-6, atol: 1e-6 }, float32: { rtol: 1e-4, atol: 1e-4 } },
+  formula: { float64: { rtol: 1e-9, atol: 1e-9 }, float32: { rtol: 1e-5, atol: 1e-6 } },
+} as const;
+
+const FLOAT_ONLY: Record<string, FloatDType[]> = { gpu: ['float32'] };
+
+/** '' if `got` is within tolerance of `want`, else the first difference. */
+function closeness(got: number[], want: number[], tol: { rtol: number; atol: number }, what: string): string {
+  if (got.length !== want.length) return `${what}: ${got.length} values, expected ${want.length}`;
+  const k = got.findIndex((g, i) => !isClose(g, want[i], tol));
+  return k < 0 ? '' : `${what}[${k}] = ${got[k]}, expected ${want[k]} (±${tol.atol} + ${tol.rtol}·|expected|)`;
+}
+
+/** The gradient of each differentiable argument, flat; null where the op gives none (a null sp_weights). */
+function vjpValues(rt: Runtime, op: string, args: Args, upstream: number[], shape: number[], dtype: FloatDType) {
+  const grads = rt.vjp(op, args, tensor(upstream, dtype, shape));
+  return Object.fromEntries(Object.entries(grads).map(([k, v]) => [k, v === null ? null : valuesOf(v)]));
+}
+
+describe('gradients declared by the specs', () => {
+  it('each has its formula written out here, and examples in a float dtype to check it at', () => {
+    expect(DIFFERENTIABLE.map((d) => d.spec.name).filter((op) => !ANALYTIC[op])).toEqual([]);
+    expect(DIFFERENTIABLE.filter((d) => d.examples.length === 0).map((d) => d.spec.name)).toEqual([]);
+    expect(Object.keys(ANALYTIC).filter((op) => !DIFFERENTIABLE.some((d) => d.spec.name === op))).toEqual([]);
+  });
+
+  it('every expression-family op computing in a float dtype has one (derived from its expressions)', () => {
+    const missing = SPECS.filter((s) => s.compiled?.dtypes.some((d) => d.startsWith('float')) && !s.gradientOf);
+    expect(missing.map((s) => s.name)).toEqual([]);
+  });
+});
+
+for (const backend of listBackends()) {
+  describe(`gradients on ${backend}`, () => {
+    let rt: Runtime;
+    let reference: Runtime;
+    beforeAll(async () => {
+      rt = await createRuntime({ backend });
+      reference = await createRuntime({ backend: 'js' });
+    });
+
+    for (const { spec, wrt, examples } of DIFFERENTIABLE) {
+      const op = spec.name;
+      for (const dtype of FLOAT_ONLY[backend] ?? (['float32', 'float64'] as const)) {
+        it(`${op} (${dtype}) against finite differences`, () => {
+          const tol = TOLERANCE.finiteDifferences[dtype];
+          fc.assert(
+            fc.property(fc.constantFrom(...examples), fc.integer(), (ex, seed) => {
+              const r = rng(seed);
+              const args = redrawn(op, ex.args, wrt, dtype, r);
+              const out = outputOf(rt, op, args);
+              const upstream = out.values.map(() => 2 * r.next() - 1);
+              const got = vjpValues(rt, op, args, upstream, out.shape, dtype);
+              const args64 = inFloat64(args);
+              for (const name of wrt) {
+                const x = args[name];
+                if (x === null) {
+                  expect(got[name], `${name} is null here: no gradient`).toBeNull();
+                  continue;
+                }
+                const want = finiteDifferences(reference, op, args64, name, upstream);
+                // A step that adds or drops an output entry: no derivative to compare with here.
+                fc.pre(want !== undefined);
+                const problem = closeness(got[name]!, want!, tol, `${ex.name}: ${name}_grad`);
+                if (problem) throw new Error(problem);
+              }
+            }),
+            { numRuns: RUNS },
+          );
+        });
+      }
+
+      it(`${op} against its formula on the spec examples`, () => {
+        const formula = ANALYTIC[op];
+        const problems = examples
+          .filter((ex) => (FLOAT_ONLY[backend] ?? [ex.dtype]).includes(ex.dtype))
+          // The formulas are of finite values (where a nan or an infinity goes, the derivative is not one).
+          .filter((ex) => wrt.every((name) => valuesOf(ex.args[name]).every(Number.isFinite)))
+          .flatMap((ex) => {
+            const r = rng(7);
+            const out = outputOf(rt, op, ex.args);
+            const upstream = out.values.map(() => Math.fround(2 * r.next() - 1));
+            const got = vjpValues(rt, op, ex.args, upstream, out.shape, ex.dtype);
+            const want = formula(inFloat64(ex.args), upstream);
+            return wrt.map((name) =>
+              got[name] === null
+                ? ''
+                : closeness(got[name], want[name], TOLERANCE.formula[ex.dtype], `${ex.name}: ${name}_grad`),
+            );
+          })
+          .filter(Boolean);
+        expect(problems).toEqual([]);
+      });
+    }
+  });
+}

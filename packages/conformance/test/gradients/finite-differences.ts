@@ -1,0 +1,41 @@
+import { SparseTensor, type Runtime, type Tensor } from '@sparse/runtime';
+import { valuesOf, withValue, type Args } from './gradient-cases.js';
+
+/** The flat values of an op's one output (a SparseTensor's stored values, a Tensor's data) and their shape. */
+export function outputOf(rt: Runtime, op: string, args: Args): { values: number[]; shape: number[] } {
+  const out = Object.values(rt.run(op, args))[0] as SparseTensor | Tensor;
+  const values = valuesOf(out);
+  return { values, shape: out instanceof SparseTensor ? [values.length] : [...out.shape] };
+}
+
+const outputValues = (rt: Runtime, op: string, args: Args) => outputOf(rt, op, args).values;
+
+/**
+ * The gradient of L = Σ upstream · output with respect to each value of argument `name`, by central finite
+ * differences, h = 1e-5 · max(1, |x|) (float64: truncation error about h² and rounding error about 1e-16 / h, both
+ * near 1e-10 here). Undefined where a step changes the output's structure (an entry appears or goes): no derivative
+ * there to compare with.
+ */
+export function finiteDifferences(
+  rt: Runtime,
+  op: string,
+  args: Args,
+  name: string,
+  upstream: number[],
+): number[] | undefined {
+  const loss = (a: Args) => {
+    const out = outputValues(rt, op, a);
+    if (out.length !== upstream.length) return undefined;
+    return out.reduce((s, v, i) => s + v * upstream[i], 0);
+  };
+  const x = valuesOf(args[name]);
+  const grads: number[] = [];
+  for (let k = 0; k < x.length; k++) {
+    const h = 1e-5 * Math.max(1, Math.abs(x[k]));
+    const up = loss(withValue(args, name, k, x[k] + h));
+    const down = loss(withValue(args, name, k, x[k] - h));
+    if (up === undefined || down === undefined) return undefined;
+    grads.push((up - down) / (2 * h));
+  }
+  return grads;
+}
