@@ -47,6 +47,8 @@ const REPO_URL = (rootManifest.repository as { url: string }).url;
 const PACKAGES = rootManifest.workspaces
   .map((dir) => ({ dir, manifest: JSON.parse(readFileSync(join(ROOT, dir, 'package.json'), 'utf8')) as Manifest }))
   .filter((p) => !p.manifest.private);
+/** TF.js as an app that uses @sparse/tfjs installs it: its core (the peer) and a backend. */
+const TFJS = ['@tensorflow/tfjs-core@4.22.0', '@tensorflow/tfjs-backend-cpu@4.22.0'];
 /** What `npm install @sparse/runtime` brings: the runtime and its dependencies, not the GPU backend. */
 const RUNTIME_CLOSURE = ['@sparse/runtime', '@sparse/kernels-as', '@sparse/kernels-js', '@sparse/kernel-abi'];
 
@@ -96,6 +98,7 @@ describe('a user of the published packages', () => {
       '@sparse/kernels-gpu',
       '@sparse/kernels-js',
       '@sparse/runtime',
+      '@sparse/tfjs',
     ]);
     for (const { dir, manifest: m } of PACKAGES) {
       // The dry run packs as publishing does: prepack builds the package first.
@@ -221,6 +224,11 @@ describe('a user of the published packages', () => {
     expect(report.js, `${where}: js`).toEqual({ backend: 'js', ...EXPECTED });
     expect(report.wasm, `${where}: wasm`).toEqual({ backend: 'wasm', ...EXPECTED });
     expect(report.defaultBackend, where).toBe('wasm');
+    expect(report.tfjs, `${where}: tf.grad through @sparse/tfjs`).toEqual([
+      [1, 1],
+      [3, 3],
+      [2, 2],
+    ]);
     expect(report.error, where).toMatch(
       /^InvalidArgumentError: sparse_tensor_to_dense: sp_input\.indices\[1\] = \[0,0\] is out of order/,
     );
@@ -233,6 +241,8 @@ describe('a user of the published packages', () => {
   it('runs in Node on js and wasm, as an ES module and from CommonJS; the gpu backend names its package', () => {
     const app = join(work, 'plain');
     cpSync(APP, app, { recursive: true, filter: (src) => !src.endsWith('package.json') });
+    // @sparse/tfjs beside the runtime, with TF.js from the registry as its peer.
+    npm(['install', '--no-audit', '--no-fund', tarballs.get('@sparse/tfjs')!, ...TFJS], app);
     expectReport(JSON.parse(node(['node-esm.mjs'], app)), 'node');
     expect(JSON.parse(node(['node-cjs.cjs'], app))).toEqual({
       js: { reduceSum: EXPECTED.reduceSum },
@@ -243,7 +253,10 @@ describe('a user of the published packages', () => {
   const app = join(work, 'app');
   it('type-checks a strict TypeScript consumer with moduleResolution nodenext and bundler', () => {
     cpSync(APP, app, { recursive: true });
-    npm(['install', '--no-audit', '--no-fund', ...RUNTIME_CLOSURE.map((n) => tarballs.get(n)!)], app);
+    npm(
+      ['install', '--no-audit', '--no-fund', ...[...RUNTIME_CLOSURE, '@sparse/tfjs'].map((n) => tarballs.get(n)!)],
+      app,
+    );
     for (const config of ['tsconfig.nodenext.json', 'tsconfig.bundler.json']) {
       // tsc prints the errors on stdout and fails: the assertion shows them.
       let output = '';

@@ -61,6 +61,11 @@ export function getBackend(): string {
   return defaultRuntime().backend;
 }
 
+/** Runtime.run on the default runtime (follows `setBackend`): an op by id, arguments and outputs keyed by spec name. */
+export function run(opId: string, args: Record<string, unknown>): Record<string, unknown> {
+  return defaultRuntime().run(opId, args);
+}
+
 /** Runtime.vjp on the default runtime (follows `setBackend`): the gradient of each argument of an op. */
 export function vjp(opId: string, args: Record<string, unknown>, upstream: unknown, options?: VjpOptions): VjpResult {
   return defaultRuntime().vjp(opId, args, upstream, options);

@@ -8,6 +8,8 @@ export type {
   ArgMeta,
   CheckMeta,
   EntriesTerm,
+  GradientBinding,
+  GradientMeta,
   OpMeta,
   OutputKind,
   OutputMeta,
@@ -17,7 +19,7 @@ export type {
 } from './op-meta.js';
 export { registerBackend, listBackends, type Backend, type BackendKernel, type BackendLoader } from './backend.js';
 export type { RuntimeOptions } from './runtime-options.js';
-export { sparse, setBackend, getBackend, ready, vjp } from './default-runtime.js';
+export { sparse, setBackend, getBackend, ready, run, vjp } from './default-runtime.js';
 export type { VjpOptions, VjpResult } from './vjp.js';
 export { MAX_DENSE_ELEMENTS } from './shape.js';
 export type { SparseOps } from './generated/ops-api.js';

@@ -3,6 +3,7 @@ import type {
   ArgType as ArgKind,
   CheckSpec as CheckMeta,
   EntriesTerm,
+  GradientBinding,
   GradientMeta,
   OutputOrder,
   OutputType as OutputKind,
@@ -12,7 +13,17 @@ import type {
 
 // The runtime's view of one op spec (generated into `generated/ops-meta.ts` by @sparse/codegen), in the
 // vocabulary codegen validates specs with (generated/spec-format.ts).
-export type { ArgKind, CheckMeta, EntriesTerm, GradientMeta, OutputKind, OutputOrder, ShapeRule, WideDims };
+export type {
+  ArgKind,
+  CheckMeta,
+  EntriesTerm,
+  GradientBinding,
+  GradientMeta,
+  OutputKind,
+  OutputOrder,
+  ShapeRule,
+  WideDims,
+};
 
 export interface ArgMeta {
   name: string;

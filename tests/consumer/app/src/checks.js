@@ -1,4 +1,8 @@
 import { SparseTensor, createRuntime, getBackend, setBackend, sparse, tensor } from '@sparse/runtime';
+import { sparseDenseMatmul } from '@sparse/tfjs';
+import * as tf from '@tensorflow/tfjs-core';
+import '@tensorflow/tfjs-core/dist/register_all_gradients';
+import '@tensorflow/tfjs-backend-cpu';
 
 /**
  * What an app does with the library: the same few ops on the js and wasm backends, an error, and asking for the
@@ -73,6 +77,30 @@ export async function runChecks(wasmOptions = {}) {
     report.threads = { threads: rt.threads, toDense: rt.sparse.toDense(st).toArray() };
   } catch (e) {
     report.threads = { error: String(e?.stack ?? e) };
+  }
+  try {
+    // TF.js through a sparse product: tf.grad of Σ A·x is Aᵀ·1.
+    await tf.setBackend('cpu');
+    const a = new SparseTensor(
+      [
+        [0, 0],
+        [1, 2],
+        [2, 1],
+      ],
+      [1, 2, 3],
+      [3, 3],
+      'float32',
+    );
+    const x = tf.tensor2d([
+      [1, 2],
+      [3, 4],
+      [5, 6],
+    ]);
+    report.tfjs = tf
+      .grad((t) => tf.sum(sparseDenseMatmul(a, t)))(x)
+      .arraySync();
+  } catch (e) {
+    report.tfjs = { error: String(e?.stack ?? e) };
   }
   try {
     await createRuntime({ backend: 'gpu' });
