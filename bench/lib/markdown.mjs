@@ -72,6 +72,7 @@ export function markdown(r, chartFile) {
   if (r.scaling) L.push(...scalingMarkdown(r, backends));
   if (r.gpu) L.push(...gpuMarkdown(r.gpu), '');
   if (r.embedding) L.push(...embeddingMarkdown(r.embedding, backends));
+  if (r.gcn) L.push(...gcnMarkdown(r.gcn, backends));
 
   // Checks.
   L.push('## Checks', '');
@@ -249,6 +250,36 @@ function embeddingMarkdown(e, backends) {
     e.mismatches?.length
       ? `Checksums that disagree (sum of |output|): ${e.mismatches.join('; ')}.`
       : 'Every implementation gave the same output (sum of |output| within 1e-3 relative).',
+    '',
+  );
+  return L;
+}
+
+/** The GCN: one training epoch per backend, and the share of it in the sparse products and their gradients. */
+function gcnMarkdown(g, backends) {
+  if (g.error) return ['## GCN training', '', `Not run: ${g.error}.`, ''];
+  const L = [
+    `## GCN training: ${g.nodes} nodes, ${g.edges} edges (stochastic block model, ${g.blocks} blocks), ${g.features} features, ${g.hidden} hidden`,
+    '',
+  ];
+  L.push(...head(['backend', 'epoch median ms', 'min ms', 'max ms', 'sparse ops ms', '÷ js']));
+  for (const name of backends) {
+    const res = g.results[name];
+    if (!res) continue;
+    L.push(
+      row([
+        label(name),
+        ms(res),
+        fmt0(res.min_ms),
+        fmt0(res.max_ms),
+        fmt0(res.sparse_ms),
+        name === 'js' ? '—' : x(ratioOf(res, g.results.js)),
+      ]),
+    );
+  }
+  L.push(
+    '',
+    `An epoch: the forward pass, the gradients and TF.js's Adam step (examples/gcn/gcn.mjs). "sparse ops": the time in the two sparse products Â·(X·W) and their gradients, on the backend; the rest (X·W, relu, the loss, Adam) is TF.js on its ${g.tfjs_backend} backend.`,
     '',
   );
   return L;

@@ -47,8 +47,8 @@ const REPO_URL = (rootManifest.repository as { url: string }).url;
 const PACKAGES = rootManifest.workspaces
   .map((dir) => ({ dir, manifest: JSON.parse(readFileSync(join(ROOT, dir, 'package.json'), 'utf8')) as Manifest }))
   .filter((p) => !p.manifest.private);
-/** TF.js as an app that uses @sparse/tfjs installs it: its core (the peer) and a backend. */
-const TFJS = ['@tensorflow/tfjs-core@4.22.0', '@tensorflow/tfjs-backend-cpu@4.22.0'];
+/** TF.js as an app that uses @sparse/tfjs installs it (its core, the peer, comes with it). */
+const TFJS = ['@tensorflow/tfjs@4.22.0'];
 /** What `npm install @sparse/runtime` brings: the runtime and its dependencies, not the GPU backend. */
 const RUNTIME_CLOSURE = ['@sparse/runtime', '@sparse/kernels-as', '@sparse/kernels-js', '@sparse/kernel-abi'];
 

@@ -41,6 +41,8 @@ export function isTfSparse(x: unknown): x is TfSparseTensor {
   return (
     typeof x === 'object' &&
     x !== null &&
+    // A SparseTensor's own `indices` is a (costly) nested list: it is not one.
+    !(x instanceof SparseTensor) &&
     isTfTensor((x as TfSparseTensor).indices) &&
     isTfTensor((x as TfSparseTensor).values) &&
     'denseShape' in x

@@ -1,8 +1,6 @@
 import { SparseTensor, createRuntime, getBackend, setBackend, sparse, tensor } from '@sparse/runtime';
 import { sparseDenseMatmul } from '@sparse/tfjs';
-import * as tf from '@tensorflow/tfjs-core';
-import '@tensorflow/tfjs-core/dist/register_all_gradients';
-import '@tensorflow/tfjs-backend-cpu';
+import * as tf from '@tensorflow/tfjs';
 
 /**
  * What an app does with the library: the same few ops on the js and wasm backends, an error, and asking for the

@@ -14,7 +14,7 @@ import {
   type RuntimeOptions,
 } from '@sparse/runtime';
 import { fromTf, sparseDenseMatmul, sparseToTf, toTf, type TfSparseTensor } from '@sparse/tfjs';
-import * as tf from '@tensorflow/tfjs-core';
+import * as tf from '@tensorflow/tfjs';
 
 const st: SparseTensor = new SparseTensor(
   [
