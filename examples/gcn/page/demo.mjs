@@ -64,7 +64,8 @@ function drawLoss(losses, epochs) {
   g.textAlign = 'right';
   for (const v of [0, max / 2, max]) g.fillText(v.toFixed(2), left - 6, bottom - (v / max) * (bottom - top) + 4);
   g.textAlign = 'center';
-  for (const e of [0, Math.round(epochs / 2), epochs]) g.fillText(String(e), left + (e / epochs) * (right - left), bottom + 16);
+  for (const e of [0, Math.round(epochs / 2), epochs])
+    g.fillText(String(e), left + (e / epochs) * (right - left), bottom + 16);
   g.strokeStyle = '#c0392b';
   g.lineWidth = 2;
   g.beginPath();
@@ -102,7 +103,8 @@ async function run() {
           predictions = predict(problem.model, problem.adjacency, problem.x, runtime);
           drawGraph(predictions);
           drawLoss(losses, epochs);
-          $('status').textContent = `epoch ${epoch + 1}/${epochs} · loss ${loss.toFixed(4)} · backend ${runtime.backend}`;
+          $('status').textContent =
+            `epoch ${epoch + 1}/${epochs} · loss ${loss.toFixed(4)} · backend ${runtime.backend}`;
           // Let the page paint.
           await new Promise((resolve) => requestAnimationFrame(resolve));
         }

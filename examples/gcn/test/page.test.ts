@@ -42,9 +42,13 @@ it('trains the karate-club GCN in Chromium on wasm and js, to the accuracy it re
       page.on('pageerror', (e) => errors.push(e.message));
       await page.setViewportSize({ width: 1100, height: 720 });
       await page.goto(`http://127.0.0.1:${port}/?backend=${backend}`);
-      await page.waitForFunction(() => (window as unknown as { __gcn?: { done: boolean } }).__gcn?.done === true, undefined, {
-        timeout: 120_000,
-      });
+      await page.waitForFunction(
+        () => (window as unknown as { __gcn?: { done: boolean } }).__gcn?.done === true,
+        undefined,
+        {
+          timeout: 120_000,
+        },
+      );
       const report = await page.evaluate(
         () =>
           (window as unknown as { __gcn: { backend: string; accuracy: number; losses: number[]; error?: string } })
