@@ -17,6 +17,7 @@ const ARG_TS: Record<ArgType, string> = {
   int_list: 'readonly number[]',
   shape: 'ShapeLike',
   axes: 'AxesLike',
+  csr: 'CsrLike',
 };
 
 const OUTPUT_TS: Record<OutputType, string> = {
@@ -24,6 +25,7 @@ const OUTPUT_TS: Record<OutputType, string> = {
   dense: 'Tensor',
   sparse_list: 'SparseTensor[]',
   sparse_or_dense: 'SparseTensor | Tensor',
+  csr: 'CsrMatrix',
 };
 
 /** `runtime/src/generated/ops-api.ts`: the typed API, one method per op (and alias), bound to a runtime's `run`. */
@@ -35,10 +37,11 @@ export function emitOpsApi(specs: LoadedSpec[]): string {
       namedImports: ['SparseTensor'],
     });
     f.addImportDeclaration({ isTypeOnly: true, moduleSpecifier: '../tensor.js', namedImports: ['Tensor'] });
+    f.addImportDeclaration({ isTypeOnly: true, moduleSpecifier: '../csr-matrix.js', namedImports: ['CsrMatrix'] });
     f.addImportDeclaration({
       isTypeOnly: true,
       moduleSpecifier: '../arg-types.js',
-      namedImports: ['AxesLike', 'RunOp', 'ScalarLike', 'ShapeLike', 'SparseLike', 'TensorLike'],
+      namedImports: ['AxesLike', 'CsrLike', 'RunOp', 'ScalarLike', 'ShapeLike', 'SparseLike', 'TensorLike'],
     });
 
     for (const s of specs) {

@@ -23,7 +23,15 @@ const ajv = new Ajv({
 });
 const validateSchema = ajv.compile(specSchema);
 
-const TENSOR_ARGS = new Set(['sparse', 'dense', 'scalar', 'sparse_or_dense', 'sparse_list', 'sparse_or_sparse_list']);
+const TENSOR_ARGS = new Set([
+  'sparse',
+  'dense',
+  'scalar',
+  'sparse_or_dense',
+  'sparse_list',
+  'sparse_or_sparse_list',
+  'csr',
+]);
 
 /** Reads every `*.yaml` under `specsDir`, validates each and all of them together; throws one SpecError listing every problem. */
 export function loadSpecs(specsDir: string, displayRoot = process.cwd()): LoadedSpec[] {
@@ -137,8 +145,11 @@ function checkSpec(spec: OpSpec, report: Report): void {
     const rule = o.shape;
     if ('like' in rule) {
       const a = argByName.get(rule.like);
-      if (!a || !['sparse', 'dense', 'sparse_or_dense'].includes(a.type))
+      if (!a || !['sparse', 'dense', 'sparse_or_dense', 'csr'].includes(a.type))
         report(['outputs', i, 'shape', 'like'], `'${rule.like}' is not a tensor argument`);
+    } else if ('matrix_transpose' in rule) {
+      if (argByName.get(rule.matrix_transpose)?.type !== 'csr')
+        report(['outputs', i, 'shape', 'matrix_transpose'], `'${rule.matrix_transpose}' is not a csr argument`);
     } else if ('reduce' in rule) {
       const r = rule.reduce;
       if (argByName.get(r.input)?.type !== 'sparse')
@@ -156,10 +167,10 @@ function checkSpec(spec: OpSpec, report: Report): void {
     } else if ('matmul' in rule) {
       const r = rule.matmul;
       for (const k of ['a', 'b'] as const)
-        if (!['sparse', 'dense', 'sparse_or_dense'].includes(argByName.get(r[k])?.type ?? ''))
+        if (!['sparse', 'dense', 'sparse_or_dense', 'csr'].includes(argByName.get(r[k])?.type ?? ''))
           report(['outputs', i, 'shape', 'matmul', k], `'${r[k]}' is not a tensor argument`);
-      for (const k of ['adjoint_a', 'adjoint_b'] as const)
-        if (argByName.get(r[k])?.type !== 'bool')
+      for (const k of ['adjoint_a', 'adjoint_b', 'transpose_a', 'transpose_b', 'transpose_output'] as const)
+        if (r[k] !== undefined && argByName.get(r[k])?.type !== 'bool')
           report(['outputs', i, 'shape', 'matmul', k], `'${r[k]}' is not a bool argument`);
     } else if ('value' in rule) {
       const a = argByName.get(rule.value);

@@ -1,0 +1,49 @@
+import type { CsrData } from '@sparse/kernel-abi';
+
+/**
+ * A bound on the stored entries of op(a) · op(b) for two CSR matrices (or batches of them), known before the product
+ * is formed: for each row of op(a), the products Gustavson's algorithm forms there (the entries of op(b)'s rows that
+ * the row's entries select), capped at op(b)'s columns. One pass over the entries of a and b, as the symbolic pass
+ * of an SpGEMM would take, but without the product's own work. Operands whose batches or inner dims disagree are
+ * refused by the op's checks before this runs.
+ */
+export function productsBound(a: CsrData, b: CsrData, transposeA: boolean, transposeB: boolean): number {
+  const [batch, aRows, aCols] = batchDims(a);
+  const [, bRows, bCols] = batchDims(b);
+  const inner = transposeA ? aRows : aCols;
+  const outRows = transposeA ? aCols : aRows;
+  const outCols = transposeB ? bRows : bCols;
+  if (inner !== (transposeB ? bCols : bRows)) return 0;
+  const bRowCounts = new Float64Array(inner);
+  const rowProducts = new Float64Array(outRows);
+  let total = 0;
+  for (let n = 0; n < batch; n++) {
+    // The entries in each row of op(b): b's row lengths, or its column counts when transposed.
+    bRowCounts.fill(0);
+    const bBase = b.batchPointers[n];
+    const bRp = n * (bRows + 1);
+    if (transposeB) {
+      for (let k = bBase; k < b.batchPointers[n + 1]; k++) bRowCounts[b.colIndices[k]]++;
+    } else {
+      for (let r = 0; r < bRows; r++) bRowCounts[r] = b.rowPointers[bRp + r + 1] - b.rowPointers[bRp + r];
+    }
+    rowProducts.fill(0);
+    const aBase = a.batchPointers[n];
+    const aRp = n * (aRows + 1);
+    for (let r = 0; r < aRows; r++) {
+      for (let k = aBase + a.rowPointers[aRp + r]; k < aBase + a.rowPointers[aRp + r + 1]; k++) {
+        // Entry (r, c) of a is entry (r, c) of op(a), or (c, r) when transposed.
+        const [row, mid] = transposeA ? [a.colIndices[k], r] : [r, a.colIndices[k]];
+        rowProducts[row] += bRowCounts[mid];
+      }
+    }
+    for (let r = 0; r < outRows; r++) total += Math.min(rowProducts[r], outCols);
+  }
+  return total;
+}
+
+/** [batch, rows, cols] of a matrix or a batch of them. */
+function batchDims(m: CsrData): [number, number, number] {
+  const s = m.shape;
+  return s.length === 3 ? [s[0], s[1], s[2]] : [1, s[0], s[1]];
+}
