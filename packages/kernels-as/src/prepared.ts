@@ -145,11 +145,17 @@ export class PreparedCache {
 
   /** The values of `sp`, if resident or can be made so; undefined means "copy them for the call". */
   values(sp: SparseData, bytesPer: number): number | undefined {
-    const key = sp.values as Values & { byteLength: number };
+    return this.array(sp.values as Values & { byteLength: number }, sp.values.length * bytesPer);
+  }
+
+  /**
+   * A typed array's bytes (`bytes` of them: its values as wasm memory holds them), if resident or can be made so:
+   * a SparseTensor's values, or any array of a CsrMatrix. Undefined means "copy it for the call".
+   */
+  array(key: Values & { byteLength: number }, bytes: number): number | undefined {
     if (!(key.byteLength >= this.minBytes)) return undefined;
     const e = this.lookup(this.valueEntries, key);
     if (e) return e.ptr;
-    const bytes = sp.values.length * bytesPer;
     if (!this.eligible(key, bytes)) return undefined;
     const p = this.upload(this.valueEntries, key, bytes);
     if (p === undefined) return undefined;

@@ -1,0 +1,340 @@
+// Kernels on CSR matrices and batches of them (TensorFlow's CSRSparseMatrix): `rp` holds batch × (rows + 1) i32 row
+// pointers, each batch's counted from 0; `bp` the batch + 1 i32 batch pointers, where each batch's entries start in
+// the i32 column indices `ci` and the values. Values are only moved by the transpose (instantiated by element size)
+// and computed with by the product (by dtype).
+
+/**
+ * The transpose of each matrix of a batch, by a counting sort on the columns: rows are walked in order, so each row of
+ * the result comes out with sorted columns. `outRp` is batch × (cols + 1) i32; `fill` cols i32 of scratch.
+ * Linear: O(nnz + batch · (rows + cols)).
+ */
+@inline function transposeCsr<T>(
+  rp: usize,
+  ci: usize,
+  vals: usize,
+  bp: usize,
+  batch: i32,
+  rows: i32,
+  cols: i32,
+  outRp: usize,
+  outCi: usize,
+  outVals: usize,
+  fill: usize,
+): void {
+  const size = <usize>sizeof<T>();
+  memory.fill(outRp, 0, (<usize>batch * (<usize>cols + 1)) << 2);
+  for (let b = 0; b < batch; b++) {
+    const base = load<i32>(bp + ((<usize>b) << 2));
+    const end = load<i32>(bp + ((<usize>b + 1) << 2));
+    const out = outRp + ((<usize>b * (<usize>cols + 1)) << 2);
+    for (let k = base; k < end; k++) {
+      const c = out + ((<usize>load<i32>(ci + ((<usize>k) << 2)) + 1) << 2);
+      store<i32>(c, load<i32>(c) + 1);
+    }
+    for (let c = 0; c < cols; c++) {
+      const f = out + ((<usize>c + 1) << 2);
+      const sum = load<i32>(f) + load<i32>(f - 4);
+      store<i32>(f, sum);
+      store<i32>(fill + ((<usize>c) << 2), load<i32>(f - 4));
+    }
+    const inRows = rp + ((<usize>b * (<usize>rows + 1)) << 2);
+    for (let r = 0; r < rows; r++) {
+      const e = base + load<i32>(inRows + ((<usize>r + 1) << 2));
+      for (let k = base + load<i32>(inRows + ((<usize>r) << 2)); k < e; k++) {
+        const f = fill + ((<usize>load<i32>(ci + ((<usize>k) << 2))) << 2);
+        const q = <usize>(base + load<i32>(f));
+        store<i32>(f, load<i32>(f) + 1);
+        store<i32>(outCi + (q << 2), r);
+        store<T>(outVals + q * size, load<T>(vals + <usize>k * size));
+      }
+    }
+  }
+}
+
+export function csr_transpose_4(
+  rp: usize,
+  ci: usize,
+  vals: usize,
+  bp: usize,
+  batch: i32,
+  rows: i32,
+  cols: i32,
+  outRp: usize,
+  outCi: usize,
+  outVals: usize,
+  fill: usize,
+): void {
+  transposeCsr<u32>(rp, ci, vals, bp, batch, rows, cols, outRp, outCi, outVals, fill);
+}
+export function csr_transpose_8(
+  rp: usize,
+  ci: usize,
+  vals: usize,
+  bp: usize,
+  batch: i32,
+  rows: i32,
+  cols: i32,
+  outRp: usize,
+  outCi: usize,
+  outVals: usize,
+  fill: usize,
+): void {
+  transposeCsr<u64>(rp, ci, vals, bp, batch, rows, cols, outRp, outCi, outVals, fill);
+}
+
+/** Each column index times `rowBytes`: the byte offset of the row of a dense right operand each entry reads (spmm). */
+export function csr_col_offsets(ci: usize, nnz: i32, rowBytes: u32, out: usize): void {
+  for (let k = 0; k < nnz; k++) {
+    const p = (<usize>k) << 2;
+    store<u32>(out + p, load<u32>(ci + p) * rowBytes);
+  }
+}
+
+/**
+ * The symbolic pass of a ∙ b (a: batch × [m × k], b: batch × [k × n]): each row's count of distinct columns, as the
+ * row pointers of the result (`outRp`, batch × (m + 1) i32, each batch's from 0) and its batch pointers (`outBp`,
+ * batch + 1 i32). `mark` is n i32 of scratch holding, per column, the last row that reached it (scipy's mask).
+ * Returns the total, or -1 where it would pass 2^31 - 1 (the caller refuses such a result). O(products + batch · m).
+ */
+export function spgemm_count(
+  aRp: usize,
+  aCi: usize,
+  aBp: usize,
+  bRp: usize,
+  bCi: usize,
+  bBp: usize,
+  batch: i32,
+  m: i32,
+  k: i32,
+  n: i32,
+  mark: usize,
+  outRp: usize,
+  outBp: usize,
+): i32 {
+  memory.fill(mark, 0xff, (<usize>n) << 2);
+  let total: i64 = 0;
+  let stamp: i32 = 0;
+  store<i32>(outBp, 0);
+  for (let bi = 0; bi < batch; bi++) {
+    const aBase = load<i32>(aBp + ((<usize>bi) << 2));
+    const bBase = load<i32>(bBp + ((<usize>bi) << 2));
+    const aRows = aRp + ((<usize>bi * (<usize>m + 1)) << 2);
+    const bRows = bRp + ((<usize>bi * (<usize>k + 1)) << 2);
+    const outRows = outRp + ((<usize>bi * (<usize>m + 1)) << 2);
+    let count: i32 = 0;
+    store<i32>(outRows, 0);
+    for (let i = 0; i < m; i++, stamp++) {
+      // A stamp per row, never repeated while the mark holds it (a row number of the whole batch).
+      if (stamp == 0x7fffffff) {
+        memory.fill(mark, 0xff, (<usize>n) << 2);
+        stamp = 0;
+      }
+      const ae = aBase + load<i32>(aRows + ((<usize>i + 1) << 2));
+      for (let e = aBase + load<i32>(aRows + ((<usize>i) << 2)); e < ae; e++) {
+        const kk = <usize>load<i32>(aCi + ((<usize>e) << 2));
+        const ge = bBase + load<i32>(bRows + ((kk + 1) << 2));
+        for (let g = bBase + load<i32>(bRows + (kk << 2)); g < ge; g++) {
+          const j = mark + ((<usize>load<i32>(bCi + ((<usize>g) << 2))) << 2);
+          if (load<i32>(j) != stamp) {
+            store<i32>(j, stamp);
+            count++;
+          }
+        }
+      }
+      if (total + <i64>count > 0x7fffffff) return -1;
+      store<i32>(outRows + ((<usize>i + 1) << 2), count);
+    }
+    total += <i64>count;
+    store<i32>(outBp + ((<usize>bi + 1) << 2), <i32>total);
+  }
+  return <i32>total;
+}
+
+/**
+ * The numeric pass of a ∙ b, row by row (Gustavson): each row's products summed in a dense accumulator `acc` (n
+ * values), in a's then b's column order, the first product of a column assigned and the rest added (the dtype's
+ * arithmetic: f32 rounds each product and sum, as TensorFlow's float kernel does). A bitmap (`bits`, n bits in
+ * u64 words, clear on entry and left clear) says which columns the row reached. Its columns come out sorted: a
+ * scan of the row's words of the bitmap where they are few against its entries, else a sort of the entries. Every
+ * position reached is kept, a sum that cancels to 0 included (as TensorFlow's CPU kernel keeps it). `outRp`/`outBp`
+ * are spgemm_count's. O(products + entries · (1 + log where sorted) + batch · m + words scanned).
+ */
+@inline function spgemm<T>(
+  aRp: usize,
+  aCi: usize,
+  aV: usize,
+  aBp: usize,
+  bRp: usize,
+  bCi: usize,
+  bV: usize,
+  bBp: usize,
+  batch: i32,
+  m: i32,
+  k: i32,
+  n: i32,
+  outRp: usize,
+  outBp: usize,
+  outCi: usize,
+  outV: usize,
+  acc: usize,
+  bits: usize,
+): void {
+  const size = <usize>sizeof<T>();
+  const words = (<usize>n + 63) >>> 6;
+  for (let bi = 0; bi < batch; bi++) {
+    const aBase = load<i32>(aBp + ((<usize>bi) << 2));
+    const bBase = load<i32>(bBp + ((<usize>bi) << 2));
+    const outBase = load<i32>(outBp + ((<usize>bi) << 2));
+    const aRows = aRp + ((<usize>bi * (<usize>m + 1)) << 2);
+    const bRows = bRp + ((<usize>bi * (<usize>k + 1)) << 2);
+    const outRows = outRp + ((<usize>bi * (<usize>m + 1)) << 2);
+    for (let i = 0; i < m; i++) {
+      const start = <usize>(outBase + load<i32>(outRows + ((<usize>i) << 2)));
+      const count = <usize>(outBase + load<i32>(outRows + ((<usize>i + 1) << 2))) - start;
+      if (count == 0) continue;
+      // The row's columns in the order first reached, where they will be sorted; the scan needs no list.
+      const scan = words <= count << 3;
+      let w = outCi + (start << 2);
+      const ae = aBase + load<i32>(aRows + ((<usize>i + 1) << 2));
+      for (let e = aBase + load<i32>(aRows + ((<usize>i) << 2)); e < ae; e++) {
+        const kk = <usize>load<i32>(aCi + ((<usize>e) << 2));
+        const x = load<T>(aV + <usize>e * size);
+        const ge = bBase + load<i32>(bRows + ((kk + 1) << 2));
+        for (let g = bBase + load<i32>(bRows + (kk << 2)); g < ge; g++) {
+          const j = <usize>load<i32>(bCi + ((<usize>g) << 2));
+          const p: T = x * load<T>(bV + <usize>g * size);
+          const word = bits + ((j >>> 6) << 3);
+          const bit = (<u64>1) << ((<u64>j) & 63);
+          const seen = load<u64>(word);
+          const at = acc + j * size;
+          if (seen & bit) {
+            store<T>(at, load<T>(at) + p);
+          } else {
+            store<u64>(word, seen | bit);
+            store<T>(at, p);
+            if (!scan) {
+              store<i32>(w, <i32>j);
+              w += 4;
+            }
+          }
+        }
+      }
+      let q = outCi + (start << 2);
+      let v = outV + start * size;
+      if (scan) {
+        for (let wi: usize = 0; wi < words; wi++) {
+          let word = load<u64>(bits + (wi << 3));
+          if (word == 0) continue;
+          store<u64>(bits + (wi << 3), 0);
+          const j0 = wi << 6;
+          while (word != 0) {
+            const j = j0 + <usize>ctz<u64>(word);
+            word &= word - 1;
+            store<i32>(q, <i32>j);
+            store<T>(v, load<T>(acc + j * size));
+            q += 4;
+            v += size;
+          }
+        }
+      } else {
+        sortI32(q, <i32>count);
+        for (let t: usize = 0; t < count; t++) {
+          const j = <usize>load<i32>(q + (t << 2));
+          store<u64>(bits + ((j >>> 6) << 3), 0);
+          store<T>(v + t * size, load<T>(acc + j * size));
+        }
+      }
+    }
+  }
+}
+
+/** Sorts n i32 in place: insertion sort for short runs, else quicksort (median of three) down to them. */
+function sortI32(p: usize, n: i32): void {
+  while (n > 16) {
+    const last = p + ((<usize>n - 1) << 2);
+    const mid = p + ((<usize>(n >>> 1)) << 2);
+    // Median of the first, middle and last as the pivot.
+    const a = load<i32>(p);
+    const b = load<i32>(mid);
+    const c = load<i32>(last);
+    const pivot = a < b ? (b < c ? b : a < c ? c : a) : a < c ? a : b < c ? c : b;
+    let lo = p;
+    let hi = last;
+    while (lo <= hi) {
+      while (load<i32>(lo) < pivot) lo += 4;
+      while (load<i32>(hi) > pivot) hi -= 4;
+      if (lo <= hi) {
+        const t = load<i32>(lo);
+        store<i32>(lo, load<i32>(hi));
+        store<i32>(hi, t);
+        lo += 4;
+        hi -= 4;
+      }
+    }
+    // Recurse into the smaller side, loop on the larger: the stack stays O(log n).
+    const left = <i32>((hi + 4 - p) >>> 2);
+    const right = <i32>((last - lo + 4) >>> 2);
+    if (left < right) {
+      sortI32(p, left);
+      p = lo;
+      n = right;
+    } else {
+      sortI32(lo, right);
+      n = left;
+    }
+  }
+  for (let i = 1; i < n; i++) {
+    const x = load<i32>(p + ((<usize>i) << 2));
+    let j = i - 1;
+    while (j >= 0 && load<i32>(p + ((<usize>j) << 2)) > x) {
+      store<i32>(p + ((<usize>j + 1) << 2), load<i32>(p + ((<usize>j) << 2)));
+      j--;
+    }
+    store<i32>(p + ((<usize>j + 1) << 2), x);
+  }
+}
+
+export function spgemm_float32(
+  aRp: usize,
+  aCi: usize,
+  aV: usize,
+  aBp: usize,
+  bRp: usize,
+  bCi: usize,
+  bV: usize,
+  bBp: usize,
+  batch: i32,
+  m: i32,
+  k: i32,
+  n: i32,
+  outRp: usize,
+  outBp: usize,
+  outCi: usize,
+  outV: usize,
+  acc: usize,
+  bits: usize,
+): void {
+  spgemm<f32>(aRp, aCi, aV, aBp, bRp, bCi, bV, bBp, batch, m, k, n, outRp, outBp, outCi, outV, acc, bits);
+}
+export function spgemm_float64(
+  aRp: usize,
+  aCi: usize,
+  aV: usize,
+  aBp: usize,
+  bRp: usize,
+  bCi: usize,
+  bV: usize,
+  bBp: usize,
+  batch: i32,
+  m: i32,
+  k: i32,
+  n: i32,
+  outRp: usize,
+  outBp: usize,
+  outCi: usize,
+  outV: usize,
+  acc: usize,
+  bits: usize,
+): void {
+  spgemm<f64>(aRp, aCi, aV, aBp, bRp, bCi, bV, bBp, batch, m, k, n, outRp, outBp, outCi, outV, acc, bits);
+}
