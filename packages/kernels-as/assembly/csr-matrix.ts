@@ -153,11 +153,13 @@ export function spgemm_count(
 /**
  * The numeric pass of a ∙ b, row by row (Gustavson): each row's products summed in a dense accumulator `acc` (n
  * values), in a's then b's column order, the first product of a column assigned and the rest added (the dtype's
- * arithmetic: f32 rounds each product and sum, as TensorFlow's float kernel does). A bitmap (`bits`, n bits in
- * u64 words, clear on entry and left clear) says which columns the row reached. Its columns come out sorted: a
- * scan of the row's words of the bitmap where they are few against its entries, else a sort of the entries. Every
- * position reached is kept, a sum that cancels to 0 included (as TensorFlow's CPU kernel keeps it). `outRp`/`outBp`
- * are spgemm_count's. O(products + entries · (1 + log where sorted) + batch · m + words scanned).
+ * arithmetic: f32 rounds each product and sum, as TensorFlow's float kernel does). A two-level bitmap says which
+ * columns the row reached (`bits`: n bits in u64 words, then one bit per word of those: clear on entry and left
+ * clear), so its columns come out sorted by walking the set bits of the words it touched, found from the second
+ * level: O(entries + n / 4096) per row. Where n is so wide against the row's entries that even that walk costs
+ * more, the row's columns are listed as first reached and sorted instead. Every position reached is kept, a sum that
+ * cancels to 0 included (as TensorFlow's CPU kernel keeps it). `outRp`/`outBp` are spgemm_count's.
+ * O(products + result + batch · m · (1 + n / 4096)).
  */
 @inline function spgemm<T>(
   aRp: usize,
@@ -181,6 +183,9 @@ export function spgemm_count(
 ): void {
   const size = <usize>sizeof<T>();
   const words = (<usize>n + 63) >>> 6;
+  const summaryWords = (words + 63) >>> 6;
+  // The second level: bit w of `summary` says word w of the first has a bit set.
+  const summary = bits + (words << 3);
   for (let bi = 0; bi < batch; bi++) {
     const aBase = load<i32>(aBp + ((<usize>bi) << 2));
     const bBase = load<i32>(bBp + ((<usize>bi) << 2));
@@ -192,8 +197,7 @@ export function spgemm_count(
       const start = <usize>(outBase + load<i32>(outRows + ((<usize>i) << 2)));
       const count = <usize>(outBase + load<i32>(outRows + ((<usize>i + 1) << 2))) - start;
       if (count == 0) continue;
-      // The row's columns in the order first reached, where they will be sorted; the scan needs no list.
-      const scan = words <= count << 3;
+      const scan = summaryWords <= count << 2;
       let w = outCi + (start << 2);
       const ae = aBase + load<i32>(aRows + ((<usize>i + 1) << 2));
       for (let e = aBase + load<i32>(aRows + ((<usize>i) << 2)); e < ae; e++) {
@@ -203,7 +207,8 @@ export function spgemm_count(
         for (let g = bBase + load<i32>(bRows + (kk << 2)); g < ge; g++) {
           const j = <usize>load<i32>(bCi + ((<usize>g) << 2));
           const p: T = x * load<T>(bV + <usize>g * size);
-          const word = bits + ((j >>> 6) << 3);
+          const wi = j >>> 6;
+          const word = bits + (wi << 3);
           const bit = (<u64>1) << ((<u64>j) & 63);
           const seen = load<u64>(word);
           const at = acc + j * size;
@@ -212,7 +217,12 @@ export function spgemm_count(
           } else {
             store<u64>(word, seen | bit);
             store<T>(at, p);
-            if (!scan) {
+            if (scan) {
+              if (seen == 0) {
+                const sw = summary + ((wi >>> 6) << 3);
+                store<u64>(sw, load<u64>(sw) | ((<u64>1) << ((<u64>wi) & 63)));
+              }
+            } else {
               store<i32>(w, <i32>j);
               w += 4;
             }
@@ -222,18 +232,24 @@ export function spgemm_count(
       let q = outCi + (start << 2);
       let v = outV + start * size;
       if (scan) {
-        for (let wi: usize = 0; wi < words; wi++) {
-          let word = load<u64>(bits + (wi << 3));
-          if (word == 0) continue;
-          store<u64>(bits + (wi << 3), 0);
-          const j0 = wi << 6;
-          while (word != 0) {
-            const j = j0 + <usize>ctz<u64>(word);
-            word &= word - 1;
-            store<i32>(q, <i32>j);
-            store<T>(v, load<T>(acc + j * size));
-            q += 4;
-            v += size;
+        for (let si: usize = 0; si < summaryWords; si++) {
+          let sword = load<u64>(summary + (si << 3));
+          if (sword == 0) continue;
+          store<u64>(summary + (si << 3), 0);
+          while (sword != 0) {
+            const wi = (si << 6) + <usize>ctz<u64>(sword);
+            sword &= sword - 1;
+            let word = load<u64>(bits + (wi << 3));
+            store<u64>(bits + (wi << 3), 0);
+            const j0 = wi << 6;
+            while (word != 0) {
+              const j = j0 + <usize>ctz<u64>(word);
+              word &= word - 1;
+              store<i32>(q, <i32>j);
+              store<T>(v, load<T>(acc + j * size));
+              q += 4;
+              v += size;
+            }
           }
         }
       } else {

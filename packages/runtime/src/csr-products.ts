@@ -31,10 +31,15 @@ export function productsBound(a: CsrData, b: CsrData, transposeA: boolean, trans
     const aBase = a.batchPointers[n];
     const aRp = n * (aRows + 1);
     for (let r = 0; r < aRows; r++) {
-      for (let k = aBase + a.rowPointers[aRp + r]; k < aBase + a.rowPointers[aRp + r + 1]; k++) {
-        // Entry (r, c) of a is entry (r, c) of op(a), or (c, r) when transposed.
-        const [row, mid] = transposeA ? [a.colIndices[k], r] : [r, a.colIndices[k]];
-        rowProducts[row] += bRowCounts[mid];
+      const from = aBase + a.rowPointers[aRp + r];
+      const to = aBase + a.rowPointers[aRp + r + 1];
+      if (transposeA) {
+        // Entry (r, c) of a is entry (c, r) of op(a): it adds b's row r to row c.
+        for (let k = from; k < to; k++) rowProducts[a.colIndices[k]] += bRowCounts[r];
+      } else {
+        let sum = 0;
+        for (let k = from; k < to; k++) sum += bRowCounts[a.colIndices[k]];
+        rowProducts[r] = sum;
       }
     }
     for (let r = 0; r < outRows; r++) total += Math.min(rowProducts[r], outCols);

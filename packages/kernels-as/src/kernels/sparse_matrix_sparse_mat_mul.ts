@@ -28,7 +28,9 @@ export const sparseMatrixSparseMatMul: KernelFactory<'sparse_matrix_sparse_mat_m
   const outCi = heap.alloc(nnz * 4);
   const outV = heap.alloc(nnz * size);
   const acc = heap.alloc(n * size);
-  const bits = heap.zeros('i32', Math.ceil(n / 64) * 2);
+  // The accumulator's two-level bitmap: a bit per column, then a bit per u64 word of those.
+  const words = Math.ceil(n / 64);
+  const bits = heap.zeros('i32', (words + Math.ceil(words / 64)) * 2);
   ctx.call(`spgemm_${dtype}`, [
     a.rp,
     a.ci,
