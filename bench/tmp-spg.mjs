@@ -5,13 +5,8 @@ function toCsr(c){const [rows]=c.shape;const rp=new Int32Array(rows+1);for(const
 const d = Number(process.argv[2]||0.001);
 const a = toCsr(randomCoo(4096,4096,d,41)), b = toCsr(randomCoo(4096,4096,d,51));
 for (let i=0;i<5;i++) rt.run('sparse_matrix_sparse_mat_mul',{a,b}).output.dispose();
-let t=performance.now(); const N=50;
+let t=performance.now(); const N=400;
 for (let i=0;i<N;i++) rt.run('sparse_matrix_sparse_mat_mul',{a,b}).output.dispose();
 console.log('run ms', (performance.now()-t)/N);
 const js = await createRuntime({ backend: 'js' });
 t=performance.now();
-for (let i=0;i<10;i++) js.run('sparse_matrix_sparse_mat_mul',{a,b}).output.dispose();
-console.log('js ms', (performance.now()-t)/10);
-globalThis.acc=[0,0];
-for (let i=0;i<50;i++) rt.run('sparse_matrix_sparse_mat_mul',{a,b}).output.dispose();
-console.log('count ms', globalThis.acc[0]/50, 'numeric ms', globalThis.acc[1]/50);

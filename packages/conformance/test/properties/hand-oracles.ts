@@ -2,8 +2,9 @@ import { MATH_PROPERTIES } from './math-properties.js';
 import { MOVING_PROPERTIES } from './moving-properties.js';
 import type { Property } from './property.js';
 import { RESHAPING_PROPERTIES } from './reshaping-properties.js';
+import { CSR_PROPERTIES } from './csr-properties.js';
 
 /** The dense oracles written by hand for hand-written ops (structural, matmul), by op id. */
 export const HAND_ORACLES: ReadonlyMap<string, Property> = new Map(
-  [...RESHAPING_PROPERTIES, ...MOVING_PROPERTIES, ...MATH_PROPERTIES].map((p) => [p.op, p]),
+  [...RESHAPING_PROPERTIES, ...MOVING_PROPERTIES, ...MATH_PROPERTIES, ...CSR_PROPERTIES].map((p) => [p.op, p]),
 );
