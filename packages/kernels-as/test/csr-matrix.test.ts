@@ -99,3 +99,42 @@ describe('sparse_matrix_sparse_mat_mul on wasm equals the JS kernel', () => {
     }
   });
 });
+
+describe('sparse_matrix_mat_mul and sparse_matrix_transpose on wasm equal the JS kernels', () => {
+  it('every flag, on matrices and batches', () => {
+    const r = rng(23);
+    for (const batch of [0, 3])
+      for (const dtype of ['float32', 'float64'] as const)
+        for (const [ta, tb, adj, to] of [
+          [false, false, false, false],
+          [true, false, false, true],
+          [false, true, true, false],
+          [true, true, false, true],
+        ] as const) {
+          const [m, k, n] = [37, 29, 45];
+          const a = batch
+            ? randomCsr(r, batch, ta ? k : m, ta ? m : k, 0.1, dtype)
+            : matrix(r, ta ? k : m, ta ? m : k, 0.1, dtype);
+          const bShape = tb ? [n, k] : [k, n];
+          const store = dtype === 'float32' ? Float32Array : Float64Array;
+          const size = (batch || 1) * k * n;
+          const b = {
+            kind: 'dense' as const,
+            data: store.from({ length: size }, () => r.int(9) - 4),
+            shape: batch ? [batch, ...bShape] : bShape,
+            dtype,
+          };
+          same('sparse_matrix_mat_mul', {
+            a,
+            b,
+            transpose_a: ta && !adj,
+            adjoint_a: ta && adj,
+            transpose_b: tb && !adj,
+            adjoint_b: tb && adj,
+            transpose_output: to,
+            conjugate_output: false,
+          });
+          same('sparse_matrix_transpose', { input: a, conjugate: adj });
+        }
+  });
+});
