@@ -66,7 +66,7 @@ export function readCsrParts(
     for (let r = 1; r <= rows; r++) {
       if (rowPointers[base + r] < rowPointers[base + r - 1]) {
         throw new InvalidArgumentError(
-          `${name('row_pointers')}[${base + r}] = ${rowPointers[base + r]} is below ${name('row_pointers')}[${base + r - 1}] = ${rowPointers[base + r - 1]}: row pointers never decrease`,
+          `${name('row_pointers')}[${base + r}] = ${rowPointers[base + r]} is below the pointer before it (${rowPointers[base + r - 1]}): row pointers never decrease`,
         );
       }
     }
