@@ -91,75 +91,41 @@ export function csr_col_offsets(ci: usize, nnz: i32, rowBytes: u32, out: usize):
 }
 
 /**
- * The symbolic pass of a ∙ b (a: batch × [m × k], b: batch × [k × n]): each row's count of distinct columns, as the
- * row pointers of the result (`outRp`, batch × (m + 1) i32, each batch's from 0) and its batch pointers (`outBp`,
- * batch + 1 i32). `mark` is n i32 of scratch holding, per column, the last row that reached it (scipy's mask).
- * Returns the total, or -1 where it would pass 2^31 - 1 (the caller refuses such a result). O(products + batch · m).
+ * A bound on the entries of a ∙ b (a: batch × [m × k], b: batch × [k × n]) known before the product: for each row
+ * of a, the products it forms (the lengths of the rows of b its entries select), at most n. Returns it, or -1 where
+ * it passes 2^31 - 1. One pass over a's entries: O(nnz(a) + batch · m).
  */
-export function spgemm_count(
-  aRp: usize,
-  aCi: usize,
-  aBp: usize,
-  bRp: usize,
-  bCi: usize,
-  bBp: usize,
-  batch: i32,
-  m: i32,
-  k: i32,
-  n: i32,
-  mark: usize,
-  outRp: usize,
-  outBp: usize,
-): i32 {
-  memory.fill(mark, 0xff, (<usize>n) << 2);
+export function spgemm_bound(aRp: usize, aCi: usize, aBp: usize, bRp: usize, batch: i32, m: i32, k: i32, n: i32): i32 {
   let total: i64 = 0;
-  let stamp: i32 = 0;
-  store<i32>(outBp, 0);
   for (let bi = 0; bi < batch; bi++) {
     const aBase = load<i32>(aBp + ((<usize>bi) << 2));
-    const bBase = load<i32>(bBp + ((<usize>bi) << 2));
     const aRows = aRp + ((<usize>bi * (<usize>m + 1)) << 2);
     const bRows = bRp + ((<usize>bi * (<usize>k + 1)) << 2);
-    const outRows = outRp + ((<usize>bi * (<usize>m + 1)) << 2);
-    let count: i32 = 0;
-    store<i32>(outRows, 0);
-    for (let i = 0; i < m; i++, stamp++) {
-      // A stamp per row, never repeated while the mark holds it (a row number of the whole batch).
-      if (stamp == 0x7fffffff) {
-        memory.fill(mark, 0xff, (<usize>n) << 2);
-        stamp = 0;
-      }
+    for (let i = 0; i < m; i++) {
+      let products: i64 = 0;
       const ae = aBase + load<i32>(aRows + ((<usize>i + 1) << 2));
       for (let e = aBase + load<i32>(aRows + ((<usize>i) << 2)); e < ae; e++) {
-        const kk = <usize>load<i32>(aCi + ((<usize>e) << 2));
-        const ge = bBase + load<i32>(bRows + ((kk + 1) << 2));
-        for (let g = bBase + load<i32>(bRows + (kk << 2)); g < ge; g++) {
-          const j = mark + ((<usize>load<i32>(bCi + ((<usize>g) << 2))) << 2);
-          if (load<i32>(j) != stamp) {
-            store<i32>(j, stamp);
-            count++;
-          }
-        }
+        const kk = (<usize>load<i32>(aCi + ((<usize>e) << 2))) << 2;
+        products += <i64>(load<i32>(bRows + kk + 4) - load<i32>(bRows + kk));
       }
-      if (total + <i64>count > 0x7fffffff) return -1;
-      store<i32>(outRows + ((<usize>i + 1) << 2), count);
+      total += products < <i64>n ? products : <i64>n;
+      if (total > 0x7fffffff) return -1;
     }
-    total += <i64>count;
-    store<i32>(outBp + ((<usize>bi + 1) << 2), <i32>total);
   }
   return <i32>total;
 }
 
 /**
- * The numeric pass of a ∙ b, row by row (Gustavson): each row's products summed in a dense accumulator `acc` (n
- * values), in a's then b's column order, the first product of a column assigned and the rest added (the dtype's
- * arithmetic: f32 rounds each product and sum, as TensorFlow's float kernel does). A two-level bitmap says which
- * columns the row reached (`bits`: n bits in u64 words, then one bit per word of those: clear on entry and left
- * clear), so its columns come out sorted by walking the set bits of the words it touched, found from the second
- * level: O(entries + n / 4096) per row. Where n is so wide against the row's entries that even that walk costs
- * more, the row's columns are listed as first reached and sorted instead. Every position reached is kept, a sum that
- * cancels to 0 included (as TensorFlow's CPU kernel keeps it). `outRp`/`outBp` are spgemm_count's.
- * O(products + result + batch · m · (1 + n / 4096)).
+ * a ∙ b in one pass, row by row (Gustavson), into `outCi`/`outV` with room for spgemm_bound's count: each row's
+ * products summed in a dense accumulator `acc` (n values), in a's then b's column order, the first product of a
+ * column assigned and the rest added (the dtype's arithmetic: f32 rounds each product and sum, as TensorFlow's
+ * float kernel does). A two-level bitmap (`bits`: n bits in u64 words, then one bit per word of those; clear on
+ * entry and left clear) says which columns the row reached, and the row's columns are also listed as first reached.
+ * They come out sorted by walking the set bits of the words the row touched, found from the second level
+ * (O(entries + n / 4096)), or, where n is so wide against the row's entries that even that walk costs more, by
+ * sorting the list. Every position reached is kept, a sum that cancels to 0 included (as TensorFlow's CPU kernel
+ * keeps it). Writes the row pointers (`outRp`, batch × (m + 1) i32, each batch's from 0) and batch pointers
+ * (`outBp`, batch + 1 i32); returns the entries written. O(products + result + batch · m · (1 + n / 4096)).
  */
 @inline function spgemm<T>(
   aRp: usize,
@@ -180,25 +146,25 @@ export function spgemm_count(
   outV: usize,
   acc: usize,
   bits: usize,
-): void {
+): i32 {
   const size = <usize>sizeof<T>();
   const words = (<usize>n + 63) >>> 6;
   const summaryWords = (words + 63) >>> 6;
   // The second level: bit w of `summary` says word w of the first has a bit set.
   const summary = bits + (words << 3);
+  let total: usize = 0;
+  store<i32>(outBp, 0);
   for (let bi = 0; bi < batch; bi++) {
     const aBase = load<i32>(aBp + ((<usize>bi) << 2));
     const bBase = load<i32>(bBp + ((<usize>bi) << 2));
-    const outBase = load<i32>(outBp + ((<usize>bi) << 2));
+    const batchStart = total;
     const aRows = aRp + ((<usize>bi * (<usize>m + 1)) << 2);
     const bRows = bRp + ((<usize>bi * (<usize>k + 1)) << 2);
     const outRows = outRp + ((<usize>bi * (<usize>m + 1)) << 2);
+    store<i32>(outRows, 0);
     for (let i = 0; i < m; i++) {
-      const start = <usize>(outBase + load<i32>(outRows + ((<usize>i) << 2)));
-      const count = <usize>(outBase + load<i32>(outRows + ((<usize>i + 1) << 2))) - start;
-      if (count == 0) continue;
-      const scan = summaryWords <= count << 2;
-      let w = outCi + (start << 2);
+      const list = outCi + (total << 2);
+      let count: usize = 0;
       const ae = aBase + load<i32>(aRows + ((<usize>i + 1) << 2));
       for (let e = aBase + load<i32>(aRows + ((<usize>i) << 2)); e < ae; e++) {
         const kk = <usize>load<i32>(aCi + ((<usize>e) << 2));
@@ -217,21 +183,19 @@ export function spgemm_count(
           } else {
             store<u64>(word, seen | bit);
             store<T>(at, p);
-            if (scan) {
-              if (seen == 0) {
-                const sw = summary + ((wi >>> 6) << 3);
-                store<u64>(sw, load<u64>(sw) | ((<u64>1) << ((<u64>wi) & 63)));
-              }
-            } else {
-              store<i32>(w, <i32>j);
-              w += 4;
+            store<i32>(list + (count << 2), <i32>j);
+            count++;
+            if (seen == 0) {
+              const sw = summary + ((wi >>> 6) << 3);
+              store<u64>(sw, load<u64>(sw) | ((<u64>1) << ((<u64>wi) & 63)));
             }
           }
         }
       }
-      let q = outCi + (start << 2);
-      let v = outV + start * size;
-      if (scan) {
+      let q = list;
+      let v = outV + total * size;
+      if (summaryWords <= count << 2) {
+        // The walk: the columns in order, over the list just written.
         for (let si: usize = 0; si < summaryWords; si++) {
           let sword = load<u64>(summary + (si << 3));
           if (sword == 0) continue;
@@ -253,15 +217,20 @@ export function spgemm_count(
           }
         }
       } else {
-        sortI32(q, <i32>count);
+        sortI32(list, <i32>count);
         for (let t: usize = 0; t < count; t++) {
-          const j = <usize>load<i32>(q + (t << 2));
+          const j = <usize>load<i32>(list + (t << 2));
           store<u64>(bits + ((j >>> 6) << 3), 0);
+          store<u64>(summary + ((j >>> 12) << 3), 0);
           store<T>(v + t * size, load<T>(acc + j * size));
         }
       }
+      total += count;
+      store<i32>(outRows + ((<usize>i + 1) << 2), <i32>(total - batchStart));
     }
+    store<i32>(outBp + ((<usize>bi + 1) << 2), <i32>total);
   }
+  return <i32>total;
 }
 
 /** Sorts n i32 in place: insertion sort for short runs, else quicksort (median of three) down to them. */
@@ -329,8 +298,8 @@ export function spgemm_float32(
   outV: usize,
   acc: usize,
   bits: usize,
-): void {
-  spgemm<f32>(aRp, aCi, aV, aBp, bRp, bCi, bV, bBp, batch, m, k, n, outRp, outBp, outCi, outV, acc, bits);
+): i32 {
+  return spgemm<f32>(aRp, aCi, aV, aBp, bRp, bCi, bV, bBp, batch, m, k, n, outRp, outBp, outCi, outV, acc, bits);
 }
 export function spgemm_float64(
   aRp: usize,
@@ -351,6 +320,6 @@ export function spgemm_float64(
   outV: usize,
   acc: usize,
   bits: usize,
-): void {
-  spgemm<f64>(aRp, aCi, aV, aBp, bRp, bCi, bV, bBp, batch, m, k, n, outRp, outBp, outCi, outV, acc, bits);
+): i32 {
+  return spgemm<f64>(aRp, aCi, aV, aBp, bRp, bCi, bV, bBp, batch, m, k, n, outRp, outBp, outCi, outV, acc, bits);
 }

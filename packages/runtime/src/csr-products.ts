@@ -14,6 +14,7 @@ export function productsBound(a: CsrData, b: CsrData, transposeA: boolean, trans
   const outRows = transposeA ? aCols : aRows;
   const outCols = transposeB ? bRows : bCols;
   if (inner !== (transposeB ? bCols : bRows)) return 0;
+  if (!transposeA && !transposeB) return plainBound(a, b, batch, aRows, bRows, outCols);
   const bRowCounts = new Float64Array(inner);
   const rowProducts = new Float64Array(outRows);
   let total = 0;
@@ -43,6 +44,25 @@ export function productsBound(a: CsrData, b: CsrData, transposeA: boolean, trans
       }
     }
     for (let r = 0; r < outRows; r++) total += Math.min(rowProducts[r], outCols);
+  }
+  return total;
+}
+
+/** The bound without transposes, read off the row pointers directly: no scratch, one pass over a's entries. */
+function plainBound(a: CsrData, b: CsrData, batch: number, aRows: number, bRows: number, outCols: number): number {
+  const { rowPointers: arp, colIndices: aci, batchPointers: abp } = a;
+  const brp = b.rowPointers;
+  let total = 0;
+  for (let n = 0; n < batch; n++) {
+    const aBase = abp[n];
+    const ap = n * (aRows + 1);
+    const bp = n * (bRows + 1);
+    for (let r = 0; r < aRows; r++) {
+      let sum = 0;
+      for (let k = aBase + arp[ap + r]; k < aBase + arp[ap + r + 1]; k++)
+        sum += brp[bp + aci[k] + 1] - brp[bp + aci[k]];
+      total += sum < outCols ? sum : outCols;
+    }
   }
   return total;
 }

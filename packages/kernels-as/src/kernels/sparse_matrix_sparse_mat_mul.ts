@@ -6,10 +6,9 @@ import type { KernelFactory } from '../kernel.js';
 import { csrOperand } from '../csr-operand.js';
 
 /**
- * sparse_matrix_sparse_mat_mul in wasm: Gustavson's algorithm in two passes (csr-matrix.ts), a transposed operand
- * transposed in wasm first. The first pass counts each row's columns, so the result is allocated once at its exact
- * size (the runtime has checked a bound on it against the byte budget before this runs); the second forms the rows
- * in a dense accumulator and writes each row's columns sorted.
+ * sparse_matrix_sparse_mat_mul in wasm: Gustavson's algorithm (csr-matrix.ts) in one pass into room sized by a bound
+ * known up front, each row formed in a dense accumulator and written with its columns sorted; a transposed operand
+ * is transposed in wasm first.
  */
 export const sparseMatrixSparseMatMul: KernelFactory<'sparse_matrix_sparse_mat_mul'> = (ctx, js) => (args) => {
   const dtype = args.a.dtype as 'float32' | 'float64';
@@ -20,18 +19,19 @@ export const sparseMatrixSparseMatMul: KernelFactory<'sparse_matrix_sparse_mat_m
   const b = csrOperand(ctx, args.b, args.transpose_b || args.adjoint_b);
   const { batch, rows: m, cols: k } = a;
   const n = b.cols;
-  const mark = heap.alloc(n * 4);
+  // Room for the result up front, from a bound on it (one pass over a's entries; the runtime checked the same
+  // bound against its byte budget), so the product takes one pass and the result is copied out at its size.
+  const bound = ctx.call('spgemm_bound', [a.rp, a.ci, a.bp, b.rp, batch, m, k, n]);
+  if (bound < 0) return delegate(js, args, REASONS.tooBig);
   const outRp = heap.alloc(batch * (m + 1) * 4);
   const outBp = heap.alloc((batch + 1) * 4);
-  const nnz = ctx.call('spgemm_count', [a.rp, a.ci, a.bp, b.rp, b.ci, b.bp, batch, m, k, n, mark, outRp, outBp]);
-  if (nnz < 0) return delegate(js, args, REASONS.tooBig);
-  const outCi = heap.alloc(nnz * 4);
-  const outV = heap.alloc(nnz * size);
+  const outCi = heap.alloc(bound * 4);
+  const outV = heap.alloc(bound * size);
   const acc = heap.alloc(n * size);
   // The accumulator's two-level bitmap: a bit per column, then a bit per u64 word of those.
   const words = Math.ceil(n / 64);
   const bits = heap.zeros('i32', (words + Math.ceil(words / 64)) * 2);
-  ctx.call(`spgemm_${dtype}`, [
+  const nnz = ctx.call(`spgemm_${dtype}`, [
     a.rp,
     a.ci,
     a.vals,
