@@ -323,3 +323,182 @@ export function spgemm_float64(
 ): i32 {
   return spgemm<f64>(aRp, aCi, aV, aBp, bRp, bCi, bV, bBp, batch, m, k, n, outRp, outBp, outCi, outV, acc, bits);
 }
+
+/** Counts per row and per batch (row r's at outRp[b·(rows + 1) + r + 1]) summed into row and batch pointers. */
+@inline function sumPointers(outRp: usize, outBp: usize, batch: i32, rows: i32): void {
+  for (let b = 0; b < batch; b++) {
+    const bp = outBp + ((<usize>b + 1) << 2);
+    store<i32>(bp, load<i32>(bp) + load<i32>(bp - 4));
+    const base = outRp + ((<usize>b * (<usize>rows + 1)) << 2);
+    for (let i = 0; i < rows; i++) {
+      const c = base + ((<usize>i + 1) << 2);
+      store<i32>(c, load<i32>(c) + load<i32>(c - 4));
+    }
+  }
+}
+
+/**
+ * The CSR structure of a rank-2 or rank-3 index matrix in canonical order (i32 [nnz × rank] `idx`): each entry's
+ * column in order, each row's entries counted into the row pointers (`outRp`, batch × (rows + 1) i32, each batch's
+ * from 0) and summed, each batch's into the batch pointers (`outBp`). Linear: O(nnz + batch · rows).
+ */
+export function csr_from_indices(
+  idx: usize,
+  nnz: i32,
+  rank: i32,
+  batch: i32,
+  rows: i32,
+  outRp: usize,
+  outBp: usize,
+  outCi: usize,
+): void {
+  memory.fill(outRp, 0, (<usize>batch * (<usize>rows + 1)) << 2);
+  memory.fill(outBp, 0, (<usize>batch + 1) << 2);
+  const r = <usize>rank;
+  for (let e = 0; e < nnz; e++) {
+    const at = idx + ((<usize>e * r) << 2);
+    const b = rank == 3 ? <usize>load<i32>(at) : 0;
+    const row = <usize>load<i32>(at + ((r - 2) << 2));
+    const c = outRp + ((b * (<usize>rows + 1) + row + 1) << 2);
+    store<i32>(c, load<i32>(c) + 1);
+    const p = outBp + ((b + 1) << 2);
+    store<i32>(p, load<i32>(p) + 1);
+    store<i32>(outCi + ((<usize>e) << 2), load<i32>(at + ((r - 1) << 2)));
+  }
+  sumPointers(outRp, outBp, batch, rows);
+}
+
+/** The index rows (i32 [nnz × rank], rank 2 or 3) of a CSR matrix or batch: batch by batch, row by row. Linear. */
+export function csr_to_indices(rp: usize, ci: usize, bp: usize, batch: i32, rows: i32, rank: i32, out: usize): void {
+  const r = <usize>rank;
+  for (let b = 0; b < batch; b++) {
+    const base = load<i32>(bp + ((<usize>b) << 2));
+    const rowsAt = rp + ((<usize>b * (<usize>rows + 1)) << 2);
+    for (let i = 0; i < rows; i++) {
+      const e = base + load<i32>(rowsAt + ((<usize>i + 1) << 2));
+      for (let k = base + load<i32>(rowsAt + ((<usize>i) << 2)); k < e; k++) {
+        const at = out + ((<usize>k * r) << 2);
+        if (rank == 3) store<i32>(at, b);
+        store<i32>(at + ((r - 2) << 2), i);
+        store<i32>(at + ((r - 1) << 2), load<i32>(ci + ((<usize>k) << 2)));
+      }
+    }
+  }
+}
+
+/** The dense form of a CSR matrix or batch: zeros, then each entry at its place. O(batch · rows · cols + nnz). */
+@inline function csrToDense<T>(
+  rp: usize,
+  ci: usize,
+  vals: usize,
+  bp: usize,
+  batch: i32,
+  rows: i32,
+  cols: i32,
+  out: usize,
+): void {
+  const size = <usize>sizeof<T>();
+  memory.fill(out, 0, <usize>batch * <usize>rows * <usize>cols * size);
+  for (let b = 0; b < batch; b++) {
+    const base = load<i32>(bp + ((<usize>b) << 2));
+    const rowsAt = rp + ((<usize>b * (<usize>rows + 1)) << 2);
+    for (let i = 0; i < rows; i++) {
+      const row = out + (<usize>b * <usize>rows + <usize>i) * <usize>cols * size;
+      const e = base + load<i32>(rowsAt + ((<usize>i + 1) << 2));
+      for (let k = base + load<i32>(rowsAt + ((<usize>i) << 2)); k < e; k++)
+        store<T>(row + <usize>load<i32>(ci + ((<usize>k) << 2)) * size, load<T>(vals + <usize>k * size));
+    }
+  }
+}
+
+export function csr_to_dense_4(
+  rp: usize,
+  ci: usize,
+  vals: usize,
+  bp: usize,
+  batch: i32,
+  rows: i32,
+  cols: i32,
+  out: usize,
+): void {
+  csrToDense<u32>(rp, ci, vals, bp, batch, rows, cols, out);
+}
+export function csr_to_dense_8(
+  rp: usize,
+  ci: usize,
+  vals: usize,
+  bp: usize,
+  batch: i32,
+  rows: i32,
+  cols: i32,
+  out: usize,
+): void {
+  csrToDense<u64>(rp, ci, vals, bp, batch, rows, cols, out);
+}
+
+/**
+ * The values of a dense matrix or batch (`dense`, [batch × rows × cols]) at i64 positions [n × rank] in canonical
+ * order (checked by the runtime), as a CSR matrix: csr_from_indices's structure, each value gathered. Linear.
+ */
+@inline function denseToCsr<T>(
+  idx: usize,
+  n: i32,
+  rank: i32,
+  batch: i32,
+  rows: i32,
+  cols: i32,
+  dense: usize,
+  outRp: usize,
+  outBp: usize,
+  outCi: usize,
+  outVals: usize,
+): void {
+  const size = <usize>sizeof<T>();
+  const r = <usize>rank;
+  memory.fill(outRp, 0, (<usize>batch * (<usize>rows + 1)) << 2);
+  memory.fill(outBp, 0, (<usize>batch + 1) << 2);
+  for (let e = 0; e < n; e++) {
+    const at = idx + ((<usize>e * r) << 3);
+    const b = rank == 3 ? <usize>load<i64>(at) : 0;
+    const row = <usize>load<i64>(at + ((r - 2) << 3));
+    const col = <usize>load<i64>(at + ((r - 1) << 3));
+    const c = outRp + ((b * (<usize>rows + 1) + row + 1) << 2);
+    store<i32>(c, load<i32>(c) + 1);
+    const p = outBp + ((b + 1) << 2);
+    store<i32>(p, load<i32>(p) + 1);
+    store<i32>(outCi + ((<usize>e) << 2), <i32>col);
+    store<T>(outVals + <usize>e * size, load<T>(dense + ((b * <usize>rows + row) * <usize>cols + col) * size));
+  }
+  sumPointers(outRp, outBp, batch, rows);
+}
+
+export function dense_to_csr_4(
+  idx: usize,
+  n: i32,
+  rank: i32,
+  batch: i32,
+  rows: i32,
+  cols: i32,
+  dense: usize,
+  outRp: usize,
+  outBp: usize,
+  outCi: usize,
+  outVals: usize,
+): void {
+  denseToCsr<u32>(idx, n, rank, batch, rows, cols, dense, outRp, outBp, outCi, outVals);
+}
+export function dense_to_csr_8(
+  idx: usize,
+  n: i32,
+  rank: i32,
+  batch: i32,
+  rows: i32,
+  cols: i32,
+  dense: usize,
+  outRp: usize,
+  outBp: usize,
+  outCi: usize,
+  outVals: usize,
+): void {
+  denseToCsr<u64>(idx, n, rank, batch, rows, cols, dense, outRp, outBp, outCi, outVals);
+}

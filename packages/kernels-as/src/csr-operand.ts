@@ -14,8 +14,8 @@ export interface CsrOperand {
   nnz: number;
 }
 
-/** [batch, rows, cols] of a CSR matrix (batch 1) or a batch of them. */
-export function csrDims(m: CsrData): [number, number, number] {
+/** [batch, rows, cols] of a CSR matrix (batch 1) or a batch of them, or of its dense or sparse form. */
+export function csrDims(m: { shape: readonly number[] }): [number, number, number] {
   const s = m.shape;
   return s.length === 3 ? [s[0], s[1], s[2]] : [1, s[0], s[1]];
 }

@@ -1,12 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { CsrData } from '@sparse/kernel-abi';
+import type { CsrData, DenseData, SparseData } from '@sparse/kernel-abi';
 import { rng, type Rng } from '@sparse/test-kit/seeded-random';
 import { createWasmBackend, type WasmBackend } from '../dist/index.js';
-import { againstJs } from './against-js.js';
+import { againstJs, runJs } from './against-js.js';
 
 // The wasm kernels of the CSR ops against the JS backend, to the bit: random matrices and batches of both float
 // dtypes, empty rows and matrices, rows dense enough for the bitmap walk and hypersparse wide ones for the sort,
-// cancelling sums, every transpose flag.
+// cancelling sums, every transpose flag, and the conversions both ways.
 
 type DType = 'float32' | 'float64';
 
@@ -136,5 +136,33 @@ describe('sparse_matrix_mat_mul and sparse_matrix_transpose on wasm equal the JS
           });
           same('sparse_matrix_transpose', { input: a, conjugate: adj });
         }
+  });
+});
+
+describe('the CSR conversions on wasm equal the JS kernels', () => {
+  it('to and from SparseTensors and dense tensors, matrices and batches, large enough to be kept prepared', () => {
+    const r = rng(31);
+    for (const [batch, rows, cols, density] of [
+      [0, 40, 50, 0.2],
+      [3, 20, 10, 0.3],
+      [0, 300, 400, 0.2],
+      [2, 0, 5, 0.5],
+      [0, 6, 0, 0.5],
+    ] as const)
+      for (const dtype of ['float32', 'float64'] as const) {
+        const m = batch ? randomCsr(r, batch, rows, cols, density, dtype) : matrix(r, rows, cols, density, dtype);
+        same('csr_sparse_matrix_to_sparse_tensor', { sparse_matrix: m });
+        same('csr_sparse_matrix_to_dense', { sparse_input: m });
+        const st = (runJs('csr_sparse_matrix_to_sparse_tensor', { sparse_matrix: m }) as { output: SparseData }).output;
+        same('sparse_tensor_to_csr_sparse_matrix', { sp_input: st });
+        const dense = (runJs('csr_sparse_matrix_to_dense', { sparse_input: m }) as { output: DenseData }).output;
+        const indices: DenseData = {
+          kind: 'dense',
+          data: BigInt64Array.from(st.indices, BigInt),
+          shape: [st.values.length, st.shape.length],
+          dtype: 'int64',
+        };
+        same('dense_to_csr_sparse_matrix', { dense_input: dense, indices });
+      }
   });
 });
