@@ -32,9 +32,10 @@ function resultTensor(x: unknown): TensorView | undefined {
   const o = x as Record<string, unknown>;
   const dtype = typeof o.dtype === 'string' ? o.dtype : '(none)';
   // A CsrMatrix (`rowPointers`...), or its plain data (`row_pointers`...).
+  // Its other parts are read only then: a SparseTensor's number accessors refuse a dim past 2^53 - 1.
   const rowPointers = o.rowPointers ?? o.row_pointers;
   const colIndices = o.colIndices ?? o.col_indices;
-  const csrShape = o.denseShape ?? o.dense_shape;
+  const csrShape = isList(rowPointers) && isList(colIndices) ? (o.denseShape ?? o.dense_shape) : undefined;
   if (isList(rowPointers) && isList(colIndices) && isList(o.values) && isList(csrShape)) {
     const batchPointers = o.batchPointers ?? o.batch_pointers;
     const view: CsrView = {
