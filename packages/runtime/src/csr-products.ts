@@ -1,4 +1,28 @@
-import type { CsrData } from '@sparse/kernel-abi';
+import { isImmutable, type CsrData } from '@sparse/kernel-abi';
+
+/**
+ * The bound of a product of two matrices whose arrays never change (a CsrMatrix's own, marked immutable), kept by the
+ * identity of their column indices, so that repeated products of the same operands count it once. Each entry says
+ * which row pointers and flags it was counted for.
+ */
+const MEMO = new WeakMap<
+  Int32Array,
+  WeakMap<Int32Array, { aRp: Int32Array; bRp: Int32Array; flags: number; bound: number }>
+>();
+
+/** productsBound, remembered for operands that never change. */
+export function rememberedProductsBound(a: CsrData, b: CsrData, transposeA: boolean, transposeB: boolean): number {
+  const keep = [a.colIndices, a.rowPointers, b.colIndices, b.rowPointers].every((x) => isImmutable(x));
+  if (!keep) return productsBound(a, b, transposeA, transposeB);
+  const flags = (transposeA ? 1 : 0) + (transposeB ? 2 : 0);
+  let forA = MEMO.get(a.colIndices);
+  const hit = forA?.get(b.colIndices);
+  if (hit && hit.aRp === a.rowPointers && hit.bRp === b.rowPointers && hit.flags === flags) return hit.bound;
+  const bound = productsBound(a, b, transposeA, transposeB);
+  if (!forA) MEMO.set(a.colIndices, (forA = new WeakMap()));
+  forA.set(b.colIndices, { aRp: a.rowPointers, bRp: b.rowPointers, flags, bound });
+  return bound;
+}
 
 /**
  * A bound on the stored entries of op(a) · op(b) for two CSR matrices (or batches of them), known before the product

@@ -5,7 +5,7 @@ import { jsHeapRoom } from '#platform-memory';
 import type { EntriesTerm, OpMeta, OutputMeta } from './op-meta.js';
 import { shapeText } from './shape.js';
 import type { BoundArgs } from './bind-args.js';
-import { productsBound } from './csr-products.js';
+import { rememberedProductsBound } from './csr-products.js';
 
 type Data = SparseData | DenseData | CsrData;
 
@@ -122,7 +122,7 @@ function termValue(t: EntriesTerm, bound: BoundArgs): number {
   if ('products' in t) {
     const p = t.products;
     const anyOf = (flags: string[]) => flags.some((f) => bound.values[f] === true);
-    return productsBound(
+    return rememberedProductsBound(
       bound.values[p.a] as CsrData,
       bound.values[p.b] as CsrData,
       anyOf(p.transpose_a),
