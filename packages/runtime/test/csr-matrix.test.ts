@@ -147,5 +147,8 @@ describe('CsrMatrix', () => {
     expect(() => rt.sparse.matrixSparseMatMul(col, row)).toThrow(/at most 1000000 entries/);
     // The inner product of the same vectors is one entry.
     expect(rt.sparse.matrixSparseMatMul(row, col).toDense().toArray()).toEqual([[1000]]);
+    // The same operands transposed make the inner product too; the bound remembered for them is not the other's.
+    expect(rt.sparse.matrixSparseMatMul(col, row, { transposeA: true, adjointB: true }).nnz).toBe(1);
+    expect(() => rt.sparse.matrixSparseMatMul(col, row)).toThrow(ResourceExhaustedError);
   });
 });
