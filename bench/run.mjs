@@ -2,7 +2,7 @@
 // and a native C++ loop, on the same data in one run. Writes bench/results/latest.json (every figure, the machine,
 // the versions), latest.md (the tables and ratios) and sparse-dense-ratio.svg (the chart). --quick runs a reduced
 // grid (what CI runs, to keep this working; it asserts no timing). --only runs some sections (spmm-grid, ops,
-// cold-start, scaling, gpu, embedding) and writes their report to --out, by default a temp dir, never over latest.*: a
+// cold-start, scaling, gpu, embedding, spgemm) and writes their report to --out, by default a temp dir, never over latest.*: a
 // report of the whole run comes from a whole run.
 //
 //   lib/config.mjs        the grids, sizes and timing budgets (full and quick)
@@ -15,7 +15,8 @@
 //   lib/markdown.mjs      latest.md;  lib/svg.mjs: the chart
 //   sections/*.mjs        the six parts: the SpMM grid, other ops, cold start (first calls in fresh processes),
 //                         scaling (js and wasm against the peers), the gpu backend on its own (compile once,
-//                         run many; against js and wasm), and embedding lookups (against numpy)
+//                         run many; against js and wasm), embedding lookups (against numpy) and sparse × sparse
+//                         (SpGEMM) against scipy
 //   lib/cold-worker.mjs   one fresh process of the cold-start section
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, release, tmpdir, totalmem } from 'node:os';
@@ -35,6 +36,7 @@ import { gpuSection } from './sections/gpu.mjs';
 import { otherOps } from './sections/ops.mjs';
 import { scaling } from './sections/scaling.mjs';
 import { spmmGrid } from './sections/spmm-grid.mjs';
+import { spgemm } from './sections/spgemm.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const CHART = 'sparse-dense-ratio.svg';
@@ -47,6 +49,7 @@ const SECTIONS = {
   scaling: ['scaling', scaling],
   gpu: ['gpu', gpuSection],
   embedding: ['embedding', embeddingSection],
+  spgemm: ['spgemm', spgemm],
 };
 const onlyArg = process.argv.find((a) => a.startsWith('--only='));
 const only = onlyArg?.slice('--only='.length).split(',');

@@ -1,7 +1,7 @@
 import { formatValue } from './format-value.js';
 import { isDigitString } from './number-spellings.js';
 import type { CasePath, Report } from './report.js';
-import { isDenseForm, isRecord, isSparseForm } from './value-forms.js';
+import { isCsrForm, isDenseForm, isRecord, isSparseForm } from './value-forms.js';
 import { DTYPE_NAMES, isDTypeName } from './dtypes.js';
 
 /** The types an op spec gives its arguments and outputs; each calls for some of the value forms. */
@@ -20,9 +20,11 @@ export type ValueType =
   | 'shape'
   | 'axes'
   | 'string'
-  | 'dtype';
+  | 'dtype'
+  | 'csr';
 
 const SPARSE_FORM = 'a SparseTensor is written {sparse: {indices, values, dense_shape}, dtype}';
+const CSR_FORM = 'a CSR matrix is written {csr: {row_pointers, col_indices, values, dense_shape}, dtype}';
 const DENSE_FORM = 'a dense tensor is written {dense: NESTED, dtype} (with `shape` for a zero-sized dim)';
 
 /**
@@ -72,6 +74,9 @@ export function checkValueType(value: unknown, type: ValueType, path: CasePath, 
     case 'int_or_int_list':
       if (!Number.isInteger(value) && !(Array.isArray(value) && value.every(Number.isInteger)))
         report(path, `expected a whole number or a list of them, ${got}`);
+      return;
+    case 'csr':
+      if (!isCsrForm(value)) report(path, CSR_FORM);
       return;
     case 'axes':
       if (!(value === null || Number.isInteger(value) || (Array.isArray(value) && value.every(Number.isInteger))))

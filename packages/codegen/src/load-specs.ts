@@ -31,6 +31,7 @@ const TENSOR_ARGS = new Set([
   'sparse_or_dense',
   'sparse_list',
   'sparse_or_sparse_list',
+  'csr',
 ]);
 
 /** Reads every `*.yaml` under `specsDir`, validates each and all of them together; throws one SpecError listing every problem. */
@@ -151,8 +152,11 @@ function checkSpec(spec: OpSpec, report: Report): void {
     const rule = o.shape;
     if ('like' in rule) {
       const a = argByName.get(rule.like);
-      if (!a || !['sparse', 'dense', 'sparse_or_dense'].includes(a.type))
+      if (!a || !['sparse', 'dense', 'sparse_or_dense', 'csr'].includes(a.type))
         report(['outputs', i, 'shape', 'like'], `'${rule.like}' is not a tensor argument`);
+    } else if ('matrix_transpose' in rule) {
+      if (argByName.get(rule.matrix_transpose)?.type !== 'csr')
+        report(['outputs', i, 'shape', 'matrix_transpose'], `'${rule.matrix_transpose}' is not a csr argument`);
     } else if ('reduce' in rule) {
       const r = rule.reduce;
       if (argByName.get(r.input)?.type !== 'sparse')
@@ -170,10 +174,10 @@ function checkSpec(spec: OpSpec, report: Report): void {
     } else if ('matmul' in rule) {
       const r = rule.matmul;
       for (const k of ['a', 'b'] as const)
-        if (!['sparse', 'dense', 'sparse_or_dense'].includes(argByName.get(r[k])?.type ?? ''))
+        if (!['sparse', 'dense', 'sparse_or_dense', 'csr'].includes(argByName.get(r[k])?.type ?? ''))
           report(['outputs', i, 'shape', 'matmul', k], `'${r[k]}' is not a tensor argument`);
-      for (const k of ['adjoint_a', 'adjoint_b'] as const)
-        if (argByName.get(r[k])?.type !== 'bool')
+      for (const k of ['adjoint_a', 'adjoint_b', 'transpose_a', 'transpose_b', 'transpose_output'] as const)
+        if (r[k] !== undefined && argByName.get(r[k])?.type !== 'bool')
           report(['outputs', i, 'shape', 'matmul', k], `'${r[k]}' is not a bool argument`);
     } else if ('lookup' in rule) {
       const { ids, params } = rule.lookup;

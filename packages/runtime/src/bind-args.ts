@@ -1,4 +1,4 @@
-import type { DenseData, SparseData, WideSparseData } from '@sparse/kernel-abi';
+import type { CsrData, DenseData, SparseData, WideSparseData } from '@sparse/kernel-abi';
 import { describe, getValue, isDType, isIntegerDType, toScalar, zeroOf, type DType } from './dtype.js';
 import { InvalidArgumentError } from './errors.js';
 import { isList } from './list-input.js';
@@ -7,6 +7,7 @@ import type { ArgMeta, OpMeta } from './op-meta.js';
 import { MAX_RANK, shapeText, toExactShape, toShape } from './shape.js';
 import { SparseTensor, sparseDataOf, sparseFromPlain } from './sparse-tensor.js';
 import { Tensor, denseDataOf, denseFromPlain } from './tensor.js';
+import { CsrMatrix, csrDataOf, csrFromPlain } from './csr-matrix.js';
 import { readInt64, readWholeNumber } from './whole-number.js';
 
 /** An op's arguments in kernel form (SparseData, DenseData, Scalar, numbers...), keyed by spec name, defaults filled in. */
@@ -21,6 +22,7 @@ type Tensorish =
   | { kind: 'sparse'; value: SparseData | WideSparseData }
   | { kind: 'sparse_list'; value: (SparseData | WideSparseData)[] }
   | { kind: 'dense'; value: DenseData }
+  | { kind: 'csr'; value: CsrData }
   | { kind: 'pending'; value: unknown };
 
 const isPlainSparse = (v: unknown): boolean =>
@@ -73,7 +75,7 @@ export function bindArgs(op: OpMeta, raw: Record<string, unknown>): BoundArgs {
       continue;
     const t = classify(op, a, given.get(a.name));
     tensors.set(a.name, t);
-    if (t.kind === 'sparse' || t.kind === 'dense') bind(a, t.value.dtype);
+    if (t.kind === 'sparse' || t.kind === 'dense' || t.kind === 'csr') bind(a, t.value.dtype);
     if (t.kind === 'sparse_list') for (const s of t.value) bind(a, s.dtype);
   }
   for (const a of op.args) {
@@ -140,10 +142,10 @@ function resolveNames(op: OpMeta, raw: Record<string, unknown>): Map<string, unk
 }
 
 /** A tensor argument, unless it was disposed: that one holds no data (TensorFlow.js refuses it too). */
-function live<T extends SparseTensor | Tensor>(t: T, where: string): T {
+function live<T extends SparseTensor | Tensor | CsrMatrix>(t: T, where: string): T {
   if (t.isDisposed) {
     throw new InvalidArgumentError(
-      `${where}: the ${t instanceof SparseTensor ? 'SparseTensor' : 'Tensor'} was disposed (dispose() gave its memory back), so it holds no data`,
+      `${where}: the ${t instanceof SparseTensor ? 'SparseTensor' : t instanceof CsrMatrix ? 'CsrMatrix' : 'Tensor'} was disposed (dispose() gave its memory back), so it holds no data`,
     );
   }
   return t;
@@ -165,6 +167,10 @@ function classify(op: OpMeta, a: ArgMeta, v: unknown): Tensorish {
   const dense = (x: unknown): Tensorish =>
     x instanceof Tensor ? { kind: 'dense', value: denseDataOf(live(x, where)) } : { kind: 'pending', value: x };
   switch (a.type) {
+    case 'csr':
+      if (v instanceof CsrMatrix) return { kind: 'csr', value: csrDataOf(live(v, where)) };
+      if (isPlainObject(v)) return { kind: 'csr', value: csrDataOf(csrFromPlain(v, where, (p) => `${where}.${p}`)) };
+      throw new TypeError(`${where} must be a CsrMatrix, got ${describe(v)}`);
     case 'sparse':
     case 'sparse_or_null':
       return { kind: 'sparse', value: asSparse(v, where) };
@@ -180,6 +186,7 @@ function classify(op: OpMeta, a: ArgMeta, v: unknown): Tensorish {
     default:
       if (v instanceof SparseTensor || isPlainSparse(v))
         throw new TypeError(`${where} must be a dense tensor, got a SparseTensor`);
+      if (v instanceof CsrMatrix) throw new TypeError(`${where} must be a dense tensor, got a CsrMatrix`);
       return dense(v);
   }
 }
@@ -210,6 +217,7 @@ function toKernelForm(op: OpMeta, a: ArgMeta, t: Tensorish): unknown {
   switch (t.kind) {
     case 'sparse':
     case 'sparse_list':
+    case 'csr':
       return t.value;
     case 'dense':
       if (a.type === 'scalar') {

@@ -1,17 +1,20 @@
-import { sizeOf, type DenseData, type SparseData } from '@sparse/kernel-abi';
+import { sizeOf, type CsrData, type DenseData, type SparseData } from '@sparse/kernel-abi';
 import type { DType } from './dtype.js';
 import { ResourceExhaustedError } from './errors.js';
 import { jsHeapRoom } from '#platform-memory';
 import type { EntriesTerm, OpMeta, OutputMeta } from './op-meta.js';
 import { shapeText } from './shape.js';
 import type { BoundArgs } from './bind-args.js';
+import { rememberedProductsBound } from './csr-products.js';
 
-type Data = SparseData | DenseData;
+type Data = SparseData | DenseData | CsrData;
 
 // Bytes of one value in its store; a string is a reference to a string the inputs already hold.
 const VALUE_BYTES: Record<DType, number> = { float32: 4, float64: 8, int32: 4, int64: 8, bool: 1, string: 8 };
 // An index is a float64 per dim (SparseData.indices).
 const INDEX_BYTES = 8;
+// A CSR matrix's pointers and column indices are int32.
+const CSR_INDEX_BYTES = 4;
 
 /** What an output will take, where the spec bounds it before the kernel runs; undefined where it does not. */
 export interface OutputBytes {
@@ -77,6 +80,17 @@ function outputBytes(
   }
   if (!o.entries) return undefined;
   const entries = o.entries.reduce((sum, t) => sum + termValue(t, bound), 0);
+  if (o.type === 'csr' && shape) {
+    // A column index and a value per entry; rows + 1 row pointers per matrix of the batch, batch + 1 batch pointers.
+    const batch = shape.length === 3 ? shape[0] : 1;
+    const pointers = batch * (shape[shape.length - 2] + 1) + batch + 1;
+    return {
+      output: o.name,
+      bytes: entries * (CSR_INDEX_BYTES + valueBytes + op.workspace) + pointers * CSR_INDEX_BYTES,
+      strings: 0,
+      what: `at most ${entries} entries of a CSR matrix of dense shape ${shapeText(shape)}`,
+    };
+  }
   const rank = shape?.length ?? rankOfFirst(o.entries, bound);
   return {
     output: o.name,
@@ -105,6 +119,16 @@ function guardJsHeap(op: OpMeta, parts: OutputBytes[]): void {
 }
 
 function termValue(t: EntriesTerm, bound: BoundArgs): number {
+  if ('products' in t) {
+    const p = t.products;
+    const anyOf = (flags: string[]) => flags.some((f) => bound.values[f] === true);
+    return rememberedProductsBound(
+      bound.values[p.a] as CsrData,
+      bound.values[p.b] as CsrData,
+      anyOf(p.transpose_a),
+      anyOf(p.transpose_b),
+    );
+  }
   if ('nnz' in t) {
     const v = bound.values[t.nnz] as Data | Data[];
     return (Array.isArray(v) ? v : [v]).reduce(
@@ -125,7 +149,7 @@ function termValue(t: EntriesTerm, bound: BoundArgs): number {
 function rankOfFirst(terms: EntriesTerm[], bound: BoundArgs): number {
   const t = terms[0];
   if ('min' in t) return 1;
-  const arg = 'nnz' in t ? t.nnz : 'size' in t ? t.size : t.dim[0];
+  const arg = 'nnz' in t ? t.nnz : 'size' in t ? t.size : 'dim' in t ? t.dim[0] : t.products.a;
   const v = bound.values[arg] as Data | Data[];
   return (Array.isArray(v) ? v[0] : v)?.shape.length ?? 1;
 }

@@ -6,6 +6,7 @@ import { MOVING_PROPERTIES } from './moving-properties.js';
 import type { Property } from './property.js';
 import { RESHAPING_PROPERTIES } from './reshaping-properties.js';
 import { SEGMENT_PROPERTIES } from './segment-properties.js';
+import { CSR_PROPERTIES } from './csr-properties.js';
 
 /** The dense oracles written by hand for hand-written ops (structural, matmul), by op id. */
 export const HAND_ORACLES: ReadonlyMap<string, Property> = new Map(
@@ -17,5 +18,6 @@ export const HAND_ORACLES: ReadonlyMap<string, Property> = new Map(
     ...EMBEDDING_PROPERTIES,
     EYE_PROPERTY,
     BINCOUNT_PROPERTY,
+    ...CSR_PROPERTIES,
   ].map((p) => [p.op, p]),
 );
