@@ -6,6 +6,7 @@ type Report = (path: readonly (string | number)[], message: string) => void;
 const NNZ_ARGS = ['sparse', 'sparse_list', 'sparse_or_sparse_list', 'sparse_or_dense'];
 const SIZE_ARGS = ['dense', 'scalar', 'sparse_or_dense'];
 const DIM_ARGS = ['sparse', 'dense', 'sparse_or_dense'];
+const CROSS_ARGS = ['sparse_or_dense_list'];
 
 /** What a family's kernel stores at most, from its roles: one entry per stored input entry (both, for a union). */
 function familyEntries(k: CompiledKernel): EntriesTerm[] {
@@ -37,8 +38,14 @@ export function entriesBounds(
       return;
     }
     terms.forEach((t, j) => {
-      const [kind, arg] = 'nnz' in t ? ['nnz', t.nnz] : 'size' in t ? ['size', t.size] : ['dim', t.dim[0]];
-      const types = kind === 'nnz' ? NNZ_ARGS : kind === 'size' ? SIZE_ARGS : DIM_ARGS;
+      const [kind, arg, types] =
+        'nnz' in t
+          ? ['nnz', t.nnz, NNZ_ARGS]
+          : 'size' in t
+            ? ['size', t.size, SIZE_ARGS]
+            : 'cross' in t
+              ? ['cross', t.cross, CROSS_ARGS]
+              : ['dim', t.dim[0], DIM_ARGS];
       const a = args.get(arg);
       if (!a) report(['outputs', i, 'entries', j, kind], `unknown argument '${arg}'`);
       else if (!types.includes(a.type))

@@ -23,7 +23,15 @@ const ajv = new Ajv({
 });
 const validateSchema = ajv.compile(specSchema);
 
-const TENSOR_ARGS = new Set(['sparse', 'dense', 'scalar', 'sparse_or_dense', 'sparse_list', 'sparse_or_sparse_list']);
+const TENSOR_ARGS = new Set([
+  'sparse',
+  'dense',
+  'scalar',
+  'sparse_or_dense',
+  'sparse_list',
+  'sparse_or_sparse_list',
+  'sparse_or_dense_list',
+]);
 
 /** Reads every `*.yaml` under `specsDir`, validates each and all of them together; throws one SpecError listing every problem. */
 export function loadSpecs(specsDir: string, displayRoot = process.cwd()): LoadedSpec[] {
@@ -129,6 +137,7 @@ function checkSpec(spec: OpSpec, report: Report): void {
       report(['args', i, 'bounds'], 'only a sparse argument has bounds to check');
   });
   checkDtypeDefaults(spec, report);
+  checkPerItemDtypes(spec, report);
   const outNames = new Set<string>();
   spec.outputs.forEach((o, i) => {
     if (outNames.has(o.name)) report(['outputs', i, 'name'], `the output name '${o.name}' is used twice`);
@@ -187,6 +196,29 @@ function checkSpec(spec: OpSpec, report: Report): void {
   const usedOutputs = new Set(spec.examples.flatMap((ex) => Object.keys(ex.expect ?? {})));
   spec.outputs.forEach((o, i) => {
     if (!usedOutputs.has(o.name)) report(['outputs', i, 'name'], `no example shows the output '${o.name}'`);
+  });
+}
+
+/**
+ * The items of a sparse_or_dense_list take their dtypes one by one (TensorFlow's list(type) attrs), so its dtype
+ * variable stands for a set of dtypes, never for one: no other argument or output may use it.
+ */
+function checkPerItemDtypes(spec: OpSpec, report: Report): void {
+  spec.args.forEach((a, i) => {
+    if (a.type !== 'sparse_or_dense_list' || a.dtype === undefined) return;
+    if (!(a.dtype in spec.dtypes)) {
+      report(['args', i, 'dtype'], `a sparse_or_dense_list takes a dtype variable (its items' dtypes), not ${a.dtype}`);
+      return;
+    }
+    const others = [
+      ...spec.args.filter((b) => b !== a && b.dtype === a.dtype).map((b) => b.name),
+      ...spec.outputs.filter((o) => o.dtype === a.dtype).map((o) => o.name),
+    ];
+    if (others.length)
+      report(
+        ['args', i, 'dtype'],
+        `the items of ${a.name} take their dtypes from ${a.dtype} one by one, so ${a.dtype} cannot also be the dtype of ${others.join(', ')}`,
+      );
   });
 }
 

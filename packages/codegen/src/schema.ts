@@ -150,6 +150,7 @@ export const specSchema = {
                   maxItems: 2,
                   items: [identifier, { type: 'integer', minimum: 0 }],
                 },
+                cross: identifier,
               },
             },
           },

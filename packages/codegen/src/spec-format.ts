@@ -10,6 +10,7 @@ export type ArgType =
   | 'sparse_or_dense'
   | 'sparse_list'
   | 'sparse_or_sparse_list'
+  | 'sparse_or_dense_list'
   | 'int'
   | 'bool'
   | 'int_list'
@@ -25,6 +26,7 @@ export const ARG_TYPES: Record<ArgType, string> = {
   sparse_or_dense: 'a SparseTensor or a dense tensor',
   sparse_list: 'a list of SparseTensors',
   sparse_or_sparse_list: 'a SparseTensor or a list of SparseTensors',
+  sparse_or_dense_list: 'a list of SparseTensors and dense tensors, each of any dtype the list allows',
   int: 'a whole number',
   bool: 'a boolean',
   int_list: 'a list of whole numbers',
@@ -56,10 +58,12 @@ export type ShapeRule =
 
 /**
  * One term of a bound on the stored entries of a sparse output, known before its kernel runs: the stored entries
- * of a sparse argument (of every tensor, for a list), the element count of a dense argument, or one dim of an
- * argument's dense shape. The bound is the sum of its terms; the runtime's byte budget reads it.
+ * of a sparse argument (of every tensor, for a list), the element count of a dense argument, one dim of an
+ * argument's dense shape, or the crosses of a list of batch-first inputs (sparse_cross: over the rows, the product
+ * of each input's entries in the row, which the runtime counts from the inputs in linear time). The bound is the
+ * sum of its terms; the runtime's byte budget reads it.
  */
-export type EntriesTerm = { nnz: string } | { size: string } | { dim: [string, number] };
+export type EntriesTerm = { nnz: string } | { size: string } | { dim: [string, number] } | { cross: string };
 
 /**
  * The order a sparse output's entries are in by construction: canonical row-major order, or the order of a sparse

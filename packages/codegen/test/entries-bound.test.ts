@@ -33,3 +33,12 @@ it('an expression-family op derives the bound from its family', () => {
   expect(load('sparse_add.yaml', (y) => y)[0].entries.output).toEqual([{ nnz: 'a' }, { nnz: 'b' }]);
   expect(load('sparse_abs.yaml', (y) => y)[0].entries.output).toEqual([{ nnz: 'sp_input' }]);
 });
+
+it('a feature cross bounds its entries by the crosses of its list of inputs, and nothing else does', () => {
+  expect(load('sparse_cross.yaml', (y) => y)[0].entries.output).toEqual([{ cross: 'inputs' }]);
+  expect(
+    specProblems(() => load('sparse_concat.yaml', (y) => y.replace('[{ nnz: sp_inputs }]', '[{ cross: sp_inputs }]'))),
+  ).toMatch(
+    /outputs\[0\]\.entries\[0\]\.cross: 'sp_inputs' is a sparse_list argument; cross needs sparse_or_dense_list/,
+  );
+});

@@ -8,3 +8,5 @@ export { mergePlan, takeMerged } from './families/merge-plan.js';
 export { matmulPlan, type MatmulPlan } from './matmul-plan.js';
 export { concatShape } from './kernels/sparse_concat.js';
 export { resolveReshapeTarget } from './reshape-shape.js';
+export { crossPlan, crossTextLengths, type CrossInput, type CrossPlan } from './cross-plan.js';
+export { fingerprint64, fingerprint64Into, fingerprintCat64, fingerprintCat64Into } from './fingerprint.js';
