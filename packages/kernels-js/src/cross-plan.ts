@@ -33,8 +33,9 @@ export interface CrossPlan {
 /** A sparse column's entries grouped by row: its distinct rows, increasing, and where each one's run starts. */
 interface RowRuns {
   order: Uint32Array | undefined;
-  rows: number[];
-  starts: number[];
+  rows: Float64Array;
+  /** starts[i] to starts[i + 1]: the positions of rows[i]; one more than rows. */
+  starts: Float64Array;
 }
 
 /**
@@ -53,17 +54,18 @@ function rowRuns(sp: SparseData): RowRuns {
     for (let i = 0; i < n; i++) order[i] = i;
     order.sort((x, y) => indices[2 * x] - indices[2 * y] || x - y);
   }
-  const rows: number[] = [];
-  const starts: number[] = [];
+  const rows = new Float64Array(n);
+  const starts = new Float64Array(n + 1);
+  let k = 0;
   for (let p = 0; p < n; p++) {
     const r = indices[2 * (order ? order[p] : p)];
-    if (rows.length === 0 || rows[rows.length - 1] !== r) {
-      rows.push(r);
-      starts.push(p);
+    if (k === 0 || rows[k - 1] !== r) {
+      rows[k] = r;
+      starts[k++] = p;
     }
   }
-  starts.push(n);
-  return { order, rows, starts };
+  starts[k] = n;
+  return { order, rows: rows.subarray(0, k), starts: starts.subarray(0, k + 1) };
 }
 
 /**
@@ -76,65 +78,70 @@ export function crossPlan(inputs: readonly CrossInput[]): CrossPlan {
   const dense = inputs.filter((x): x is DenseData => x.kind === 'dense');
   const columns: CrossInput[] = [...sparse, ...dense];
   const C = columns.length;
+  const S = sparse.length;
   const batch = C === 0 ? 0 : columns[0].shape[0];
   const runs = sparse.map(rowRuns);
   const widths = dense.map((d) => d.shape[1]);
-  const denseCrosses = widths.reduce((p, w) => p * w, 1);
-
-  const rows: number[] = [];
-  const first: number[] = [];
-  const count: number[] = [];
-  const take = (r: number, at: number[]) => {
-    rows.push(r);
-    runs.forEach((g, s) => {
-      first.push(g.starts[at[s]]);
-      count.push(g.starts[at[s] + 1] - g.starts[at[s]]);
-    });
-    widths.forEach((w) => {
-      first.push(r * w);
-      count.push(w);
-    });
+  const crossing = C > 0 && widths.every((w) => w > 0);
+  // At most every row of the sparse input with fewest rows, or every row of the batch without sparse inputs.
+  const most = !crossing ? 0 : S === 0 ? batch : Math.min(...runs.map((g) => g.rows.length));
+  const rows = new Float64Array(most);
+  const first = new Float64Array(most * C);
+  const count = new Float64Array(most * C);
+  let k = 0;
+  // Row r crosses, the run at[s] of each sparse input being its: its features' places, column by column.
+  const take = (r: number, at: Int32Array) => {
+    rows[k] = r;
+    const base = k * C;
+    for (let s = 0; s < S; s++) {
+      const g = runs[s];
+      first[base + s] = g.starts[at[s]];
+      count[base + s] = g.starts[at[s] + 1] - g.starts[at[s]];
+    }
+    for (let d = 0; d < widths.length; d++) {
+      first[base + S + d] = r * widths[d];
+      count[base + S + d] = widths[d];
+    }
+    k++;
   };
-  if (C > 0 && denseCrosses > 0) {
-    if (runs.length === 0) {
-      for (let r = 0; r < batch; r++) take(r, []);
-    } else {
-      // The rows every sparse input has: advance each input's run to the largest row any of them is at.
-      const at = runs.map(() => 0);
-      walk: for (;;) {
-        let target = -1;
-        for (let s = 0; s < runs.length; s++) {
-          if (at[s] === runs[s].rows.length) break walk;
-          target = Math.max(target, runs[s].rows[at[s]]);
-        }
-        let all = true;
-        for (let s = 0; s < runs.length; s++) {
-          const g = runs[s];
-          while (at[s] < g.rows.length && g.rows[at[s]] < target) at[s]++;
-          if (at[s] === g.rows.length) break walk;
-          if (g.rows[at[s]] !== target) all = false;
-        }
-        if (!all) continue;
-        take(target, at);
-        for (let s = 0; s < runs.length; s++) at[s]++;
+  const at = new Int32Array(S);
+  if (crossing && S === 0) {
+    for (let r = 0; r < batch; r++) take(r, at);
+  } else if (crossing) {
+    // The rows every sparse input has: advance each input's run to the largest row any of them is at.
+    walk: for (;;) {
+      let target = -1;
+      for (let s = 0; s < S; s++) {
+        if (at[s] === runs[s].rows.length) break walk;
+        target = Math.max(target, runs[s].rows[at[s]]);
       }
+      let all = true;
+      for (let s = 0; s < S; s++) {
+        const g = runs[s];
+        while (at[s] < g.rows.length && g.rows[at[s]] < target) at[s]++;
+        if (at[s] === g.rows.length) break walk;
+        if (g.rows[at[s]] !== target) all = false;
+      }
+      if (!all) continue;
+      take(target, at);
+      for (let s = 0; s < S; s++) at[s]++;
     }
   }
 
   let total = 0;
   let widest = 0;
-  for (let k = 0; k < rows.length; k++) {
+  for (let i = 0; i < k; i++) {
     let n = 1;
-    for (let c = 0; c < C; c++) n *= count[k * C + c];
+    for (let c = 0; c < C; c++) n *= count[i * C + c];
     total += n;
     widest = Math.max(widest, n);
   }
   return {
     columns,
     batch,
-    rows: Float64Array.from(rows),
-    first: Float64Array.from(first),
-    count: Float64Array.from(count),
+    rows: rows.subarray(0, k),
+    first: first.subarray(0, k * C),
+    count: count.subarray(0, k * C),
     order: [...runs.map((g) => g.order), ...dense.map(() => undefined)],
     total,
     widest,

@@ -4,9 +4,10 @@
 // slower, as packages/kernels-js/README.md measures). Bytes are read little-endian, as FarmHash reads them on any
 // platform (its fingerprints never depend on the machine).
 
-// The result of the last 64-bit step below, as its high and low halves: module-level so that no step allocates.
-let H = 0;
-let L = 0;
+// The result of the last 64-bit step below, [high, low]: in a typed array, which stores a uint32 as it is (a
+// module-level variable would box each one past 2^30 in a new heap number, and the garbage collector would
+// dominate).
+const R = new Uint32Array(2);
 
 // FarmHash's constants k0, k1, k2, and FingerprintCat64's multiplier, as [high, low] halves.
 const K0H = 0xc3a5c85c;
@@ -30,15 +31,15 @@ function mul(ah: number, al: number, bh: number, bl: number): void {
   const p01 = a0 * b1;
   const p10 = a1 * b0;
   const mid = (p00 >>> 16) + (p01 & 0xffff) + (p10 & 0xffff);
-  L = ((mid << 16) | (p00 & 0xffff)) >>> 0;
-  H = (a1 * b1 + (p01 >>> 16) + (p10 >>> 16) + (mid >>> 16) + Math.imul(ah, bl) + Math.imul(al, bh)) >>> 0;
+  R[1] = ((mid << 16) | (p00 & 0xffff)) >>> 0;
+  R[0] = (a1 * b1 + (p01 >>> 16) + (p10 >>> 16) + (mid >>> 16) + Math.imul(ah, bl) + Math.imul(al, bh)) >>> 0;
 }
 
 /** (a + b) mod 2^64. */
 function add(ah: number, al: number, bh: number, bl: number): void {
   const low = al + bl;
-  L = low >>> 0;
-  H = (ah + bh + (low > 0xffffffff ? 1 : 0)) >>> 0;
+  R[1] = low >>> 0;
+  R[0] = (ah + bh + (low > 0xffffffff ? 1 : 0)) >>> 0;
 }
 
 /** a rotated right by `shift` bits, 0 < shift < 64. */
@@ -52,24 +53,24 @@ function rotate(ah: number, al: number, shift: number): void {
     s -= 32;
   }
   if (s === 0) {
-    H = h;
-    L = l;
+    R[0] = h;
+    R[1] = l;
     return;
   }
-  H = ((h >>> s) | (l << (32 - s))) >>> 0;
-  L = ((l >>> s) | (h << (32 - s))) >>> 0;
+  R[0] = ((h >>> s) | (l << (32 - s))) >>> 0;
+  R[1] = ((l >>> s) | (h << (32 - s))) >>> 0;
 }
 
 /** a ^ (a >> 47). */
 function shiftMix(ah: number, al: number): void {
-  H = ah;
-  L = (al ^ (ah >>> 15)) >>> 0;
+  R[0] = ah;
+  R[1] = (al ^ (ah >>> 15)) >>> 0;
 }
 
 /** The 8 bytes at p, little-endian. */
 function fetch64(b: Uint8Array, p: number): void {
-  L = (b[p] | (b[p + 1] << 8) | (b[p + 2] << 16) | (b[p + 3] << 24)) >>> 0;
-  H = (b[p + 4] | (b[p + 5] << 8) | (b[p + 6] << 16) | (b[p + 7] << 24)) >>> 0;
+  R[1] = (b[p] | (b[p + 1] << 8) | (b[p + 2] << 16) | (b[p + 3] << 24)) >>> 0;
+  R[0] = (b[p + 4] | (b[p + 5] << 8) | (b[p + 6] << 16) | (b[p + 7] << 24)) >>> 0;
 }
 
 /** The 4 bytes at p, little-endian (as a 64-bit value, high half 0). */
@@ -80,12 +81,12 @@ function fetch32(b: Uint8Array, p: number): number {
 /** FarmHash's HashLen16(u, v, mul): a Murmur-style mix of two values. */
 function hashLen16(uh: number, ul: number, vh: number, vl: number, mh: number, ml: number): void {
   mul((uh ^ vh) >>> 0, (ul ^ vl) >>> 0, mh, ml);
-  shiftMix(H, L);
-  const ah = H;
-  const al = L;
+  shiftMix(R[0], R[1]);
+  const ah = R[0];
+  const al = R[1];
   mul((vh ^ ah) >>> 0, (vl ^ al) >>> 0, mh, ml);
-  shiftMix(H, L);
-  mul(H, L, mh, ml);
+  shiftMix(R[0], R[1]);
+  mul(R[0], R[1], mh, ml);
 }
 
 /** k2 + 2 × len: the multiplier of the short-input paths. */
@@ -96,157 +97,157 @@ function lengthMul(len: number): void {
 function hashLen0to16(s: Uint8Array, p: number, len: number): void {
   if (len >= 8) {
     lengthMul(len);
-    const mh = H;
-    const ml = L;
+    const mh = R[0];
+    const ml = R[1];
     fetch64(s, p);
-    add(H, L, K2H, K2L);
-    const ah = H;
-    const al = L;
+    add(R[0], R[1], K2H, K2L);
+    const ah = R[0];
+    const al = R[1];
     fetch64(s, p + len - 8);
-    const bh = H;
-    const bl = L;
+    const bh = R[0];
+    const bl = R[1];
     rotate(bh, bl, 37); // c = Rotate(b, 37) * mul + a
-    mul(H, L, mh, ml);
-    add(H, L, ah, al);
-    const ch = H;
-    const cl = L;
+    mul(R[0], R[1], mh, ml);
+    add(R[0], R[1], ah, al);
+    const ch = R[0];
+    const cl = R[1];
     rotate(ah, al, 25); // d = (Rotate(a, 25) + b) * mul
-    add(H, L, bh, bl);
-    mul(H, L, mh, ml);
-    hashLen16(ch, cl, H, L, mh, ml);
+    add(R[0], R[1], bh, bl);
+    mul(R[0], R[1], mh, ml);
+    hashLen16(ch, cl, R[0], R[1], mh, ml);
     return;
   }
   if (len >= 4) {
     lengthMul(len);
-    const mh = H;
-    const ml = L;
+    const mh = R[0];
+    const ml = R[1];
     const a = fetch32(s, p);
     // len + (a << 3), with a widened to 64 bits first
     add(a >>> 29, (a << 3) >>> 0, 0, len);
-    hashLen16(H, L, 0, fetch32(s, p + len - 4), mh, ml);
+    hashLen16(R[0], R[1], 0, fetch32(s, p + len - 4), mh, ml);
     return;
   }
   if (len > 0) {
     const y = s[p] + (s[p + (len >> 1)] << 8);
     const z = len + (s[p + len - 1] << 2);
     mul(0, y, K2H, K2L);
-    const yh = H;
-    const yl = L;
+    const yh = R[0];
+    const yl = R[1];
     mul(0, z, K0H, K0L);
-    shiftMix((yh ^ H) >>> 0, (yl ^ L) >>> 0);
-    mul(H, L, K2H, K2L);
+    shiftMix((yh ^ R[0]) >>> 0, (yl ^ R[1]) >>> 0);
+    mul(R[0], R[1], K2H, K2L);
     return;
   }
-  H = K2H;
-  L = K2L;
+  R[0] = K2H;
+  R[1] = K2L;
 }
 
 function hashLen17to32(s: Uint8Array, p: number, len: number): void {
   lengthMul(len);
-  const mh = H;
-  const ml = L;
+  const mh = R[0];
+  const ml = R[1];
   fetch64(s, p);
-  mul(H, L, K1H, K1L);
-  const ah = H;
-  const al = L;
+  mul(R[0], R[1], K1H, K1L);
+  const ah = R[0];
+  const al = R[1];
   fetch64(s, p + 8);
-  const bh = H;
-  const bl = L;
+  const bh = R[0];
+  const bl = R[1];
   fetch64(s, p + len - 8);
-  mul(H, L, mh, ml);
-  const ch = H;
-  const cl = L;
+  mul(R[0], R[1], mh, ml);
+  const ch = R[0];
+  const cl = R[1];
   fetch64(s, p + len - 16);
-  mul(H, L, K2H, K2L);
-  const dh = H;
-  const dl = L;
+  mul(R[0], R[1], K2H, K2L);
+  const dh = R[0];
+  const dl = R[1];
   // u = Rotate(a + b, 43) + Rotate(c, 30) + d
   add(ah, al, bh, bl);
-  rotate(H, L, 43);
-  const uh = H;
-  const ul = L;
+  rotate(R[0], R[1], 43);
+  const uh = R[0];
+  const ul = R[1];
   rotate(ch, cl, 30);
-  add(H, L, uh, ul);
-  add(H, L, dh, dl);
-  const u2h = H;
-  const u2l = L;
+  add(R[0], R[1], uh, ul);
+  add(R[0], R[1], dh, dl);
+  const u2h = R[0];
+  const u2l = R[1];
   // v = a + Rotate(b + k2, 18) + c
   add(bh, bl, K2H, K2L);
-  rotate(H, L, 18);
-  add(H, L, ah, al);
-  add(H, L, ch, cl);
-  hashLen16(u2h, u2l, H, L, mh, ml);
+  rotate(R[0], R[1], 18);
+  add(R[0], R[1], ah, al);
+  add(R[0], R[1], ch, cl);
+  hashLen16(u2h, u2l, R[0], R[1], mh, ml);
 }
 
 function hashLen33to64(s: Uint8Array, p: number, len: number): void {
   lengthMul(len);
-  const mh = H;
-  const ml = L;
+  const mh = R[0];
+  const ml = R[1];
   fetch64(s, p);
-  mul(H, L, K2H, K2L);
-  const ah = H;
-  const al = L;
+  mul(R[0], R[1], K2H, K2L);
+  const ah = R[0];
+  const al = R[1];
   fetch64(s, p + 8);
-  const bh = H;
-  const bl = L;
+  const bh = R[0];
+  const bl = R[1];
   fetch64(s, p + len - 8);
-  mul(H, L, mh, ml);
-  const ch = H;
-  const cl = L;
+  mul(R[0], R[1], mh, ml);
+  const ch = R[0];
+  const cl = R[1];
   fetch64(s, p + len - 16);
-  mul(H, L, K2H, K2L);
-  const dh = H;
-  const dl = L;
+  mul(R[0], R[1], K2H, K2L);
+  const dh = R[0];
+  const dl = R[1];
   // y = Rotate(a + b, 43) + Rotate(c, 30) + d
   add(ah, al, bh, bl);
-  rotate(H, L, 43);
-  const t1h = H;
-  const t1l = L;
+  rotate(R[0], R[1], 43);
+  const t1h = R[0];
+  const t1l = R[1];
   rotate(ch, cl, 30);
-  add(H, L, t1h, t1l);
-  add(H, L, dh, dl);
-  const yh = H;
-  const yl = L;
+  add(R[0], R[1], t1h, t1l);
+  add(R[0], R[1], dh, dl);
+  const yh = R[0];
+  const yl = R[1];
   // z = HashLen16(y, a + Rotate(b + k2, 18) + c, mul)
   add(bh, bl, K2H, K2L);
-  rotate(H, L, 18);
-  add(H, L, ah, al);
-  add(H, L, ch, cl);
-  hashLen16(yh, yl, H, L, mh, ml);
-  const zh = H;
-  const zl = L;
+  rotate(R[0], R[1], 18);
+  add(R[0], R[1], ah, al);
+  add(R[0], R[1], ch, cl);
+  hashLen16(yh, yl, R[0], R[1], mh, ml);
+  const zh = R[0];
+  const zl = R[1];
   fetch64(s, p + 16); // e = Fetch(s + 16) * mul
-  mul(H, L, mh, ml);
-  const eh = H;
-  const el = L;
+  mul(R[0], R[1], mh, ml);
+  const eh = R[0];
+  const el = R[1];
   fetch64(s, p + 24); // f = Fetch(s + 24)
-  const fh = H;
-  const fl = L;
+  const fh = R[0];
+  const fl = R[1];
   fetch64(s, p + len - 32); // g = (y + Fetch(s + len - 32)) * mul
-  add(H, L, yh, yl);
-  mul(H, L, mh, ml);
-  const gh = H;
-  const gl = L;
+  add(R[0], R[1], yh, yl);
+  mul(R[0], R[1], mh, ml);
+  const gh = R[0];
+  const gl = R[1];
   fetch64(s, p + len - 24); // h = (z + Fetch(s + len - 24)) * mul
-  add(H, L, zh, zl);
-  mul(H, L, mh, ml);
-  const hh = H;
-  const hl = L;
+  add(R[0], R[1], zh, zl);
+  mul(R[0], R[1], mh, ml);
+  const hh = R[0];
+  const hl = R[1];
   // HashLen16(Rotate(e + f, 43) + Rotate(g, 30) + h, e + Rotate(f + a, 18) + g, mul)
   add(eh, el, fh, fl);
-  rotate(H, L, 43);
-  const t2h = H;
-  const t2l = L;
+  rotate(R[0], R[1], 43);
+  const t2h = R[0];
+  const t2l = R[1];
   rotate(gh, gl, 30);
-  add(H, L, t2h, t2l);
-  add(H, L, hh, hl);
-  const uh = H;
-  const ul = L;
+  add(R[0], R[1], t2h, t2l);
+  add(R[0], R[1], hh, hl);
+  const uh = R[0];
+  const ul = R[1];
   add(fh, fl, ah, al);
-  rotate(H, L, 18);
-  add(H, L, eh, el);
-  add(H, L, gh, gl);
-  hashLen16(uh, ul, H, L, mh, ml);
+  rotate(R[0], R[1], 18);
+  add(R[0], R[1], eh, el);
+  add(R[0], R[1], gh, gl);
+  hashLen16(uh, ul, R[0], R[1], mh, ml);
 }
 
 // The state of the long-input loop: FarmHash's x, y, z and the pairs v, w (each value as [high, low]).
@@ -270,35 +271,35 @@ function weakHashLen32WithSeeds(
   at: number,
 ): void {
   fetch64(s, q); // w
-  add(ah0, al0, H, L); // a += w
-  const ah = H;
-  const al = L;
+  add(ah0, al0, R[0], R[1]); // a += w
+  const ah = R[0];
+  const al = R[1];
   fetch64(s, q + 24); // z
-  const zh = H;
-  const zl = L;
+  const zh = R[0];
+  const zl = R[1];
   add(bh0, bl0, ah, al); // b = Rotate(b + a + z, 21)
-  add(H, L, zh, zl);
-  rotate(H, L, 21);
-  const bh = H;
-  const bl = L;
+  add(R[0], R[1], zh, zl);
+  rotate(R[0], R[1], 21);
+  const bh = R[0];
+  const bl = R[1];
   fetch64(s, q + 8); // a += x; a += y
-  add(ah, al, H, L);
-  const a2h = H;
-  const a2l = L;
+  add(ah, al, R[0], R[1]);
+  const a2h = R[0];
+  const a2l = R[1];
   fetch64(s, q + 16);
-  add(a2h, a2l, H, L);
-  const a3h = H;
-  const a3l = L;
+  add(a2h, a2l, R[0], R[1]);
+  const a3h = R[0];
+  const a3l = R[1];
   rotate(a3h, a3l, 44); // b += Rotate(a, 44)
-  add(bh, bl, H, L);
-  const b2h = H;
-  const b2l = L;
+  add(bh, bl, R[0], R[1]);
+  const b2h = R[0];
+  const b2l = R[1];
   add(a3h, a3l, zh, zl); // (a + z, b + c), c being a before x and y were added
-  state[at] = H;
-  state[at + 1] = L;
+  state[at] = R[0];
+  state[at + 1] = R[1];
   add(b2h, b2l, ah, al);
-  state[at + 2] = H;
-  state[at + 3] = L;
+  state[at + 2] = R[0];
+  state[at + 3] = R[1];
 }
 
 /** One round of the long-input loop over the 64 bytes at q, with multiplier m (k1 in the loop, then its last round's). */
@@ -306,65 +307,65 @@ function longRound(s: Uint8Array, q: number, mh: number, ml: number, last: boole
   const st = state;
   // x = Rotate(x + y + v.first + Fetch(s + 8), 37) * m
   add(st[X], st[X + 1], st[Y], st[Y + 1]);
-  add(H, L, st[V1], st[V1 + 1]);
-  const th = H;
-  const tl = L;
+  add(R[0], R[1], st[V1], st[V1 + 1]);
+  const th = R[0];
+  const tl = R[1];
   fetch64(s, q + 8);
-  add(th, tl, H, L);
-  rotate(H, L, 37);
-  mul(H, L, mh, ml);
-  const xh = H;
-  const xl = L;
+  add(th, tl, R[0], R[1]);
+  rotate(R[0], R[1], 37);
+  mul(R[0], R[1], mh, ml);
+  const xh = R[0];
+  const xl = R[1];
   // y = Rotate(y + v.second + Fetch(s + 48), 42) * m
   add(st[Y], st[Y + 1], st[V2], st[V2 + 1]);
-  const uh = H;
-  const ul = L;
+  const uh = R[0];
+  const ul = R[1];
   fetch64(s, q + 48);
-  add(uh, ul, H, L);
-  rotate(H, L, 42);
-  mul(H, L, mh, ml);
-  let yh = H;
-  let yl = L;
+  add(uh, ul, R[0], R[1]);
+  rotate(R[0], R[1], 42);
+  mul(R[0], R[1], mh, ml);
+  let yh = R[0];
+  let yl = R[1];
   // x ^= w.second (× 9 in the last round)
   if (last) mul(st[W2], st[W2 + 1], 0, 9);
   else {
-    H = st[W2];
-    L = st[W2 + 1];
+    R[0] = st[W2];
+    R[1] = st[W2 + 1];
   }
-  st[X] = (xh ^ H) >>> 0;
-  st[X + 1] = (xl ^ L) >>> 0;
+  st[X] = (xh ^ R[0]) >>> 0;
+  st[X + 1] = (xl ^ R[1]) >>> 0;
   // y += v.first (× 9 in the last round) + Fetch(s + 40)
   if (last) mul(st[V1], st[V1 + 1], 0, 9);
   else {
-    H = st[V1];
-    L = st[V1 + 1];
+    R[0] = st[V1];
+    R[1] = st[V1 + 1];
   }
-  add(yh, yl, H, L);
-  yh = H;
-  yl = L;
+  add(yh, yl, R[0], R[1]);
+  yh = R[0];
+  yl = R[1];
   fetch64(s, q + 40);
-  add(yh, yl, H, L);
-  st[Y] = H;
-  st[Y + 1] = L;
+  add(yh, yl, R[0], R[1]);
+  st[Y] = R[0];
+  st[Y + 1] = R[1];
   // z = Rotate(z + w.first, 33) * m
   add(st[Z], st[Z + 1], st[W1], st[W1 + 1]);
-  rotate(H, L, 33);
-  mul(H, L, mh, ml);
-  st[Z] = H;
-  st[Z + 1] = L;
+  rotate(R[0], R[1], 33);
+  mul(R[0], R[1], mh, ml);
+  st[Z] = R[0];
+  st[Z + 1] = R[1];
   // v = WeakHashLen32WithSeeds(s, v.second * m, x + w.first)
   mul(st[V2], st[V2 + 1], mh, ml);
-  const sah = H;
-  const sal = L;
+  const sah = R[0];
+  const sal = R[1];
   add(st[X], st[X + 1], st[W1], st[W1 + 1]);
-  weakHashLen32WithSeeds(s, q, sah, sal, H, L, V1);
+  weakHashLen32WithSeeds(s, q, sah, sal, R[0], R[1], V1);
   // w = WeakHashLen32WithSeeds(s + 32, z + w.second, y + Fetch(s + 16))
   add(st[Z], st[Z + 1], st[W2], st[W2 + 1]);
-  const s2h = H;
-  const s2l = L;
+  const s2h = R[0];
+  const s2l = R[1];
   fetch64(s, q + 16);
-  add(st[Y], st[Y + 1], H, L);
-  weakHashLen32WithSeeds(s, q + 32, s2h, s2l, H, L, W1);
+  add(st[Y], st[Y + 1], R[0], R[1]);
+  weakHashLen32WithSeeds(s, q + 32, s2h, s2l, R[0], R[1], W1);
   // swap(z, x)
   const zh = st[Z];
   const zl = st[Z + 1];
@@ -378,23 +379,23 @@ function hashLong(s: Uint8Array, p: number, len: number): void {
   const st = state;
   // x = seed (81), y = seed * k1 + 113, z = ShiftMix(y * k2 + 113) * k2; v = w = 0; x = x * k2 + Fetch(s)
   mul(0, 81, K1H, K1L);
-  add(H, L, 0, 113);
-  st[Y] = H;
-  st[Y + 1] = L;
-  mul(H, L, K2H, K2L);
-  add(H, L, 0, 113);
-  shiftMix(H, L);
-  mul(H, L, K2H, K2L);
-  st[Z] = H;
-  st[Z + 1] = L;
+  add(R[0], R[1], 0, 113);
+  st[Y] = R[0];
+  st[Y + 1] = R[1];
+  mul(R[0], R[1], K2H, K2L);
+  add(R[0], R[1], 0, 113);
+  shiftMix(R[0], R[1]);
+  mul(R[0], R[1], K2H, K2L);
+  st[Z] = R[0];
+  st[Z + 1] = R[1];
   st.fill(0, V1);
   mul(0, 81, K2H, K2L);
-  const xh = H;
-  const xl = L;
+  const xh = R[0];
+  const xl = R[1];
   fetch64(s, p);
-  add(xh, xl, H, L);
-  st[X] = H;
-  st[X + 1] = L;
+  add(xh, xl, R[0], R[1]);
+  st[X] = R[0];
+  st[X + 1] = R[1];
   // Whole 64-byte blocks while at least one byte is left after them; then the last 64 bytes once more.
   const end = p + Math.floor((len - 1) / 64) * 64;
   for (let q = p; q !== end; q += 64) longRound(s, q, K1H, K1L, false);
@@ -403,28 +404,28 @@ function hashLong(s: Uint8Array, p: number, len: number): void {
   const rest = (len - 1) & 63;
   // w.first += rest; v.first += w.first; w.first += v.first
   add(st[W1], st[W1 + 1], 0, rest);
-  st[W1] = H;
-  st[W1 + 1] = L;
+  st[W1] = R[0];
+  st[W1 + 1] = R[1];
   add(st[V1], st[V1 + 1], st[W1], st[W1 + 1]);
-  st[V1] = H;
-  st[V1 + 1] = L;
+  st[V1] = R[0];
+  st[V1 + 1] = R[1];
   add(st[W1], st[W1 + 1], st[V1], st[V1 + 1]);
-  st[W1] = H;
-  st[W1 + 1] = L;
+  st[W1] = R[0];
+  st[W1 + 1] = R[1];
   longRound(s, p + len - 64, mulH, mulL, true);
   // HashLen16(HashLen16(v.first, w.first, mul) + ShiftMix(y) * k0 + z, HashLen16(v.second, w.second, mul) + x, mul)
   hashLen16(st[V1], st[V1 + 1], st[W1], st[W1 + 1], mulH, mulL);
-  const ah = H;
-  const al = L;
+  const ah = R[0];
+  const al = R[1];
   shiftMix(st[Y], st[Y + 1]);
-  mul(H, L, K0H, K0L);
-  add(H, L, ah, al);
-  add(H, L, st[Z], st[Z + 1]);
-  const uh = H;
-  const ul = L;
+  mul(R[0], R[1], K0H, K0L);
+  add(R[0], R[1], ah, al);
+  add(R[0], R[1], st[Z], st[Z + 1]);
+  const uh = R[0];
+  const ul = R[1];
   hashLen16(st[V2], st[V2 + 1], st[W2], st[W2 + 1], mulH, mulL);
-  add(H, L, st[X], st[X + 1]);
-  hashLen16(uh, ul, H, L, mulH, mulL);
+  add(R[0], R[1], st[X], st[X + 1]);
+  hashLen16(uh, ul, R[0], R[1], mulH, mulL);
 }
 
 /**
@@ -442,8 +443,8 @@ export function fingerprint64Into(
   else if (length <= 32) hashLen17to32(bytes, start, length);
   else if (length <= 64) hashLen33to64(bytes, start, length);
   else hashLong(bytes, start, length);
-  out[at] = H;
-  out[at + 1] = L;
+  out[at] = R[0];
+  out[at + 1] = R[1];
 }
 
 /**
@@ -460,16 +461,16 @@ export function fingerprintCat64Into(
 ): void {
   // result = (a ^ kMul) ^ (ShiftMix(b * kMul) * kMul); result *= kMul; result = ShiftMix(ShiftMix(result) * kMul)
   mul(bh, bl, KMULH, KMULL);
-  shiftMix(H, L);
-  mul(H, L, KMULH, KMULL);
-  const rh = (ah ^ KMULH ^ H) >>> 0;
-  const rl = (al ^ KMULL ^ L) >>> 0;
+  shiftMix(R[0], R[1]);
+  mul(R[0], R[1], KMULH, KMULL);
+  const rh = (ah ^ KMULH ^ R[0]) >>> 0;
+  const rl = (al ^ KMULL ^ R[1]) >>> 0;
   mul(rh, rl, KMULH, KMULL);
-  shiftMix(H, L);
-  mul(H, L, KMULH, KMULL);
-  shiftMix(H, L);
-  out[at] = H;
-  out[at + 1] = L;
+  shiftMix(R[0], R[1]);
+  mul(R[0], R[1], KMULH, KMULL);
+  shiftMix(R[0], R[1]);
+  out[at] = R[0];
+  out[at + 1] = R[1];
 }
 
 const halves = new Uint32Array(2);
