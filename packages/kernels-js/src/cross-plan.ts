@@ -54,18 +54,19 @@ function rowRuns(sp: SparseData): RowRuns {
     for (let i = 0; i < n; i++) order[i] = i;
     order.sort((x, y) => indices[2 * x] - indices[2 * y] || x - y);
   }
-  const rows = new Float64Array(n);
-  const starts = new Float64Array(n + 1);
+  const rowAt = (p: number) => indices[2 * (order ? order[p] : p)];
+  let distinct = 0;
+  for (let p = 0; p < n; p++) if (p === 0 || rowAt(p) !== rowAt(p - 1)) distinct++;
+  const rows = new Float64Array(distinct);
+  const starts = new Float64Array(distinct + 1);
   let k = 0;
   for (let p = 0; p < n; p++) {
-    const r = indices[2 * (order ? order[p] : p)];
-    if (k === 0 || rows[k - 1] !== r) {
-      rows[k] = r;
-      starts[k++] = p;
-    }
+    if (p > 0 && rowAt(p) === rowAt(p - 1)) continue;
+    rows[k] = rowAt(p);
+    starts[k++] = p;
   }
   starts[k] = n;
-  return { order, rows: rows.subarray(0, k), starts: starts.subarray(0, k + 1) };
+  return { order, rows, starts };
 }
 
 /**
