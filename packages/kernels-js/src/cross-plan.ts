@@ -54,15 +54,18 @@ function rowRuns(sp: SparseData): RowRuns {
     for (let i = 0; i < n; i++) order[i] = i;
     order.sort((x, y) => indices[2 * x] - indices[2 * y] || x - y);
   }
-  const rowAt = (p: number) => indices[2 * (order ? order[p] : p)];
+  // The row of each position, in grouped order.
+  const rowOf = new Float64Array(n);
+  if (order) for (let p = 0; p < n; p++) rowOf[p] = indices[2 * order[p]];
+  else for (let p = 0; p < n; p++) rowOf[p] = indices[2 * p];
   let distinct = 0;
-  for (let p = 0; p < n; p++) if (p === 0 || rowAt(p) !== rowAt(p - 1)) distinct++;
+  for (let p = 0; p < n; p++) if (p === 0 || rowOf[p] !== rowOf[p - 1]) distinct++;
   const rows = new Float64Array(distinct);
   const starts = new Float64Array(distinct + 1);
   let k = 0;
   for (let p = 0; p < n; p++) {
-    if (p > 0 && rowAt(p) === rowAt(p - 1)) continue;
-    rows[k] = rowAt(p);
+    if (p > 0 && rowOf[p] === rowOf[p - 1]) continue;
+    rows[k] = rowOf[p];
     starts[k++] = p;
   }
   starts[k] = n;
@@ -89,15 +92,18 @@ export function crossPlan(inputs: readonly CrossInput[]): CrossPlan {
   const rows = new Float64Array(most);
   const first = new Float64Array(most * C);
   const count = new Float64Array(most * C);
+  const runRows = runs.map((g) => g.rows);
+  const runStarts = runs.map((g) => g.starts);
+  const at = new Int32Array(S);
   let k = 0;
-  // Row r crosses, the run at[s] of each sparse input being its: its features' places, column by column.
-  const take = (r: number, at: Int32Array) => {
+  // Row `r` crosses, at the run at[s] of each sparse input: its features' places, column by column.
+  const take = (r: number) => {
     rows[k] = r;
     const base = k * C;
     for (let s = 0; s < S; s++) {
-      const g = runs[s];
-      first[base + s] = g.starts[at[s]];
-      count[base + s] = g.starts[at[s] + 1] - g.starts[at[s]];
+      const starts = runStarts[s];
+      first[base + s] = starts[at[s]];
+      count[base + s] = starts[at[s] + 1] - starts[at[s]];
     }
     for (let d = 0; d < widths.length; d++) {
       first[base + S + d] = r * widths[d];
@@ -105,26 +111,25 @@ export function crossPlan(inputs: readonly CrossInput[]): CrossPlan {
     }
     k++;
   };
-  const at = new Int32Array(S);
   if (crossing && S === 0) {
-    for (let r = 0; r < batch; r++) take(r, at);
+    for (let r = 0; r < batch; r++) take(r);
   } else if (crossing) {
     // The rows every sparse input has: advance each input's run to the largest row any of them is at.
     walk: for (;;) {
       let target = -1;
       for (let s = 0; s < S; s++) {
-        if (at[s] === runs[s].rows.length) break walk;
-        target = Math.max(target, runs[s].rows[at[s]]);
+        if (at[s] === runRows[s].length) break walk;
+        target = Math.max(target, runRows[s][at[s]]);
       }
       let all = true;
       for (let s = 0; s < S; s++) {
-        const g = runs[s];
-        while (at[s] < g.rows.length && g.rows[at[s]] < target) at[s]++;
-        if (at[s] === g.rows.length) break walk;
-        if (g.rows[at[s]] !== target) all = false;
+        const list = runRows[s];
+        while (at[s] < list.length && list[at[s]] < target) at[s]++;
+        if (at[s] === list.length) break walk;
+        if (list[at[s]] !== target) all = false;
       }
       if (!all) continue;
-      take(target, at);
+      take(target);
       for (let s = 0; s < S; s++) at[s]++;
     }
   }

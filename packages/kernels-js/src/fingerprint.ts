@@ -1,23 +1,23 @@
 // FarmHash's Fingerprint64 (its `farmhashna::Hash64`, which TensorFlow's `Fingerprint64` is) and TensorFlow's
-// `FingerprintCat64`, bit for bit. Both are unsigned 64-bit arithmetic; here each 64-bit value is two unsigned
-// 32-bit halves held in plain numbers, which V8 keeps unboxed (BigInt arithmetic allocates at every step: 3-5 times
-// slower, as packages/kernels-js/README.md measures). Bytes are read little-endian, as FarmHash reads them on any
+// `FingerprintCat64`, bit for bit. Both are unsigned 64-bit arithmetic; here each 64-bit value is two 32-bit
+// halves, each held as the int32 of its bits (BigInt arithmetic allocates at every step and is about 10 times
+// slower, as packages/kernels-js/README.md measures). An int32 is a small integer to V8 in Node, never a heap
+// number, so the halves cross function calls and typed arrays without allocating (uint32 values past 2^31 would be
+// boxed, and the garbage collector would dominate). Bytes are read little-endian, as FarmHash reads them on any
 // platform (its fingerprints never depend on the machine).
 
-// The result of the last 64-bit step below, [high, low]: in a typed array, which stores a uint32 as it is (a
-// module-level variable would box each one past 2^30 in a new heap number, and the garbage collector would
-// dominate).
-const R = new Uint32Array(2);
+// The result of the last 64-bit step below, [high, low].
+const R = new Int32Array(2);
 
 // FarmHash's constants k0, k1, k2, and FingerprintCat64's multiplier, as [high, low] halves.
-const K0H = 0xc3a5c85c;
-const K0L = 0x97cb3127;
-const K1H = 0xb492b66f;
-const K1L = 0xbe98f273;
-const K2H = 0x9ae16a3b;
-const K2L = 0x2f90404f;
-const KMULH = 0xc6a4a793;
-const KMULL = 0x5bd1e995;
+const K0H = 0xc3a5c85c | 0;
+const K0L = 0x97cb3127 | 0;
+const K1H = 0xb492b66f | 0;
+const K1L = 0xbe98f273 | 0;
+const K2H = 0x9ae16a3b | 0;
+const K2L = 0x2f90404f | 0;
+const KMULH = 0xc6a4a793 | 0;
+const KMULL = 0x5bd1e995 | 0;
 
 /** (a × b) mod 2^64. */
 function mul(ah: number, al: number, bh: number, bl: number): void {
@@ -31,15 +31,15 @@ function mul(ah: number, al: number, bh: number, bl: number): void {
   const p01 = a0 * b1;
   const p10 = a1 * b0;
   const mid = (p00 >>> 16) + (p01 & 0xffff) + (p10 & 0xffff);
-  R[1] = ((mid << 16) | (p00 & 0xffff)) >>> 0;
-  R[0] = (a1 * b1 + (p01 >>> 16) + (p10 >>> 16) + (mid >>> 16) + Math.imul(ah, bl) + Math.imul(al, bh)) >>> 0;
+  R[1] = (mid << 16) | (p00 & 0xffff) | 0;
+  R[0] = (a1 * b1 + (p01 >>> 16) + (p10 >>> 16) + (mid >>> 16) + Math.imul(ah, bl) + Math.imul(al, bh)) | 0;
 }
 
 /** (a + b) mod 2^64. */
 function add(ah: number, al: number, bh: number, bl: number): void {
-  const low = al + bl;
-  R[1] = low >>> 0;
-  R[0] = (ah + bh + (low > 0xffffffff ? 1 : 0)) >>> 0;
+  const low = (al >>> 0) + (bl >>> 0);
+  R[1] = low | 0;
+  R[0] = (ah + bh + (low > 0xffffffff ? 1 : 0)) | 0;
 }
 
 /** a rotated right by `shift` bits, 0 < shift < 64. */
@@ -57,41 +57,41 @@ function rotate(ah: number, al: number, shift: number): void {
     R[1] = l;
     return;
   }
-  R[0] = ((h >>> s) | (l << (32 - s))) >>> 0;
-  R[1] = ((l >>> s) | (h << (32 - s))) >>> 0;
+  R[0] = (h >>> s) | (l << (32 - s)) | 0;
+  R[1] = (l >>> s) | (h << (32 - s)) | 0;
 }
 
 /** a ^ (a >> 47). */
 function shiftMix(ah: number, al: number): void {
   R[0] = ah;
-  R[1] = (al ^ (ah >>> 15)) >>> 0;
+  R[1] = (al ^ (ah >>> 15)) | 0;
 }
 
 /** The 8 bytes at p, little-endian. */
 function fetch64(b: Uint8Array, p: number): void {
-  R[1] = (b[p] | (b[p + 1] << 8) | (b[p + 2] << 16) | (b[p + 3] << 24)) >>> 0;
-  R[0] = (b[p + 4] | (b[p + 5] << 8) | (b[p + 6] << 16) | (b[p + 7] << 24)) >>> 0;
+  R[1] = b[p] | (b[p + 1] << 8) | (b[p + 2] << 16) | (b[p + 3] << 24) | 0;
+  R[0] = b[p + 4] | (b[p + 5] << 8) | (b[p + 6] << 16) | (b[p + 7] << 24) | 0;
 }
 
 /** The 4 bytes at p, little-endian (as a 64-bit value, high half 0). */
 function fetch32(b: Uint8Array, p: number): number {
-  return (b[p] | (b[p + 1] << 8) | (b[p + 2] << 16) | (b[p + 3] << 24)) >>> 0;
+  return b[p] | (b[p + 1] << 8) | (b[p + 2] << 16) | (b[p + 3] << 24) | 0;
 }
 
 /** FarmHash's HashLen16(u, v, mul): a Murmur-style mix of two values. */
 function hashLen16(uh: number, ul: number, vh: number, vl: number, mh: number, ml: number): void {
-  mul((uh ^ vh) >>> 0, (ul ^ vl) >>> 0, mh, ml);
+  mul((uh ^ vh) | 0, (ul ^ vl) | 0, mh, ml);
   shiftMix(R[0], R[1]);
   const ah = R[0];
   const al = R[1];
-  mul((vh ^ ah) >>> 0, (vl ^ al) >>> 0, mh, ml);
+  mul((vh ^ ah) | 0, (vl ^ al) | 0, mh, ml);
   shiftMix(R[0], R[1]);
   mul(R[0], R[1], mh, ml);
 }
 
 /** k2 + 2 × len: the multiplier of the short-input paths. */
 function lengthMul(len: number): void {
-  add(K2H, K2L, Math.floor((len * 2) / 0x100000000), (len * 2) >>> 0);
+  add(K2H, K2L, Math.floor((len * 2) / 0x100000000), (len * 2) | 0);
 }
 
 function hashLen0to16(s: Uint8Array, p: number, len: number): void {
@@ -123,7 +123,7 @@ function hashLen0to16(s: Uint8Array, p: number, len: number): void {
     const ml = R[1];
     const a = fetch32(s, p);
     // len + (a << 3), with a widened to 64 bits first
-    add(a >>> 29, (a << 3) >>> 0, 0, len);
+    add(a >>> 29, (a << 3) | 0, 0, len);
     hashLen16(R[0], R[1], 0, fetch32(s, p + len - 4), mh, ml);
     return;
   }
@@ -134,7 +134,7 @@ function hashLen0to16(s: Uint8Array, p: number, len: number): void {
     const yh = R[0];
     const yl = R[1];
     mul(0, z, K0H, K0L);
-    shiftMix((yh ^ R[0]) >>> 0, (yl ^ R[1]) >>> 0);
+    shiftMix((yh ^ R[0]) | 0, (yl ^ R[1]) | 0);
     mul(R[0], R[1], K2H, K2L);
     return;
   }
@@ -251,7 +251,7 @@ function hashLen33to64(s: Uint8Array, p: number, len: number): void {
 }
 
 // The state of the long-input loop: FarmHash's x, y, z and the pairs v, w (each value as [high, low]).
-const state = new Uint32Array(14);
+const state = new Int32Array(14);
 const X = 0;
 const Y = 2;
 const Z = 4;
@@ -332,8 +332,8 @@ function longRound(s: Uint8Array, q: number, mh: number, ml: number, last: boole
     R[0] = st[W2];
     R[1] = st[W2 + 1];
   }
-  st[X] = (xh ^ R[0]) >>> 0;
-  st[X + 1] = (xl ^ R[1]) >>> 0;
+  st[X] = (xh ^ R[0]) | 0;
+  st[X + 1] = (xl ^ R[1]) | 0;
   // y += v.first (× 9 in the last round) + Fetch(s + 40)
   if (last) mul(st[V1], st[V1 + 1], 0, 9);
   else {
@@ -399,7 +399,7 @@ function hashLong(s: Uint8Array, p: number, len: number): void {
   // Whole 64-byte blocks while at least one byte is left after them; then the last 64 bytes once more.
   const end = p + Math.floor((len - 1) / 64) * 64;
   for (let q = p; q !== end; q += 64) longRound(s, q, K1H, K1L, false);
-  const mulL = (K1L + ((st[Z + 1] & 0xff) << 1)) >>> 0; // k1 + ((z & 0xff) << 1): no carry past the low half
+  const mulL = (K1L + ((st[Z + 1] & 0xff) << 1)) | 0; // k1 + ((z & 0xff) << 1): no carry past the low half
   const mulH = K1H;
   const rest = (len - 1) & 63;
   // w.first += rest; v.first += w.first; w.first += v.first
@@ -430,10 +430,10 @@ function hashLong(s: Uint8Array, p: number, len: number): void {
 
 /**
  * FarmHash's Fingerprint64 of `length` bytes of `bytes` from `start` (TensorFlow's `Fingerprint64`), written to
- * `out[at]` (its high 32 bits) and `out[at + 1]` (its low 32 bits).
+ * `out[at]` (its high 32 bits) and `out[at + 1]` (its low 32 bits), each as an int32.
  */
 export function fingerprint64Into(
-  out: Uint32Array,
+  out: Int32Array,
   at: number,
   bytes: Uint8Array,
   start = 0,
@@ -449,10 +449,11 @@ export function fingerprint64Into(
 
 /**
  * TensorFlow's FingerprintCat64(a, b): the fingerprint of a sequence, from the fingerprint `a` of what came before
- * and the fingerprint `b` of the next item (not commutative). Written to `out[at]` (high) and `out[at + 1]` (low).
+ * and the fingerprint `b` of the next item (not commutative), each given as the int32s of its high and low halves.
+ * Written to `out[at]` (high) and `out[at + 1]` (low).
  */
 export function fingerprintCat64Into(
-  out: Uint32Array,
+  out: Int32Array,
   at: number,
   ah: number,
   al: number,
@@ -463,8 +464,8 @@ export function fingerprintCat64Into(
   mul(bh, bl, KMULH, KMULL);
   shiftMix(R[0], R[1]);
   mul(R[0], R[1], KMULH, KMULL);
-  const rh = (ah ^ KMULH ^ R[0]) >>> 0;
-  const rl = (al ^ KMULL ^ R[1]) >>> 0;
+  const rh = (ah ^ KMULH ^ R[0]) | 0;
+  const rl = (al ^ KMULL ^ R[1]) | 0;
   mul(rh, rl, KMULH, KMULL);
   shiftMix(R[0], R[1]);
   mul(R[0], R[1], KMULH, KMULL);
@@ -473,9 +474,9 @@ export function fingerprintCat64Into(
   out[at + 1] = R[1];
 }
 
-const halves = new Uint32Array(2);
+const halves = new Int32Array(2);
 const encoder = new TextEncoder();
-const toBig = (h: number, l: number): bigint => (BigInt(h) << 32n) | BigInt(l);
+const toBig = (h: number, l: number): bigint => (BigInt(h >>> 0) << 32n) | BigInt(l >>> 0);
 
 /** Fingerprint64 of bytes, or of a string's UTF-8 bytes, as an unsigned 64-bit bigint. */
 export function fingerprint64(data: Uint8Array | string): bigint {
@@ -485,8 +486,8 @@ export function fingerprint64(data: Uint8Array | string): bigint {
 
 /** FingerprintCat64(a, b) of two unsigned 64-bit bigints. */
 export function fingerprintCat64(a: bigint, b: bigint): bigint {
-  const lo = (x: bigint) => Number(x & 0xffffffffn);
-  const hi = (x: bigint) => Number((x >> 32n) & 0xffffffffn);
+  const lo = (x: bigint) => Number(BigInt.asIntN(32, x));
+  const hi = (x: bigint) => Number(BigInt.asIntN(32, x >> 32n));
   fingerprintCat64Into(halves, 0, hi(a), lo(a), hi(b), lo(b));
   return toBig(halves[0], halves[1]);
 }

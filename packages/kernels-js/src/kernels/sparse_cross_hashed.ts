@@ -3,7 +3,7 @@ import { crossPlan, forEachCross, type CrossInput } from '../cross-plan.js';
 import { fingerprint64Into, fingerprintCat64Into } from '../fingerprint.js';
 
 /** tf.sparse.cross_hashed's key where none is given (its `_DEFAULT_HASH_KEY`), as [high, low] halves. */
-const DEFAULT_KEY = [0xde, 0xcafcaffe] as const;
+const DEFAULT_KEY = [0xde, 0xcafcaffe | 0] as const;
 /** 2^63 - 1, the modulus without buckets (it keeps the result a non-negative int64), as [high, low] halves. */
 const INT64_MAX_H = 0x7fffffff;
 const INT64_MAX_L = 0xffffffff;
@@ -12,16 +12,26 @@ const FLOAT_BUCKETS_MAX = 2 ** 37;
 // An int64 result is written as two 32-bit words: which one holds the low half depends on the platform.
 const LOW_WORD = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1 ? 0 : 1;
 
+/**
+ * x mod b of whole numbers x < 2^53, 0 < b < 2^53, by a float division (the quotient's floor may be one off; the
+ * remainder is then put back in range): V8 compiles a float `%` into a call, several times slower.
+ */
+function remainder(x: number, b: number): number {
+  const r = x - Math.floor(x / b) * b;
+  return r < 0 ? r + b : r >= b ? r - b : r;
+}
+
 const encoder = new TextEncoder();
 let scratch = new Uint8Array(256);
 
 /**
- * A column's features as unsigned 64-bit values, [high, low] halves per stored value: a string's Fingerprint64 (of
- * its UTF-8 bytes), an integer as itself (two's complement), as TensorFlow's SparseCross kernel takes them.
+ * A column's features as unsigned 64-bit values, [high, low] halves per stored value (the int32s of their bits): a
+ * string's Fingerprint64 (of its UTF-8 bytes), an integer as itself (two's complement), as TensorFlow's SparseCross
+ * kernel takes them.
  */
-function featureHashes(x: CrossInput): Uint32Array {
+function featureHashes(x: CrossInput): Int32Array {
   const v = x.kind === 'sparse' ? x.values : x.data;
-  const out = new Uint32Array(2 * v.length);
+  const out = new Int32Array(2 * v.length);
   if (x.dtype === 'string') {
     for (let i = 0; i < v.length; i++) {
       const s = (v as string[])[i];
@@ -32,24 +42,24 @@ function featureHashes(x: CrossInput): Uint32Array {
   } else if (x.dtype === 'int64') {
     for (let i = 0; i < v.length; i++) {
       const e = (v as BigInt64Array)[i];
-      out[2 * i] = Number(BigInt.asUintN(32, e >> 32n));
-      out[2 * i + 1] = Number(BigInt.asUintN(32, e));
+      out[2 * i] = Number(BigInt.asIntN(32, e >> 32n));
+      out[2 * i + 1] = Number(BigInt.asIntN(32, e));
     }
   } else {
     for (let i = 0; i < v.length; i++) {
       const e = (v as Int32Array)[i];
-      out[2 * i] = e < 0 ? 0xffffffff : 0;
-      out[2 * i + 1] = e >>> 0;
+      out[2 * i] = e < 0 ? -1 : 0;
+      out[2 * i + 1] = e;
     }
   }
   return out;
 }
 
-/** The key as [high, low] halves: an int64 taken as unsigned; TensorFlow's default for none, and for 0. */
+/** The key as [high, low] halves (int32s): an int64 taken as unsigned; TensorFlow's default for none, and for 0. */
 function keyHalves(key: Scalar | null): readonly [number, number] {
-  const k = key === null ? 0n : BigInt.asUintN(64, BigInt(key as number | bigint));
+  const k = key === null ? 0n : BigInt(key as number | bigint);
   if (k === 0n) return DEFAULT_KEY;
-  return [Number(k >> 32n), Number(k & 0xffffffffn)];
+  return [Number(BigInt.asIntN(32, k >> 32n)), Number(BigInt.asIntN(32, k))];
 }
 
 /**
@@ -69,7 +79,7 @@ export const sparseCrossHashed: SparseCrossHashedKernel = ({ inputs, num_buckets
   const values = allocValues('int64', plan.total, false) as BigInt64Array;
   const words = new Uint32Array(values.buffer, values.byteOffset, 2 * plan.total);
   // acc[2c], acc[2c + 1]: the hash of the current cross through column c.
-  const acc = new Uint32Array(2 * C);
+  const acc = new Int32Array(2 * C);
   forEachCross(plan, (k, row, j, at, changed) => {
     for (let c = changed; c < C; c++) {
       const order = plan.order[c];
@@ -78,8 +88,8 @@ export const sparseCrossHashed: SparseCrossHashedKernel = ({ inputs, num_buckets
       if (c === 0) fingerprintCat64Into(acc, 0, keyH, keyL, h[e], h[e + 1]);
       else fingerprintCat64Into(acc, 2 * c, acc[2 * c - 2], acc[2 * c - 1], h[e], h[e + 1]);
     }
-    let high = acc[2 * C - 2];
-    let low = acc[2 * C - 1];
+    let high = acc[2 * C - 2] >>> 0;
+    let low = acc[2 * C - 1] >>> 0;
     if (buckets === 0) {
       // v mod (2^63 - 1) of v < 2^64: subtract it at most twice (adding 2^63 + 1 modulo 2^64).
       while (high > INT64_MAX_H || (high === INT64_MAX_H && low === INT64_MAX_L)) {
@@ -87,9 +97,9 @@ export const sparseCrossHashed: SparseCrossHashedKernel = ({ inputs, num_buckets
         high = (high + 0x80000000 + (low === 0 ? 1 : 0)) >>> 0;
       }
     } else if (buckets <= FLOAT_BUCKETS_MAX) {
-      let r = high % buckets;
-      r = (r * 65536 + (low >>> 16)) % buckets;
-      r = (r * 65536 + (low & 0xffff)) % buckets;
+      let r = remainder(high, buckets);
+      r = remainder(r * 65536 + (low >>> 16), buckets);
+      r = remainder(r * 65536 + (low & 0xffff), buckets);
       high = Math.floor(r / 2 ** 32);
       low = r >>> 0;
     } else {
