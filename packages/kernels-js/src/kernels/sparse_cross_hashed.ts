@@ -65,8 +65,8 @@ function keyHalves(key: Scalar | null): readonly [number, number] {
 /**
  * Each cross of the inputs' features, row by row, as a hash (TensorFlow's SparseCross with hashed output): from
  * the key, FingerprintCat64 with each column's feature in turn, then modulo `num_buckets` (or 2^63 - 1 without),
- * all unsigned 64-bit. A cross reuses the hash of its columns up to the last one that changed since the cross before
- * it. The runtime has checked the ranks, batch sizes and num_buckets.
+ * all unsigned 64-bit. A cross reuses the hash of its columns before the first one that changed since the cross
+ * before it. The runtime has checked the ranks, batch sizes and num_buckets.
  */
 export const sparseCrossHashed: SparseCrossHashedKernel = ({ inputs, num_buckets, hash_key }) => {
   const plan = crossPlan(inputs);
