@@ -10,6 +10,7 @@ export type ValueType =
   | 'sparse_or_null'
   | 'sparse_list'
   | 'sparse_or_sparse_list'
+  | 'sparse_or_dense_list'
   | 'dense'
   | 'scalar'
   | 'sparse_or_dense'
@@ -51,6 +52,13 @@ export function checkValueType(value: unknown, type: ValueType, path: CasePath, 
     case 'sparse_or_sparse_list':
       if (Array.isArray(value)) value.forEach((v, i) => sparse(v, [...path, i]));
       else sparse(value, path);
+      return;
+    case 'sparse_or_dense_list':
+      if (!Array.isArray(value)) report(path, `expected a list of SparseTensors and dense tensors, ${got}`);
+      else
+        value.forEach((v, i) => {
+          if (isRecord(v) && !isSparseForm(v) && !isDenseForm(v)) report([...path, i], `${SPARSE_FORM}; ${DENSE_FORM}`);
+        });
       return;
     case 'dense':
     case 'scalar':

@@ -313,6 +313,8 @@ describe('validateCase: an example in an op spec', () => {
       ['sparse_list', [st, st], st],
       ['sparse_or_sparse_list', [st], [st, 1]],
       ['sparse_or_sparse_list', st, 1],
+      ['sparse_or_dense_list', [st, { dense: [['a']], dtype: 'string' }, [['b']]], [st, { tensor: 1 }]],
+      ['sparse_or_dense_list', [], st],
       ['dense', [[1, 2]], { values: [1] }],
       ['scalar', 3, { value: 3 }],
       ['sparse_or_dense', { dense: 1, dtype: 'int32' }, { tensor: 1 }],

@@ -12,6 +12,7 @@ const ARG_TS: Record<ArgType, string> = {
   sparse_or_dense: 'SparseLike | TensorLike',
   sparse_list: 'readonly SparseLike[]',
   sparse_or_sparse_list: 'SparseLike | readonly SparseLike[]',
+  sparse_or_dense_list: 'readonly (SparseLike | TensorLike)[]',
   int_or_int_list: 'number | readonly number[]',
   int: 'number',
   bool: 'boolean',

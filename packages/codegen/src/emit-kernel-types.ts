@@ -10,6 +10,7 @@ const KERNEL_ARG: Record<ArgType, string> = {
   sparse_or_dense: 'SparseData | DenseData',
   sparse_list: 'SparseData[]',
   sparse_or_sparse_list: 'SparseData | SparseData[]',
+  sparse_or_dense_list: '(SparseData | DenseData)[]',
   int_or_int_list: 'number | number[]',
   int: 'number',
   bool: 'boolean',

@@ -6,7 +6,14 @@ type Report = (path: readonly (string | number)[], message: string) => void;
 const NNZ_ARGS = ['sparse', 'sparse_list', 'sparse_or_sparse_list', 'sparse_or_dense', 'csr'];
 const SIZE_ARGS = ['dense', 'scalar', 'sparse_or_dense'];
 const DIM_ARGS = ['sparse', 'dense', 'sparse_or_dense', 'csr'];
-const TERM_ARGS: Record<string, string[]> = { nnz: NNZ_ARGS, size: SIZE_ARGS, dim: DIM_ARGS, min: ['int'] };
+const CROSS_ARGS = ['sparse_or_dense_list'];
+const TERM_ARGS: Record<string, string[]> = {
+  nnz: NNZ_ARGS,
+  size: SIZE_ARGS,
+  dim: DIM_ARGS,
+  min: ['int'],
+  cross: CROSS_ARGS,
+};
 
 /** What a family's kernel stores at most, from its roles: one entry per stored input entry (both, for a union). */
 function familyEntries(k: CompiledKernel): EntriesTerm[] {
@@ -49,7 +56,9 @@ export function entriesBounds(
             ? ['size', [t.size]]
             : 'dim' in t
               ? ['dim', [t.dim[0]]]
-              : ['min', t.min];
+              : 'cross' in t
+                ? ['cross', [t.cross]]
+                : ['min', t.min];
       const types = TERM_ARGS[kind];
       for (const arg of names) {
         const a = args.get(arg);

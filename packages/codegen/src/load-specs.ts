@@ -32,6 +32,7 @@ const TENSOR_ARGS = new Set([
   'sparse_list',
   'sparse_or_sparse_list',
   'csr',
+  'sparse_or_dense_list',
 ]);
 
 /** Reads every `*.yaml` under `specsDir`, validates each and all of them together; throws one SpecError listing every problem. */
@@ -144,6 +145,7 @@ function checkSpec(spec: OpSpec, report: Report): void {
   });
   checkDtypeDefaults(spec, report);
   checkDtypeFallbacks(spec, report);
+  checkPerItemDtypes(spec, report);
   const outNames = new Set<string>();
   spec.outputs.forEach((o, i) => {
     if (outNames.has(o.name)) report(['outputs', i, 'name'], `the output name '${o.name}' is used twice`);
@@ -228,6 +230,29 @@ function checkSpec(spec: OpSpec, report: Report): void {
   const usedOutputs = new Set(spec.examples.flatMap((ex) => Object.keys(ex.expect ?? {})));
   spec.outputs.forEach((o, i) => {
     if (!usedOutputs.has(o.name)) report(['outputs', i, 'name'], `no example shows the output '${o.name}'`);
+  });
+}
+
+/**
+ * The items of a sparse_or_dense_list take their dtypes one by one (TensorFlow's list(type) attrs), so its dtype
+ * variable stands for a set of dtypes, never for one: no other argument or output may use it.
+ */
+function checkPerItemDtypes(spec: OpSpec, report: Report): void {
+  spec.args.forEach((a, i) => {
+    if (a.type !== 'sparse_or_dense_list' || a.dtype === undefined) return;
+    if (!(a.dtype in spec.dtypes)) {
+      report(['args', i, 'dtype'], `a sparse_or_dense_list takes a dtype variable (its items' dtypes), not ${a.dtype}`);
+      return;
+    }
+    const others = [
+      ...spec.args.filter((b) => b !== a && b.dtype === a.dtype).map((b) => b.name),
+      ...spec.outputs.filter((o) => o.dtype === a.dtype).map((o) => o.name),
+    ];
+    if (others.length)
+      report(
+        ['args', i, 'dtype'],
+        `the items of ${a.name} take their dtypes from ${a.dtype} one by one, so ${a.dtype} cannot also be the dtype of ${others.join(', ')}`,
+      );
   });
 }
 

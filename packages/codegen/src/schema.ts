@@ -190,6 +190,7 @@ export const specSchema = {
                     transpose_b: { type: 'array', items: identifier, uniqueItems: true },
                   },
                 },
+                cross: identifier,
               },
             },
           },

@@ -11,6 +11,7 @@ export type ArgType =
   | 'sparse_or_dense'
   | 'sparse_list'
   | 'sparse_or_sparse_list'
+  | 'sparse_or_dense_list'
   | 'int'
   | 'bool'
   | 'int_list'
@@ -30,6 +31,7 @@ export const ARG_TYPES: Record<ArgType, string> = {
   sparse_or_dense: 'a SparseTensor or a dense tensor',
   sparse_list: 'a list of SparseTensors',
   sparse_or_sparse_list: 'a SparseTensor or a list of SparseTensors',
+  sparse_or_dense_list: 'a list of SparseTensors and dense tensors, each of any dtype the list allows',
   int: 'a whole number',
   bool: 'a boolean',
   int_list: 'a list of whole numbers',
@@ -80,16 +82,19 @@ export type ShapeRule =
 /**
  * One term of a bound on the stored entries of a sparse output, known before its kernel runs: the stored entries
  * of a sparse argument (of every tensor, for a list), the element count of a dense argument, one dim of an
- * argument's dense shape, or the smallest of some whole-number arguments (those given: a null one is left out); or,
- * for a product of two CSR matrices, the products Gustavson's algorithm forms in each row of op(a) · op(b), each
- * row's count capped at its columns (`transpose_a`/`transpose_b` list the bool arguments any of which transposes an
- * operand). The bound is the sum of its terms; the runtime's byte budget reads it.
+ * argument's dense shape, the smallest of some whole-number arguments (those given: a null one is left out), or the
+ * crosses of a list of batch-first inputs (sparse_cross: over the rows, the product of each input's entries in the
+ * row, which the runtime counts from the inputs in linear time); or, for a product of two CSR matrices, the products
+ * Gustavson's algorithm forms in each row of op(a) · op(b), each row's count capped at its columns
+ * (`transpose_a`/`transpose_b` list the bool arguments any of which transposes an operand). The bound is the sum of
+ * its terms; the runtime's byte budget reads it.
  */
 export type EntriesTerm =
   | { nnz: string }
   | { size: string }
   | { dim: [string, number] }
   | { min: string[] }
+  | { cross: string }
   | { products: { a: string; b: string; transpose_a: string[]; transpose_b: string[] } };
 
 /**

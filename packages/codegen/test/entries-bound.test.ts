@@ -60,3 +60,12 @@ it('a CSR product is bounded by its products, naming two csr arguments and bool 
     ),
   ).toMatch(/outputs\[0\]\.shape\.matrix_transpose: 'conjugate' is not a csr argument/);
 });
+
+it('a feature cross bounds its entries by the crosses of its list of inputs, and nothing else does', () => {
+  expect(load('sparse_cross.yaml', (y) => y)[0].entries.output).toEqual([{ cross: 'inputs' }]);
+  expect(
+    specProblems(() => load('sparse_concat.yaml', (y) => y.replace('[{ nnz: sp_inputs }]', '[{ cross: sp_inputs }]'))),
+  ).toMatch(
+    /outputs\[0\]\.entries\[0\]\.cross: 'sp_inputs' is a sparse_list argument; cross needs sparse_or_dense_list/,
+  );
+});

@@ -142,6 +142,24 @@ function malformed(a: ArgMeta): unknown[] {
       ];
     case 'sparse_or_dense':
       return [...BAD_SPARSE, ...BAD_DENSE, ...ANYTHING];
+    case 'sparse_or_dense_list':
+      return [
+        BAD_SPARSE,
+        BAD_DENSE,
+        [sparse, ...BAD_DENSE.slice(0, 3)],
+        [tensor([[1, 2]]), ...BAD_SPARSE.slice(0, 3)],
+        [
+          sparse,
+          tensor([
+            [1, 2],
+            [3, 4],
+            [5, 6],
+          ]),
+        ],
+        [sparse, new SparseTensor([[0, 0, 0]], [1], [2, 2, 2])],
+        new Array(2),
+        ...ANYTHING,
+      ];
     case 'dense':
     case 'scalar':
       return [sparse, ...BAD_DENSE, ...ANYTHING];

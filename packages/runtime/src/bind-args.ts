@@ -21,6 +21,7 @@ export interface BoundArgs {
 type Tensorish =
   | { kind: 'sparse'; value: SparseData | WideSparseData }
   | { kind: 'sparse_list'; value: (SparseData | WideSparseData)[] }
+  | { kind: 'mixed_list'; value: (SparseData | WideSparseData | DenseData)[] }
   | { kind: 'dense'; value: DenseData }
   | { kind: 'csr'; value: CsrData }
   | { kind: 'pending'; value: unknown };
@@ -77,6 +78,7 @@ export function bindArgs(op: OpMeta, raw: Record<string, unknown>): BoundArgs {
     tensors.set(a.name, t);
     if (t.kind === 'sparse' || t.kind === 'dense' || t.kind === 'csr') bind(a, t.value.dtype);
     if (t.kind === 'sparse_list') for (const s of t.value) bind(a, s.dtype);
+    if (t.kind === 'mixed_list') t.value.forEach((x, i) => checkItemDtype(op, a, x.dtype, i));
   }
   for (const a of op.args) {
     const t = tensors.get(a.name);
@@ -109,7 +111,8 @@ export function bindArgs(op: OpMeta, raw: Record<string, unknown>): BoundArgs {
     if (t) values[a.name] = toKernelForm(op, a, t);
     else if (given.has(a.name)) values[a.name] = readPlainArg(op, a, given.get(a.name));
     else if (a.default === undefined) throw new TypeError(`${op.name}: the required argument '${a.name}' is missing`);
-    else if (a.type === 'scalar' && a.default !== null)
+    else if (a.default === null) values[a.name] = null;
+    else if (a.type === 'scalar')
       values[a.name] =
         a.default === 'zero' ? zeroOf(dtypeOf(a)) : toScalar(a.default, dtypeOf(a), `${op.name}: ${a.name}`);
     else values[a.name] = readPlainArg(op, a, a.default);
@@ -119,6 +122,17 @@ export function bindArgs(op: OpMeta, raw: Record<string, unknown>): BoundArgs {
 
 /** Whether an argument takes null: one whose default is null (None in TensorFlow), or a SparseTensor-or-null. */
 const takesNull = (a: ArgMeta): boolean => a.default === null || a.type === 'sparse_or_null';
+/**
+ * The items of a sparse_or_dense_list each take a dtype of their own among those its dtype variable allows
+ * (TensorFlow's list(type) attrs): checked one by one, never unified.
+ */
+function checkItemDtype(op: OpMeta, a: ArgMeta, dtype: DType, i: number): void {
+  const allowed = isDType(a.dtype!) ? [a.dtype as DType] : op.dtypes[a.dtype!];
+  if (!allowed.includes(dtype))
+    throw new TypeError(
+      `${op.name}: ${a.name}[${i}] has dtype ${dtype}; ${op.name} takes ${a.name} of {${allowed.join(', ')}}`,
+    );
+}
 
 /** Maps given names (and deprecated aliases) to spec names; undefined counts as not given. */
 function resolveNames(op: OpMeta, raw: Record<string, unknown>): Map<string, unknown> {
@@ -183,6 +197,20 @@ function classify(op: OpMeta, a: ArgMeta, v: unknown): Tensorish {
     case 'sparse_or_dense':
       if (v instanceof SparseTensor || isPlainSparse(v)) return { kind: 'sparse', value: asSparse(v, where) };
       return dense(v);
+    case 'sparse_or_dense_list': {
+      if (!Array.isArray(v))
+        throw new TypeError(`${where} must be a list of SparseTensors and dense tensors, got ${describe(v)}`);
+      // Each item is converted by itself: a plain value takes the dtype its own values call for.
+      const items: (SparseData | WideSparseData | DenseData)[] = [];
+      for (let i = 0; i < v.length; i++) {
+        const x: unknown = v[i];
+        const at = `${where}[${i}]`;
+        if (x instanceof SparseTensor || isPlainSparse(x)) items.push(asSparse(x, at));
+        else if (x instanceof Tensor) items.push(denseDataOf(live(x, at)));
+        else items.push(denseFromPlain(x, undefined, undefined, at));
+      }
+      return { kind: 'mixed_list', value: items };
+    }
     default:
       if (v instanceof SparseTensor || isPlainSparse(v))
         throw new TypeError(`${where} must be a dense tensor, got a SparseTensor`);
@@ -218,6 +246,7 @@ function toKernelForm(op: OpMeta, a: ArgMeta, t: Tensorish): unknown {
     case 'sparse':
     case 'sparse_list':
     case 'csr':
+    case 'mixed_list':
       return t.value;
     case 'dense':
       if (a.type === 'scalar') {

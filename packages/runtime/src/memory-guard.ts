@@ -1,4 +1,5 @@
 import { sizeOf, type CsrData, type DenseData, type SparseData } from '@sparse/kernel-abi';
+import { crossPlan } from '@sparse/kernels-js/internals';
 import type { DType } from './dtype.js';
 import { ResourceExhaustedError } from './errors.js';
 import { jsHeapRoom } from '#platform-memory';
@@ -118,6 +119,31 @@ function guardJsHeap(op: OpMeta, parts: OutputBytes[]): void {
   );
 }
 
+// The longest string V8 makes (2^29 - 24 UTF-16 code units; other engines allow longer).
+const MAX_STRING_LENGTH = 2 ** 29 - 24;
+// Bytes a new string's characters may take: two per UTF-16 code unit where it is not all Latin-1.
+const BYTES_PER_CHAR = 2;
+
+/**
+ * Refuses new strings a kernel would build (sparse_cross joins features into strings that are not in its inputs):
+ * `count` strings of `chars` characters in all, the longest of `longest`. Each must fit in a JavaScript string, and
+ * all of them in the JavaScript heap's room, as guardJsHeap counts: where they live, and where running out ends
+ * the process.
+ */
+export function guardNewStrings(op: string, output: string, count: number, chars: number, longest: number): void {
+  if (longest > MAX_STRING_LENGTH) {
+    throw new ResourceExhaustedError(
+      `${op}: ${output} would hold a string of ${longest} characters, longer than a JavaScript string can be (${MAX_STRING_LENGTH})`,
+    );
+  }
+  const room = jsHeapRoom();
+  const bytes = chars * BYTES_PER_CHAR + count * JS_BYTES_PER_STRING;
+  if (room === undefined || bytes <= room / 2) return;
+  throw new ResourceExhaustedError(
+    `${op}: ${output} would hold ${count} new strings of ${chars} characters in all, ${bytesText(bytes)} of a JavaScript heap that has ${bytesText(room)} left (strings live there, and the process cannot survive running out of it)`,
+  );
+}
+
 function termValue(t: EntriesTerm, bound: BoundArgs): number {
   if ('products' in t) {
     const p = t.products;
@@ -141,6 +167,7 @@ function termValue(t: EntriesTerm, bound: BoundArgs): number {
     const given = t.min.map((name) => bound.values[name] as number | null).filter((v) => v !== null);
     return Math.max(0, Math.min(...given));
   }
+  if ('cross' in t) return crossPlan(bound.values[t.cross] as (SparseData | DenseData)[]).total;
   const [arg, axis] = t.dim;
   return (bound.values[arg] as Data).shape[axis] ?? 0;
 }
@@ -149,6 +176,7 @@ function termValue(t: EntriesTerm, bound: BoundArgs): number {
 function rankOfFirst(terms: EntriesTerm[], bound: BoundArgs): number {
   const t = terms[0];
   if ('min' in t) return 1;
+  if ('cross' in t) return 2; // [row, position in the row]
   const arg = 'nnz' in t ? t.nnz : 'size' in t ? t.size : 'dim' in t ? t.dim[0] : t.products.a;
   const v = bound.values[arg] as Data | Data[];
   return (Array.isArray(v) ? v[0] : v)?.shape.length ?? 1;

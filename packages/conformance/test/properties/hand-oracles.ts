@@ -1,6 +1,7 @@
 import { EMBEDDING_PROPERTIES } from './embedding-properties.js';
 import { BINCOUNT_PROPERTY } from './bincount-property.js';
 import { EYE_PROPERTY } from './eye-property.js';
+import { CROSS_PROPERTIES } from './cross-properties.js';
 import { MATH_PROPERTIES } from './math-properties.js';
 import { MOVING_PROPERTIES } from './moving-properties.js';
 import type { Property } from './property.js';
@@ -19,5 +20,6 @@ export const HAND_ORACLES: ReadonlyMap<string, Property> = new Map(
     EYE_PROPERTY,
     BINCOUNT_PROPERTY,
     ...CSR_PROPERTIES,
+    ...CROSS_PROPERTIES,
   ].map((p) => [p.op, p]),
 );
