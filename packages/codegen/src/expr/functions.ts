@@ -14,8 +14,6 @@ export interface FunctionDef {
    * the checker refuses it for an integer dtype, as TensorFlow registers no integer kernel).
    */
   domain: 'numeric' | 'float';
-  /** What it is, for the reference of the expression language. */
-  doc: string;
   /** JS exact to the dtype's arithmetic (emit-js.ts): `a` the arguments' code, `round` rounds a float32 result. */
   js(a: string[], dtype: DTypeName, round: (code: string) => string): string;
   /** AssemblyScript for the dtype, whose AS type is `t` (emit-as.ts). */
@@ -40,11 +38,10 @@ const isInt = (dtype: DTypeName) => dtype === 'int32' || dtype === 'int64';
  * functions, NativeMathf, round differently). float64 is within an ulp of the JS kernels' (musl and V8's fdlibm may
  * differ in the last bit). On the GPU, `helper` of gpu-math.ts.
  */
-function libm(name: string, helper: string, doc: string): FunctionDef {
+function libm(name: string, helper: string): FunctionDef {
   return {
     arity: 1,
     domain: 'float',
-    doc,
     js: ([x], _dtype, round) => round(`Math.${name}(${x})`),
     as: ([x], _dtype, t) => (t === 'f32' ? `<f32>NativeMath.${name}(<f64>${x})` : `NativeMath.${name}(${x})`),
     gpu: ([x]) => `${helper}(${x})`,
@@ -54,11 +51,10 @@ function libm(name: string, helper: string, doc: string): FunctionDef {
 }
 
 /** floor and ceil: exact in every target's float arithmetic. */
-function integral(name: 'floor' | 'ceil', doc: string): FunctionDef {
+function integral(name: 'floor' | 'ceil'): FunctionDef {
   return {
     arity: 1,
     domain: 'float',
-    doc,
     js: ([x], _dtype, round) => round(`Math.${name}(${x})`),
     as: ([x], _dtype, t) => `${name}<${t}>(${x})`,
     gpu: ([x]) => `Math.${name}(${x})`,
@@ -70,11 +66,10 @@ function integral(name: 'floor' | 'ceil', doc: string): FunctionDef {
  * round half to even, the float rounding of TensorFlow's rint and round (an integer is its own rounding, as
  * tf.math.round returns it): JS by a helper, wasm by its own instruction (f32.nearest rounds half to even).
  */
-function halfToEven(domain: FunctionDef['domain'], doc: string): FunctionDef {
+function halfToEven(domain: FunctionDef['domain']): FunctionDef {
   return {
     arity: 1,
     domain,
-    doc,
     js: ([x], dtype, round) => (isInt(dtype) ? x : round(`h.rint(${x})`)),
     as: ([x], dtype, t) => (isInt(dtype) ? x : `nearest<${t}>(${x})`),
     gpu: ([x]) => `spRint(${x})`,
@@ -87,7 +82,6 @@ const DEFS = {
   min: {
     arity: 2,
     domain: 'numeric',
-    doc: 'the lesser; nan if either is nan',
     js: ([a, b], dtype) => (dtype === 'int64' ? `h.min64(${a}, ${b})` : `Math.min(${a}, ${b})`),
     as: ([a, b], _dtype, t) => `min<${t}>(${a}, ${b})`,
     gpu: ([a, b]) => `Math.min(${a}, ${b})`,
@@ -96,7 +90,6 @@ const DEFS = {
   max: {
     arity: 2,
     domain: 'numeric',
-    doc: 'the greater; nan if either is nan',
     js: ([a, b], dtype) => (dtype === 'int64' ? `h.max64(${a}, ${b})` : `Math.max(${a}, ${b})`),
     as: ([a, b], _dtype, t) => `max<${t}>(${a}, ${b})`,
     gpu: ([a, b]) => `Math.max(${a}, ${b})`,
@@ -105,7 +98,6 @@ const DEFS = {
   abs: {
     arity: 1,
     domain: 'numeric',
-    doc: 'the absolute value (the most negative integer wraps to itself)',
     js: ([x], dtype) =>
       dtype === 'int64' ? `h.abs64(${x})` : dtype === 'int32' ? `(Math.abs(${x}) | 0)` : `Math.abs(${x})`,
     as: ([x], _dtype, t) => `abs<${t}>(${x})`,
@@ -115,7 +107,6 @@ const DEFS = {
   sign: {
     arity: 1,
     domain: 'numeric',
-    doc: '-1, 0 or 1 (0 for -0; nan stays nan)',
     js: ([x], dtype) =>
       dtype === 'int64' ? `h.sign64(${x})` : dtype === 'int32' ? `Math.sign(${x})` : `h.signF(${x})`,
     as: ([x], dtype, t) => (isInt(dtype) ? `isign<${t}>(${x})` : `fsign<${t}>(${x})`),
@@ -125,7 +116,6 @@ const DEFS = {
   pow: {
     arity: 2,
     domain: 'numeric',
-    doc: 'x to the power y (integers: by squaring, wrapping; a negative exponent is refused)',
     js: ([a, b], dtype, round) =>
       dtype === 'int64'
         ? `h.pow64(${a}, ${b})`
@@ -146,7 +136,6 @@ const DEFS = {
   where: {
     arity: 3,
     domain: 'numeric',
-    doc: 'x where the condition c holds, else y',
     js: ([c, x, y]) => `(${c} ? ${x} : ${y})`,
     as: ([c, x, y]) => `(${c} ? ${x} : ${y})`,
     gpu: ([c, x, y]) => `(${c} ? ${x} : ${y})`,
@@ -155,7 +144,6 @@ const DEFS = {
   sqrt: {
     arity: 1,
     domain: 'float',
-    doc: 'the square root (nan below 0)',
     js: ([x], _dtype, round) => round(`Math.sqrt(${x})`),
     // Correctly rounded in f32 as in f64: the f32 instruction is the JS kernels' fround(Math.sqrt(x)).
     as: ([x], _dtype, t) => `sqrt<${t}>(${x})`,
@@ -165,7 +153,6 @@ const DEFS = {
   exp: {
     arity: 1,
     domain: 'float',
-    doc: 'e to the power x',
     js: ([x], _dtype, round) => round(`Math.exp(${x})`),
     // V8's own exp (kernels-as/assembly/fdlibm-exp.ts), so that wasm gives the JS kernels' values to the bit.
     as: ([x], _dtype, t) => (t === 'f32' ? `<f32>fdlibmExp(<f64>${x})` : `fdlibmExp(${x})`),
@@ -175,26 +162,25 @@ const DEFS = {
   log: {
     arity: 1,
     domain: 'float',
-    doc: 'the natural logarithm (-inf at 0, nan below)',
     js: ([x], _dtype, round) => round(`Math.log(${x})`),
     as: ([x], _dtype, t) => (t === 'f32' ? `<f32>Math.log(<f64>${x})` : `Math.log(${x})`),
     gpu: ([x]) => `Math.log(${x})`,
     int32: 'log (not an integer)',
   },
-  expm1: libm('expm1', 'spExpm1', 'e to the power x, minus 1, accurate near 0'),
-  log1p: libm('log1p', 'spLog1p', 'the natural logarithm of 1 + x, accurate near 0 (-inf at -1, nan below)'),
-  sin: libm('sin', 'spSin', 'the sine'),
-  tan: libm('tan', 'spTan', 'the tangent'),
-  tanh: libm('tanh', 'spTanh', 'the hyperbolic tangent'),
-  asin: libm('asin', 'spAsin', 'the arcsine (nan outside [-1, 1])'),
-  atan: libm('atan', 'spAtan', 'the arctangent'),
-  sinh: libm('sinh', 'spSinh', 'the hyperbolic sine'),
-  asinh: libm('asinh', 'spAsinh', 'the inverse hyperbolic sine'),
-  atanh: libm('atanh', 'spAtanh', 'the inverse hyperbolic tangent (±inf at ±1, nan beyond)'),
-  floor: integral('floor', 'the greatest whole number not above x'),
-  ceil: integral('ceil', 'the least whole number not below x'),
-  rint: halfToEven('float', 'the nearest whole number, half to even'),
-  round: halfToEven('numeric', 'the nearest whole number, half to even; an integer as it is'),
+  expm1: libm('expm1', 'spExpm1'),
+  log1p: libm('log1p', 'spLog1p'),
+  sin: libm('sin', 'spSin'),
+  tan: libm('tan', 'spTan'),
+  tanh: libm('tanh', 'spTanh'),
+  asin: libm('asin', 'spAsin'),
+  atan: libm('atan', 'spAtan'),
+  sinh: libm('sinh', 'spSinh'),
+  asinh: libm('asinh', 'spAsinh'),
+  atanh: libm('atanh', 'spAtanh'),
+  floor: integral('floor'),
+  ceil: integral('ceil'),
+  rint: halfToEven('float'),
+  round: halfToEven('numeric'),
 } satisfies Record<string, FunctionDef>;
 
 export type FunctionName = keyof typeof DEFS;
