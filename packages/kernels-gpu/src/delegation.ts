@@ -20,7 +20,7 @@
  * which keeps a sum that cancels sound: a nonzero sum of values of magnitude ≥ 2^-103 is ≥ 2^-126); the matmul's
  * products and their sums the same way; softmax's exp(x − max) / Σ per row (x − max ≥ −87.3 + ln(4 · the row's
  * length), or below −104.7, where exp underflows to 0 on both). Steps the GPU computes only approximately (division,
- * sqrt, exp, log, pow) get a factor-2 margin. The to-dense scatters only copy their screened values. Else the call
+ * sqrt, exp, log, pow, and the functions it computes with helpers of its own: expm1, sin…) get a factor-2 margin. The to-dense scatters only copy their screened values. Else the call
  * runs on the JS kernels.
  *
  * Textures: every gpu.js kernel's output and array arguments are textures, whose sides the device caps
