@@ -13,7 +13,9 @@ import { FUNCTIONS, GPU_MAX } from './functions.js';
 // Each helper takes a finite float32 that is zero or normal (the GPU backend screens its inputs) and returns the
 // function within the GPU backend's precision rule (1e-5 relative), or the largest float32 where its argument is past
 // the range it computes within that rule or where the result is inf or nan (the backend reruns a call whose result
-// holds it on the JS kernels). magnitude-runtime.ts bounds their results for the subnormal screening.
+// holds it on the JS kernels). magnitude-runtime.ts bounds their results for the subnormal screening. The sentinel
+// is seen where it reaches the result, as in the map ops, whose expression is the function of x (and as pow's in
+// sparse_dense_cwise_pow): an expression that went on to scale it would hide it.
 
 /** A float32 literal as gpu.js and GLSL read it: the float32 nearest v, with a decimal point. */
 function lit(v: number): string {
