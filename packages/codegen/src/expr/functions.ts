@@ -34,8 +34,8 @@ const isInt = (dtype: DTypeName) => dtype === 'int32' || dtype === 'int64';
 /**
  * A float function TensorFlow computes with its C library (Eigen calls std::<name>): JS's Math.<name>, and on wasm
  * AssemblyScript's NativeMath (musl) in f64. float32 takes the f64 result rounded once, as the JS kernels do with
- * Math.fround: within an ulp of the exact value, and the same float32 as the JS kernels' (AssemblyScript's own f32
- * functions, NativeMathf, round differently). float64 may differ from the JS kernels' in the last bit (musl's
+ * Math.fround: within an ulp of the exact value, and the same float32 as the JS kernels' on every float32 input
+ * (kernels-as/scripts/libm-float32-agreement.mjs; AssemblyScript's own f32 functions, NativeMathf, round differently). float64 may differ from the JS kernels' in the last bit (musl's
  * functions and V8's fdlibm are each within 2 ulps of the exact value). On the GPU, `helper` of gpu-math.ts.
  */
 function libm(name: string, helper: string): FunctionDef {
