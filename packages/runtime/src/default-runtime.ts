@@ -5,6 +5,7 @@ import { BACKEND_LOADERS } from './generated/backend-loaders.js';
 import { checkRuntimeOptions, checkThreadsFor, type RuntimeOptions } from './runtime-options.js';
 import { bindOps, type SparseOps } from './generated/ops-api.js';
 import { setDefaultOps } from './default-ops.js';
+import { JS_SIDE_OPS, type JsSideOps } from './map-values.js';
 
 registerBackend('js', () => ({ name: 'js', kernels }));
 // The others on demand: the wasm module is compiled the first time a runtime asks for it.
@@ -60,6 +61,9 @@ export function getBackend(): string {
   return defaultRuntime().backend;
 }
 
-/** Every op on the default runtime; follows `setBackend`. */
-export const sparse: SparseOps = bindOps((opId, args) => defaultRuntime().run(opId, args));
+/** Every op on the default runtime (follows `setBackend`), and the JS-side ops (`mapValues`). */
+export const sparse: SparseOps & JsSideOps = {
+  ...bindOps((opId, args) => defaultRuntime().run(opId, args)),
+  ...JS_SIDE_OPS,
+};
 setDefaultOps(sparse);

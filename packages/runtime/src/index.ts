@@ -21,6 +21,7 @@ export type { RuntimeOptions } from './runtime-options.js';
 export { sparse, setBackend, getBackend, ready } from './default-runtime.js';
 export { MAX_DENSE_ELEMENTS } from './shape.js';
 export type { SparseOps } from './generated/ops-api.js';
+export type { JsSideOps, MapValuesOptions, MappedValues } from './map-values.js';
 export type * from './generated/ops-api.js';
 export type {
   AxesLike,

@@ -66,6 +66,20 @@ export function evaluate(e: Expr, arith: Arithmetic, vars: Readonly<Record<strin
         case 'exp':
         case 'log':
         case 'sqrt':
+        case 'expm1':
+        case 'log1p':
+        case 'sin':
+        case 'tan':
+        case 'tanh':
+        case 'asin':
+        case 'atan':
+        case 'sinh':
+        case 'asinh':
+        case 'atanh':
+        case 'floor':
+        case 'ceil':
+        case 'rint':
+        case 'round':
           return arith[e.fn](value(x));
       }
     }
