@@ -2,7 +2,7 @@
 // and a native C++ loop, on the same data in one run. Writes bench/results/latest.json (every figure, the machine,
 // the versions), latest.md (the tables and ratios) and sparse-dense-ratio.svg (the chart). --quick runs a reduced
 // grid (what CI runs, to keep this working; it asserts no timing). --only runs some sections (spmm-grid, ops,
-// cold-start, scaling, gpu, embedding, gcn) and writes their report to --out, by default a temp dir, never over latest.*: a
+// cold-start, scaling, gpu, embedding, spgemm, gcn) and writes their report to --out, by default a temp dir, never over latest.*: a
 // report of the whole run comes from a whole run.
 //
 //   lib/config.mjs        the grids, sizes and timing budgets (full and quick)
@@ -15,8 +15,9 @@
 //   lib/markdown.mjs      latest.md;  lib/svg.mjs: the chart
 //   sections/*.mjs        the six parts: the SpMM grid, other ops, cold start (first calls in fresh processes),
 //                         scaling (js and wasm against the peers), the gpu backend on its own (compile once,
-//                         run many; against js and wasm), embedding lookups (against numpy), and the GCN of
-//                         examples/gcn training on a stochastic-block-model graph (time per epoch)
+//                         run many; against js and wasm), embedding lookups (against numpy), sparse × sparse
+//                         (SpGEMM) against scipy, and the GCN of examples/gcn training on a stochastic-block-model
+//                         graph (time per epoch)
 //   lib/cold-worker.mjs   one fresh process of the cold-start section
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, release, tmpdir, totalmem } from 'node:os';
@@ -37,6 +38,7 @@ import { gpuSection } from './sections/gpu.mjs';
 import { otherOps } from './sections/ops.mjs';
 import { scaling } from './sections/scaling.mjs';
 import { spmmGrid } from './sections/spmm-grid.mjs';
+import { spgemm } from './sections/spgemm.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const CHART = 'sparse-dense-ratio.svg';
@@ -49,6 +51,7 @@ const SECTIONS = {
   scaling: ['scaling', scaling],
   gpu: ['gpu', gpuSection],
   embedding: ['embedding', embeddingSection],
+  spgemm: ['spgemm', spgemm],
   gcn: ['gcn', gcnSection],
 };
 const onlyArg = process.argv.find((a) => a.startsWith('--only='));

@@ -50,6 +50,18 @@ export function benchConfig(quick) {
       : { rows: 4000, cols: 4000, nnz: 1e6, segmentWidth: 8 },
     // Embedding lookups: `ids` ids into a vocab×dim float32 table, in `batch` rows.
     embedding: quick ? { vocab: 1e4, dim: 64, ids: 1e4, batch: 1e3 } : { vocab: 1e5, dim: 64, ids: 1e5, batch: 1e4 },
+    // SpGEMM: random square matrices at 1% and 0.1% (A·B), and a power-law graph's adjacency matrix squared.
+    spgemm: quick
+      ? [
+          { n: 1024, density: 0.01 },
+          { n: 1024, density: 0.001 },
+          { n: 4096, graph: true, degree: 8 },
+        ]
+      : [
+          { n: 4096, density: 0.01 },
+          { n: 4096, density: 0.001 },
+          { n: 16384, graph: true, degree: 8 },
+        ],
     // The GCN of examples/gcn on a stochastic-block-model graph: time per training epoch.
     gcn: { nodes: quick ? 1e4 : 1e5, degree: 10, blocks: 4, features: 16, hidden: 16, epochs: quick ? 3 : 10 },
     // Cold start: each case in fresh processes (the first calls, against the steady state of the same process).

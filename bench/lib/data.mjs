@@ -54,6 +54,42 @@ export function randomCoo(m, k, density, seed) {
   return { rows, cols, vals, shape: [m, k] };
 }
 
+/**
+ * The adjacency matrix of a graph whose degrees follow a power law (Chung-Lu: each of `degree · n` edges joins two
+ * nodes drawn with weight (i + 1)^-0.8, so a few hubs hold many edges), in canonical order without repeats, values
+ * uniform in [-1, 1): the shape of a social or web graph, whose rows range from empty to thousands of entries.
+ */
+export function powerLawCoo(n, degree, seed) {
+  const rnd = lcg(seed);
+  const cdf = new Float64Array(n);
+  let sum = 0;
+  for (let i = 0; i < n; i++) cdf[i] = sum += (i + 1) ** -0.8;
+  const pick = () => {
+    const x = rnd() * sum;
+    let lo = 0;
+    let hi = n - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (cdf[mid] < x) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+  const edges = new Float64Array(degree * n);
+  for (let e = 0; e < edges.length; e++) edges[e] = pick() * n + pick();
+  edges.sort();
+  const rows = [];
+  const cols = [];
+  for (let e = 0; e < edges.length; e++) {
+    if (e > 0 && edges[e] === edges[e - 1]) continue;
+    rows.push(Math.floor(edges[e] / n));
+    cols.push(edges[e] % n);
+  }
+  const vals = new Float32Array(rows.length);
+  for (let i = 0; i < vals.length; i++) vals[i] = rnd() * 2 - 1;
+  return { rows: Int32Array.from(rows), cols: Int32Array.from(cols), vals, shape: [n, n] };
+}
+
 /** A dense row-major float32 matrix of uniform [-1, 1) values. */
 export function randomDense(rows, cols, seed) {
   const rnd = lcg(seed);

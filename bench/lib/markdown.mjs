@@ -72,6 +72,7 @@ export function markdown(r, chartFile) {
   if (r.scaling) L.push(...scalingMarkdown(r, backends));
   if (r.gpu) L.push(...gpuMarkdown(r.gpu), '');
   if (r.embedding) L.push(...embeddingMarkdown(r.embedding, backends));
+  if (r.spgemm) L.push(...spgemmMarkdown(r.spgemm, backends));
   if (r.gcn) L.push(...gcnMarkdown(r.gcn, backends));
 
   // Checks.
@@ -481,6 +482,27 @@ function gpuMarkdown(g) {
         );
     }
   }
+  return L;
+}
+
+/** SpGEMM: each backend against scipy's csr @ csr, per matrix. */
+function spgemmMarkdown(s, backends) {
+  const L = ['## Sparse × sparse: sparse_matrix_sparse_mat_mul against scipy `csr @ csr`, float32', ''];
+  L.push(...head(['matrices', 'result nnz', 'scipy ms', ...backends.flatMap((b) => [`${b} ms`, `${b} ÷ scipy`])]));
+  for (const [name, res] of Object.entries(s.results)) {
+    const i = s.info[name];
+    const nnz = Object.entries(i.out_nnz)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ');
+    L.push(row([i.work, nnz, ms(res.scipy), ...backends.flatMap((b) => [ms(res[b]), x(ratioOf(res[b], res.scipy))])]));
+  }
+  const delegated = Object.entries(s.info).flatMap(([n, i]) => Object.keys(i.delegated).map((b) => `${n} on ${b}`));
+  L.push(
+    '',
+    'Ours keeps sums that cancel to 0 and sorts each row (TensorFlow), scipy drops those zeros and leaves rows unsorted.' +
+      (delegated.length ? ` Delegated to the JS kernels: ${delegated.join(', ')}.` : ''),
+    '',
+  );
   return L;
 }
 

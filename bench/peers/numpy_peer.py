@@ -135,6 +135,9 @@ def run(task):
     elif kind == "concat":
         a, b = csr_of(d, shape), csr_of(d, shape, "2")
         fn, impl, lib = (lambda: sp.hstack([a, b], format="csr")), "scipy.sparse.hstack([csr, csr], format='csr') (axis 1)", "scipy"
+    elif kind == "spgemm":
+        a, b = csr_of(d, shape), csr_of(d, shape, "2")
+        fn, impl, lib = (lambda: a @ b), "csr_matrix @ csr_matrix", "scipy"
     elif kind == "transpose":
         a = csr_of(d, shape)
         fn, impl, lib = (lambda: a.T.tocsr()), "csr_matrix.T.tocsr() (csc→csr conversion)", "scipy"

@@ -4,8 +4,9 @@ import { Tally, type CasePath, type Report } from './report.js';
 import { checkTensorFields } from './tensor-fields.js';
 import { readTensorValue } from './tensor-value.js';
 import { int64Entry } from './number-spellings.js';
-import type { DenseView, OutputView, SparseView, TensorView } from './tensor-view.js';
-import { isDenseForm, isSparseForm, type DenseForm, type SparseForm } from './value-forms.js';
+import type { CsrView, DenseView, OutputView, SparseView, TensorView } from './tensor-view.js';
+import { isCsrForm, isDenseForm, isSparseForm, type CsrForm, type DenseForm, type SparseForm } from './value-forms.js';
+import { readCsrStructure, type CsrParts } from './csr-parts.js';
 
 /**
  * Reads an expected output of a case (`{sparse}`, `{dense}` or a list of those) into its view. Expected values are
@@ -21,9 +22,10 @@ export function readExpectedOutput(value: unknown, path: CasePath, report: Repor
 function readTensor(value: unknown, path: CasePath, report: Report): TensorView | undefined {
   if (isSparseForm(value)) return readSparse(value, path, report);
   if (isDenseForm(value)) return readDense(value, path, report);
+  if (isCsrForm(value)) return readCsr(value, path, report);
   report(
     path,
-    `expected {sparse: {indices, values, dense_shape}, dtype}, {dense: NESTED, dtype} or a list of them, got ${formatValue(value)}`,
+    `expected {sparse: {indices, values, dense_shape}, dtype}, {dense: NESTED, dtype}, {csr: {row_pointers, col_indices, values, dense_shape}, dtype} or a list of them, got ${formatValue(value)}`,
   );
   return undefined;
 }
@@ -50,6 +52,18 @@ function readSparse(form: SparseForm, path: CasePath, report: Report): SparseVie
   if (!tally.clean) return undefined;
   const rows = (indices as unknown[][]).map((row) => row.map((d) => int64Entry(d)!));
   return { kind: 'sparse', indices: rows, values: read, denseShape: denseShape!, dtype };
+}
+
+function readCsr(form: CsrForm, path: CasePath, report: Report): CsrView | undefined {
+  if (!checkTensorFields(form, path, report, 'known')) return undefined;
+  const tally = new Tally(report);
+  const dtype = form.dtype as DTypeName;
+  const at = [...path, 'csr'];
+  const parts = form.csr as CsrParts;
+  const structure = readCsrStructure(parts, at, tally.report);
+  const values = parts.values.map((v, i) => readValue(v, dtype, [...at, 'values', i], tally.report));
+  if (!tally.clean || !structure) return undefined;
+  return { kind: 'csr', ...structure, values, dtype };
 }
 
 function readDense(form: DenseForm, path: CasePath, report: Report): DenseView | undefined {

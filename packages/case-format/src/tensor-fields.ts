@@ -1,7 +1,15 @@
 import { DTYPE_NAMES, isDTypeName } from './dtypes.js';
 import { formatValue } from './format-value.js';
 import { missingField, Tally, type CasePath, type Report } from './report.js';
-import { isDenseForm, isRecord, isSparseForm, type DenseForm, type SparseForm } from './value-forms.js';
+import {
+  isCsrForm,
+  isDenseForm,
+  isRecord,
+  isSparseForm,
+  type CsrForm,
+  type DenseForm,
+  type SparseForm,
+} from './value-forms.js';
 
 /**
  * How strictly a tensor form's `dtype` is held: `known` (an expected output, or an example's argument) must name
@@ -13,6 +21,9 @@ export type DTypeRule = 'known' | 'any';
 const SPARSE_FIELDS = ['sparse', 'dtype'];
 const SPARSE_PARTS = ['indices', 'values', 'dense_shape'];
 const DENSE_FIELDS = ['dense', 'dtype', 'shape'];
+const CSR_FIELDS = ['csr', 'dtype'];
+const CSR_PARTS = ['row_pointers', 'col_indices', 'values', 'dense_shape'];
+const CSR_OPTIONAL_PARTS = ['batch_pointers'];
 
 /**
  * Checks the fields of a tensor form: no unknown keys, a SparseTensor's three lists, a dense tensor's `shape` a list
@@ -20,13 +31,27 @@ const DENSE_FIELDS = ['dense', 'dtype', 'shape'];
  * output reader. Returns whether nothing was reported.
  */
 export function checkTensorFields(
-  form: SparseForm | DenseForm,
+  form: SparseForm | DenseForm | CsrForm,
   path: CasePath,
   report: Report,
   dtypes: DTypeRule,
 ): boolean {
   const tally = new Tally(report);
-  if (isSparseForm(form)) {
+  if (isCsrForm(form)) {
+    onlyFields(form, CSR_FIELDS, path, tally.report);
+    const parts = form.csr;
+    if (!isRecord(parts)) {
+      tally.report([...path, 'csr'], `must be {${CSR_PARTS.join(', ')}}, got ${formatValue(parts)}`);
+    } else {
+      onlyFields(parts, [...CSR_PARTS, ...CSR_OPTIONAL_PARTS], [...path, 'csr'], tally.report);
+      for (const k of [...CSR_PARTS, ...CSR_OPTIONAL_PARTS]) {
+        if (parts[k] === undefined) {
+          if (CSR_PARTS.includes(k)) tally.report([...path, 'csr'], missingField(k));
+        } else if (!Array.isArray(parts[k]))
+          tally.report([...path, 'csr', k], `must be a list, got ${formatValue(parts[k])}`);
+      }
+    }
+  } else if (isSparseForm(form)) {
     onlyFields(form, SPARSE_FIELDS, path, tally.report);
     const parts = form.sparse;
     if (!isRecord(parts)) {
@@ -51,7 +76,8 @@ export function checkTensorFields(
 /** The fields of every tensor form in an argument value, wherever it is nested in lists. */
 export function checkTensorFormsIn(value: unknown, path: CasePath, report: Report, dtypes: DTypeRule): void {
   if (Array.isArray(value)) value.forEach((v, i) => checkTensorFormsIn(v, [...path, i], report, dtypes));
-  else if (isSparseForm(value) || isDenseForm(value)) checkTensorFields(value, path, report, dtypes);
+  else if (isSparseForm(value) || isDenseForm(value) || isCsrForm(value))
+    checkTensorFields(value, path, report, dtypes);
 }
 
 /** Reports each key of `x` that is not one of `allowed`. */

@@ -20,7 +20,22 @@ export interface DenseView {
   dtype: string;
 }
 
-export type TensorView = SparseView | DenseView;
+/**
+ * A CSR matrix (rank 2) or a batch of them (rank 3) by its parts, as TensorFlow's CSRSparseMatrix holds them: each
+ * batch's row pointers (from 0), the column indices and values of every batch one after another, and where each
+ * batch's entries start (`batchPointers`, derived when a case leaves it out).
+ */
+export interface CsrView {
+  kind: 'csr';
+  batchPointers: number[];
+  rowPointers: number[];
+  colIndices: number[];
+  values: unknown[];
+  denseShape: number[];
+  dtype: string;
+}
+
+export type TensorView = SparseView | DenseView | CsrView;
 
 /** One output: a tensor, or a list of SparseTensors (sparse_split). */
 export type OutputView = TensorView | TensorView[];

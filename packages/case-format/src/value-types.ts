@@ -1,7 +1,7 @@
 import { formatValue } from './format-value.js';
 import { isDigitString } from './number-spellings.js';
 import type { CasePath, Report } from './report.js';
-import { isDenseForm, isRecord, isSparseForm } from './value-forms.js';
+import { isCsrForm, isDenseForm, isRecord, isSparseForm } from './value-forms.js';
 import { DTYPE_NAMES, isDTypeName } from './dtypes.js';
 
 /** The types an op spec gives its arguments and outputs; each calls for some of the value forms. */
@@ -10,6 +10,7 @@ export type ValueType =
   | 'sparse_or_null'
   | 'sparse_list'
   | 'sparse_or_sparse_list'
+  | 'sparse_or_dense_list'
   | 'dense'
   | 'scalar'
   | 'sparse_or_dense'
@@ -20,9 +21,11 @@ export type ValueType =
   | 'shape'
   | 'axes'
   | 'string'
-  | 'dtype';
+  | 'dtype'
+  | 'csr';
 
 const SPARSE_FORM = 'a SparseTensor is written {sparse: {indices, values, dense_shape}, dtype}';
+const CSR_FORM = 'a CSR matrix is written {csr: {row_pointers, col_indices, values, dense_shape}, dtype}';
 const DENSE_FORM = 'a dense tensor is written {dense: NESTED, dtype} (with `shape` for a zero-sized dim)';
 
 /**
@@ -50,6 +53,13 @@ export function checkValueType(value: unknown, type: ValueType, path: CasePath, 
       if (Array.isArray(value)) value.forEach((v, i) => sparse(v, [...path, i]));
       else sparse(value, path);
       return;
+    case 'sparse_or_dense_list':
+      if (!Array.isArray(value)) report(path, `expected a list of SparseTensors and dense tensors, ${got}`);
+      else
+        value.forEach((v, i) => {
+          if (isRecord(v) && !isSparseForm(v) && !isDenseForm(v)) report([...path, i], `${SPARSE_FORM}; ${DENSE_FORM}`);
+        });
+      return;
     case 'dense':
     case 'scalar':
       if (isRecord(value) && !isDenseForm(value)) report(path, DENSE_FORM);
@@ -72,6 +82,9 @@ export function checkValueType(value: unknown, type: ValueType, path: CasePath, 
     case 'int_or_int_list':
       if (!Number.isInteger(value) && !(Array.isArray(value) && value.every(Number.isInteger)))
         report(path, `expected a whole number or a list of them, ${got}`);
+      return;
+    case 'csr':
+      if (!isCsrForm(value)) report(path, CSR_FORM);
       return;
     case 'axes':
       if (!(value === null || Number.isInteger(value) || (Array.isArray(value) && value.every(Number.isInteger))))

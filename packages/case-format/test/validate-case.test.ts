@@ -166,7 +166,7 @@ describe('validateCase: a case file', () => {
       },
     };
     expect(problemsOf(raw)).toEqual([
-      'expect.plain[0]: expected {sparse: {indices, values, dense_shape}, dtype}, {dense: NESTED, dtype} or a list of them, got [1,2]',
+      'expect.plain[0]: expected {sparse: {indices, values, dense_shape}, dtype}, {dense: NESTED, dtype}, {csr: {row_pointers, col_indices, values, dense_shape}, dtype} or a list of them, got [1,2]',
       "expect.no_dtype: the field 'dtype' is missing (one of float32, float64, int32, int64, bool, string)",
       'expect.bad_dtype.dtype: must be one of float32, float64, int32, int64, bool, string, got "float16"',
       'expect.values.dense[0][1]: "x" is not an int32 value',
@@ -189,7 +189,41 @@ describe('validateCase: a case file', () => {
       'expect.listed[1].dense: unknown field (allowed: sparse, dtype)',
       'expect.listed[1].shape: unknown field (allowed: sparse, dtype)',
       'expect.listed[1].sparse: must be {indices, values, dense_shape}, got 0',
-      'expect.listed[2]: expected {sparse: {indices, values, dense_shape}, dtype}, {dense: NESTED, dtype} or a list of them, got 4',
+      'expect.listed[2]: expected {sparse: {indices, values, dense_shape}, dtype}, {dense: NESTED, dtype}, {csr: {row_pointers, col_indices, values, dense_shape}, dtype} or a list of them, got 4',
+    ]);
+  });
+
+  it('reads an expected CSR matrix, deriving its batch pointers, and reports each way it is not one', () => {
+    const csr = (parts: Record<string, unknown>, dtype: unknown = 'float32') => ({ csr: parts, dtype });
+    const ok = { row_pointers: [0, 1, 0, 2], col_indices: [2, 0, 1], values: [1, 2, 3], dense_shape: [2, 1, 3] };
+    expect(problemsOf({ ...good, expect: { output: csr(ok) } })).toEqual([]);
+    expect(problemsOf({ ...good, expect: { output: csr({ ...ok, batch_pointers: [0, 1, 3] }) } })).toEqual([]);
+    const raw = {
+      ...good,
+      expect: {
+        batch: csr({ ...ok, batch_pointers: [0, 2, 3] }),
+        start: csr({ ...ok, row_pointers: [1, 1, 0, 2] }),
+        down: csr({ ...ok, row_pointers: [0, 1, 0, 2, 1], dense_shape: [1, 4, 3] }),
+        count: csr({ ...ok, values: [1, 2] }),
+        column: csr({ ...ok, col_indices: [3, 0, 1] }),
+        order: csr({ ...ok, col_indices: [2, 1, 0] }),
+        rank: csr({ ...ok, dense_shape: [6] }),
+        parts: csr({ row_pointers: 'x', col_indices: [], values: [], extra: 1 }),
+        value: csr({ ...ok, values: [1, 'x', 3] }),
+      },
+    };
+    expect(problemsOf(raw)).toEqual([
+      'expect.batch.csr.batch_pointers: must be [0,1,3] (from the row pointers), got [0,2,3]',
+      "expect.start.csr.row_pointers[0]: each batch's row pointers start at 0, got 1",
+      'expect.down.csr.row_pointers[2]: 0 is below the pointer before it (1)',
+      'expect.count.csr: the row pointers count 3 entries; col_indices has 3, values 2',
+      'expect.column.csr.col_indices[0]: 3 is not a column of 3 increasing within its row (batch 0, row 0)',
+      'expect.order.csr.col_indices[2]: 0 is not a column of 3 increasing within its row (batch 1, row 0)',
+      'expect.rank.csr.dense_shape: must be 2 or 3 whole numbers >= 0 (a matrix or a batch of them), got [6]',
+      'expect.parts.csr.extra: unknown field (allowed: row_pointers, col_indices, values, dense_shape, batch_pointers)',
+      'expect.parts.csr.row_pointers: must be a list, got "x"',
+      "expect.parts.csr: the field 'dense_shape' is missing",
+      'expect.value.csr.values[1]: "x" is not a float32 value (a number, or nan, inf, -inf)',
     ]);
   });
 
@@ -279,6 +313,8 @@ describe('validateCase: an example in an op spec', () => {
       ['sparse_list', [st, st], st],
       ['sparse_or_sparse_list', [st], [st, 1]],
       ['sparse_or_sparse_list', st, 1],
+      ['sparse_or_dense_list', [st, { dense: [['a']], dtype: 'string' }, [['b']]], [st, { tensor: 1 }]],
+      ['sparse_or_dense_list', [], st],
       ['dense', [[1, 2]], { values: [1] }],
       ['scalar', 3, { value: 3 }],
       ['sparse_or_dense', { dense: 1, dtype: 'int32' }, { tensor: 1 }],
@@ -294,6 +330,7 @@ describe('validateCase: an example in an op spec', () => {
       ['sparse_or_null', st, 0],
       ['string', 'mean', 1],
       ['dtype', 'int64', 'float16'],
+      ['csr', { csr: { row_pointers: [0], col_indices: [], values: [], dense_shape: [0, 1] }, dtype: 'float32' }, st],
     ];
     for (const [type, ok, bad] of cases) {
       expect(problems(type, ok), `${type}: ${JSON.stringify(ok)}`).toEqual([]);

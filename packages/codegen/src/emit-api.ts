@@ -12,6 +12,7 @@ const ARG_TS: Record<ArgType, string> = {
   sparse_or_dense: 'SparseLike | TensorLike',
   sparse_list: 'readonly SparseLike[]',
   sparse_or_sparse_list: 'SparseLike | readonly SparseLike[]',
+  sparse_or_dense_list: 'readonly (SparseLike | TensorLike)[]',
   int_or_int_list: 'number | readonly number[]',
   int: 'number',
   bool: 'boolean',
@@ -20,6 +21,7 @@ const ARG_TS: Record<ArgType, string> = {
   axes: 'AxesLike',
   string: 'string',
   dtype: 'DTypeName',
+  csr: 'CsrLike',
 };
 
 /** An argument's TS type: a string argument that lists its values takes exactly those. */
@@ -32,6 +34,7 @@ const OUTPUT_TS: Record<OutputType, string> = {
   dense: 'Tensor',
   sparse_list: 'SparseTensor[]',
   sparse_or_dense: 'SparseTensor | Tensor',
+  csr: 'CsrMatrix',
 };
 
 /** `runtime/src/generated/ops-api.ts`: the typed API, one method per op (and alias), bound to a runtime's `run`. */
@@ -43,11 +46,13 @@ export function emitOpsApi(specs: LoadedSpec[]): string {
       namedImports: ['SparseTensor'],
     });
     f.addImportDeclaration({ isTypeOnly: true, moduleSpecifier: '../tensor.js', namedImports: ['Tensor'] });
+    f.addImportDeclaration({ isTypeOnly: true, moduleSpecifier: '../csr-matrix.js', namedImports: ['CsrMatrix'] });
     f.addImportDeclaration({
       isTypeOnly: true,
       moduleSpecifier: '../arg-types.js',
       namedImports: [
         'AxesLike',
+        'CsrLike',
         // Only where an op takes a dtype argument: an unused import does not compile.
         ...(specs.some((s) => s.args.some((a) => a.type === 'dtype')) ? ['DTypeName'] : []),
         'RunOp',

@@ -59,16 +59,18 @@ hb.registerHelper('shapeText', (r: ShapeRule) =>
           : 'replace_last' in r
             ? `dense shape of \`${r.replace_last.input}\`, the last dim replaced by \`${r.replace_last.with}\``
             : 'matmul' in r
-              ? `[rows of \`${r.matmul.a}\`, columns of \`${r.matmul.b}\`] after \`${r.matmul.adjoint_a}\` / \`${r.matmul.adjoint_b}\``
-              : 'lookup' in r
-                ? `dense shape of \`${r.lookup.ids}\` without its last dim, then the dims of \`${r.lookup.params}\` after its first`
-                : 'dims' in r
-                  ? `[${r.dims.map((d) => `\`${d}\``).join(', ')}] (a null one: the dim before it)`
-                  : 'segments' in r
-                    ? `[\`${r.segments.num_segments}\`, or the last of \`${r.segments.segment_ids}\` + 1, ...dense shape of \`${r.segments.data}\` after its first dim]`
-                    : 'gradient_of' in r
-                      ? `[stored entries of \`${r.gradient_of}\`] if sparse, its dense shape if dense`
-                      : r.computed,
+              ? matmulShapeText(r.matmul)
+              : 'matrix_transpose' in r
+                ? `dense shape of \`${r.matrix_transpose}\`, its last two dims swapped`
+                : 'lookup' in r
+                  ? `dense shape of \`${r.lookup.ids}\` without its last dim, then the dims of \`${r.lookup.params}\` after its first`
+                  : 'dims' in r
+                    ? `[${r.dims.map((d) => `\`${d}\``).join(', ')}] (a null one: the dim before it)`
+                    : 'segments' in r
+                      ? `[\`${r.segments.num_segments}\`, or the last of \`${r.segments.segment_ids}\` + 1, ...dense shape of \`${r.segments.data}\` after its first dim]`
+                      : 'gradient_of' in r
+                        ? `[stored entries of \`${r.gradient_of}\`] if sparse, its dense shape if dense`
+                        : r.computed,
 );
 hb.registerHelper('gradientText', (s: LoadedSpec) => {
   const g = s.gradientOf;
@@ -78,6 +80,15 @@ hb.registerHelper('gradientText', (s: LoadedSpec) => {
     .join(', ');
   return `[\`${g.op}\`](#${g.op})${s.compiled ? ', derived from the expressions,' : ''} gives the gradient of ${whose}; \`rt.vjp('${s.name}', args, grad)\` runs it`;
 });
+/** The matmul rule in words: rows of op(a) and columns of op(b) after the flags (after a's batch dims, if any). */
+function matmulShapeText(m: Extract<ShapeRule, { matmul: unknown }>['matmul']): string {
+  const plain = `[rows of \`${m.a}\`, columns of \`${m.b}\`] after \`${m.adjoint_a}\` / \`${m.adjoint_b}\``;
+  if (!m.transpose_a && !m.transpose_b && !m.transpose_output) return plain;
+  const either = (x: string, y?: string) => (y ? `\`${x}\` or \`${y}\`` : `\`${x}\``);
+  const out = m.transpose_output ? `, the two swapped by \`${m.transpose_output}\`` : '';
+  return `[batch dims of \`${m.a}\`, rows of \`${m.a}\`, columns of \`${m.b}\`], \`${m.a}\` transposed by ${either(m.adjoint_a, m.transpose_a)}, \`${m.b}\` by ${either(m.adjoint_b, m.transpose_b)}${out}`;
+}
+
 hb.registerHelper('checkText', (c: CheckSpec) => (CHECK_RULES[c.rule] as CheckRuleDecl<CheckSpec>).doc(c));
 const DISPATCH_TEXT: Record<Dispatch, string> = {
   generated: 'generated from the expressions',

@@ -4,6 +4,7 @@ import { tsHeader } from './header.js';
 import { emitGpu } from './expr/emit-gpu.js';
 import { emitIntRange, int32Blocker } from './expr/emit-int-range.js';
 import { emitMagnitude } from './expr/emit-magnitude.js';
+import { gpuHelpers } from './expr/gpu-math.js';
 import type { Expr } from './expr/ast.js';
 import type { CompiledKernel, ExprField } from './expr/family.js';
 import { variablesOf } from './expr/variables.js';
@@ -45,6 +46,7 @@ export function emitGpuFamilies(specs: LoadedSpec[], templatePath: string): stri
         init: code('init'),
         combine: code('combine'),
         finalize: code('finalize') || 'acc',
+        functions: gpuHelpers(Object.values(k.exprs).filter((e): e is Expr => e !== undefined)),
         float32: boundFunctions(k, 'M', emitMagnitude),
         int32: k.dtypes.includes('int32') ? int32Ranges(k) : undefined,
       };

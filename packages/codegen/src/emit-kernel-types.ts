@@ -10,6 +10,7 @@ const KERNEL_ARG: Record<ArgType, string> = {
   sparse_or_dense: 'SparseData | DenseData',
   sparse_list: 'SparseData[]',
   sparse_or_sparse_list: 'SparseData | SparseData[]',
+  sparse_or_dense_list: '(SparseData | DenseData)[]',
   int_or_int_list: 'number | number[]',
   int: 'number',
   bool: 'boolean',
@@ -18,6 +19,7 @@ const KERNEL_ARG: Record<ArgType, string> = {
   axes: 'number[] | null',
   string: 'string',
   dtype: 'DType',
+  csr: 'CsrData',
 };
 
 const KERNEL_OUT: Record<OutputType, string> = {
@@ -25,6 +27,7 @@ const KERNEL_OUT: Record<OutputType, string> = {
   dense: 'DenseData',
   sparse_list: 'SparseData[]',
   sparse_or_dense: 'SparseData | DenseData',
+  csr: 'CsrData',
 };
 
 const COMMON = `
@@ -41,6 +44,22 @@ export type Scalar = number | bigint | boolean | string;
 export interface SparseData {
   readonly kind: 'sparse';
   indices: Float64Array;
+  values: Values;
+  shape: number[];
+  dtype: DType;
+}
+
+/**
+ * A CSR matrix (rank 2) or a batch of them (rank 3, TensorFlow's CSRSparseMatrix) as plain data. \`shape\` is
+ * [rows, cols] or [batch, rows, cols]. Batch b's entries are \`batchPointers[b]\` up to \`batchPointers[b + 1]\` of
+ * \`colIndices\` and \`values\`; its row r holds those \`rowPointers[b * (rows + 1) + r]\` up to the next, counted from
+ * the batch's first entry (each batch's row pointers start at 0). Columns are sorted and distinct within a row.
+ */
+export interface CsrData {
+  readonly kind: 'csr';
+  batchPointers: Int32Array;
+  rowPointers: Int32Array;
+  colIndices: Int32Array;
   values: Values;
   shape: number[];
   dtype: DType;

@@ -3,10 +3,17 @@ import type { ArgSpec, EntriesTerm, OpSpec, OutputSpec } from './spec-types.js';
 
 type Report = (path: readonly (string | number)[], message: string) => void;
 
-const NNZ_ARGS = ['sparse', 'sparse_list', 'sparse_or_sparse_list', 'sparse_or_dense'];
+const NNZ_ARGS = ['sparse', 'sparse_list', 'sparse_or_sparse_list', 'sparse_or_dense', 'csr'];
 const SIZE_ARGS = ['dense', 'scalar', 'sparse_or_dense'];
-const DIM_ARGS = ['sparse', 'dense', 'sparse_or_dense'];
-const TERM_ARGS: Record<string, string[]> = { nnz: NNZ_ARGS, size: SIZE_ARGS, dim: DIM_ARGS, min: ['int'] };
+const DIM_ARGS = ['sparse', 'dense', 'sparse_or_dense', 'csr'];
+const CROSS_ARGS = ['sparse_or_dense_list'];
+const TERM_ARGS: Record<string, string[]> = {
+  nnz: NNZ_ARGS,
+  size: SIZE_ARGS,
+  dim: DIM_ARGS,
+  min: ['int'],
+  cross: CROSS_ARGS,
+};
 
 /** What a family's kernel stores at most, from its roles: one entry per stored input entry (both, for a union). */
 function familyEntries(k: CompiledKernel): EntriesTerm[] {
@@ -38,6 +45,10 @@ export function entriesBounds(
       return;
     }
     terms.forEach((t, j) => {
+      if ('products' in t) {
+        checkProducts(t.products, ['outputs', i, 'entries', j, 'products'], args, report);
+        return;
+      }
       const [kind, names] =
         'nnz' in t
           ? ['nnz', [t.nnz]]
@@ -45,7 +56,9 @@ export function entriesBounds(
             ? ['size', [t.size]]
             : 'dim' in t
               ? ['dim', [t.dim[0]]]
-              : ['min', t.min];
+              : 'cross' in t
+                ? ['cross', [t.cross]]
+                : ['min', t.min];
       const types = TERM_ARGS[kind];
       for (const arg of names) {
         const a = args.get(arg);
@@ -60,4 +73,18 @@ export function entriesBounds(
     out[o.name] = terms;
   });
   return out;
+}
+
+/** A products term names two csr arguments and, for each, the bool arguments that transpose it. */
+function checkProducts(
+  p: { a: string; b: string; transpose_a: string[]; transpose_b: string[] },
+  at: (string | number)[],
+  args: Map<string, ArgSpec>,
+  report: Report,
+): void {
+  for (const k of ['a', 'b'] as const)
+    if (args.get(p[k])?.type !== 'csr') report([...at, k], `'${p[k]}' is not a csr argument`);
+  for (const k of ['transpose_a', 'transpose_b'] as const)
+    for (const flag of p[k])
+      if (args.get(flag)?.type !== 'bool') report([...at, k], `'${flag}' is not a bool argument`);
 }

@@ -32,6 +32,8 @@ const TENSOR_ARGS = new Set([
   'sparse_or_dense',
   'sparse_list',
   'sparse_or_sparse_list',
+  'csr',
+  'sparse_or_dense_list',
 ]);
 
 /** Reads every `*.yaml` under `specsDir`, validates each and all of them together; throws one SpecError listing every problem. */
@@ -163,6 +165,7 @@ function checkSpec(spec: OpSpec, report: Report): void {
   });
   checkDtypeDefaults(spec, report);
   checkDtypeFallbacks(spec, report);
+  checkPerItemDtypes(spec, report);
   const outNames = new Set<string>();
   spec.outputs.forEach((o, i) => {
     if (outNames.has(o.name)) report(['outputs', i, 'name'], `the output name '${o.name}' is used twice`);
@@ -171,8 +174,11 @@ function checkSpec(spec: OpSpec, report: Report): void {
     const rule = o.shape;
     if ('like' in rule) {
       const a = argByName.get(rule.like);
-      if (!a || !['sparse', 'dense', 'sparse_or_dense'].includes(a.type))
+      if (!a || !['sparse', 'dense', 'sparse_or_dense', 'csr'].includes(a.type))
         report(['outputs', i, 'shape', 'like'], `'${rule.like}' is not a tensor argument`);
+    } else if ('matrix_transpose' in rule) {
+      if (argByName.get(rule.matrix_transpose)?.type !== 'csr')
+        report(['outputs', i, 'shape', 'matrix_transpose'], `'${rule.matrix_transpose}' is not a csr argument`);
     } else if ('reduce' in rule) {
       const r = rule.reduce;
       if (argByName.get(r.input)?.type !== 'sparse')
@@ -196,10 +202,10 @@ function checkSpec(spec: OpSpec, report: Report): void {
     } else if ('matmul' in rule) {
       const r = rule.matmul;
       for (const k of ['a', 'b'] as const)
-        if (!['sparse', 'dense', 'sparse_or_dense'].includes(argByName.get(r[k])?.type ?? ''))
+        if (!['sparse', 'dense', 'sparse_or_dense', 'csr'].includes(argByName.get(r[k])?.type ?? ''))
           report(['outputs', i, 'shape', 'matmul', k], `'${r[k]}' is not a tensor argument`);
-      for (const k of ['adjoint_a', 'adjoint_b'] as const)
-        if (argByName.get(r[k])?.type !== 'bool')
+      for (const k of ['adjoint_a', 'adjoint_b', 'transpose_a', 'transpose_b', 'transpose_output'] as const)
+        if (r[k] !== undefined && argByName.get(r[k])?.type !== 'bool')
           report(['outputs', i, 'shape', 'matmul', k], `'${r[k]}' is not a bool argument`);
     } else if ('lookup' in rule) {
       const { ids, params } = rule.lookup;
@@ -254,6 +260,29 @@ function checkSpec(spec: OpSpec, report: Report): void {
   const usedOutputs = new Set(spec.examples.flatMap((ex) => Object.keys(ex.expect ?? {})));
   spec.outputs.forEach((o, i) => {
     if (!usedOutputs.has(o.name)) report(['outputs', i, 'name'], `no example shows the output '${o.name}'`);
+  });
+}
+
+/**
+ * The items of a sparse_or_dense_list take their dtypes one by one (TensorFlow's list(type) attrs), so its dtype
+ * variable stands for a set of dtypes, never for one: no other argument or output may use it.
+ */
+function checkPerItemDtypes(spec: OpSpec, report: Report): void {
+  spec.args.forEach((a, i) => {
+    if (a.type !== 'sparse_or_dense_list' || a.dtype === undefined) return;
+    if (!(a.dtype in spec.dtypes)) {
+      report(['args', i, 'dtype'], `a sparse_or_dense_list takes a dtype variable (its items' dtypes), not ${a.dtype}`);
+      return;
+    }
+    const others = [
+      ...spec.args.filter((b) => b !== a && b.dtype === a.dtype).map((b) => b.name),
+      ...spec.outputs.filter((o) => o.dtype === a.dtype).map((o) => o.name),
+    ];
+    if (others.length)
+      report(
+        ['args', i, 'dtype'],
+        `the items of ${a.name} take their dtypes from ${a.dtype} one by one, so ${a.dtype} cannot also be the dtype of ${others.join(', ')}`,
+      );
   });
 }
 

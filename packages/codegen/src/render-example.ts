@@ -9,6 +9,7 @@ function valueToTs(v: unknown): string {
     const s = v.sparse;
     return `new SparseTensor(${json(s.indices)}, ${json(s.values)}, ${json(s.dense_shape)}, '${v.dtype}')`;
   }
+  if (isObject(v) && isObject(v.csr)) return `CsrMatrix.fromJSON(${json({ ...v.csr, dtype: v.dtype })})`;
   if (isObject(v) && 'dense' in v) {
     return v.shape
       ? `tensor(${json(v.dense)}, '${v.dtype}', ${json(v.shape)})`
@@ -23,6 +24,10 @@ function valueToText(v: unknown): string {
   if (isObject(v) && isObject(v.sparse)) {
     const s = v.sparse;
     return `SparseTensor(indices=${json(s.indices)}, values=${json(s.values)}, dense_shape=${json(s.dense_shape)}) ${v.dtype}`;
+  }
+  if (isObject(v) && isObject(v.csr)) {
+    const c = v.csr;
+    return `CsrMatrix(row_pointers=${json(c.row_pointers)}, col_indices=${json(c.col_indices)}, values=${json(c.values)}, dense_shape=${json(c.dense_shape)}) ${v.dtype}`;
   }
   if (isObject(v) && 'dense' in v) return `${json(v.dense)} ${v.dtype}`;
   if (Array.isArray(v)) return `[${v.map(valueToText).join(', ')}]`;

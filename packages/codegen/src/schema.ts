@@ -135,7 +135,15 @@ export const specSchema = {
                 type: 'object',
                 additionalProperties: false,
                 required: ['a', 'b', 'adjoint_a', 'adjoint_b'],
-                properties: { a: identifier, b: identifier, adjoint_a: identifier, adjoint_b: identifier },
+                properties: {
+                  a: identifier,
+                  b: identifier,
+                  adjoint_a: identifier,
+                  adjoint_b: identifier,
+                  transpose_a: identifier,
+                  transpose_b: identifier,
+                  transpose_output: identifier,
+                },
               },
               lookup: {
                 type: 'object',
@@ -151,6 +159,7 @@ export const specSchema = {
                 required: ['data', 'segment_ids', 'num_segments'],
                 properties: { data: identifier, segment_ids: identifier, num_segments: identifier },
               },
+              matrix_transpose: identifier,
             },
           },
           order: {
@@ -177,6 +186,18 @@ export const specSchema = {
                   items: [identifier, { type: 'integer', minimum: 0 }],
                 },
                 min: { type: 'array', minItems: 1, items: identifier },
+                products: {
+                  type: 'object',
+                  additionalProperties: false,
+                  required: ['a', 'b', 'transpose_a', 'transpose_b'],
+                  properties: {
+                    a: identifier,
+                    b: identifier,
+                    transpose_a: { type: 'array', items: identifier, uniqueItems: true },
+                    transpose_b: { type: 'array', items: identifier, uniqueItems: true },
+                  },
+                },
+                cross: identifier,
               },
             },
           },

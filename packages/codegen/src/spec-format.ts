@@ -11,6 +11,7 @@ export type ArgType =
   | 'sparse_or_dense'
   | 'sparse_list'
   | 'sparse_or_sparse_list'
+  | 'sparse_or_dense_list'
   | 'int'
   | 'bool'
   | 'int_list'
@@ -18,7 +19,8 @@ export type ArgType =
   | 'shape'
   | 'axes'
   | 'string'
-  | 'dtype';
+  | 'dtype'
+  | 'csr';
 
 /** Each argument type, as the op reference describes it. */
 export const ARG_TYPES: Record<ArgType, string> = {
@@ -29,6 +31,7 @@ export const ARG_TYPES: Record<ArgType, string> = {
   sparse_or_dense: 'a SparseTensor or a dense tensor',
   sparse_list: 'a list of SparseTensors',
   sparse_or_sparse_list: 'a SparseTensor or a list of SparseTensors',
+  sparse_or_dense_list: 'a list of SparseTensors and dense tensors, each of any dtype the list allows',
   int: 'a whole number',
   bool: 'a boolean',
   int_list: 'a list of whole numbers',
@@ -37,10 +40,11 @@ export const ARG_TYPES: Record<ArgType, string> = {
   axes: 'null (every axis), an axis, or a list of axes',
   string: 'a string (one of those the argument lists, where it lists them)',
   dtype: "a dtype name ('float32', 'int64', ...): the dtype of the argument's dtype variable",
+  csr: 'a CsrMatrix: a CSR matrix (rank 2) or a batch of them (rank 3)',
 };
 
 /** What an output is. */
-export type OutputType = 'sparse' | 'dense' | 'sparse_list' | 'sparse_or_dense';
+export type OutputType = 'sparse' | 'dense' | 'sparse_list' | 'sparse_or_dense' | 'csr';
 
 // Every output type once: the compiler refuses a missing or unknown one.
 const OUTPUT_TYPE_SET: Record<OutputType, true> = {
@@ -48,6 +52,7 @@ const OUTPUT_TYPE_SET: Record<OutputType, true> = {
   dense: true,
   sparse_list: true,
   sparse_or_dense: true,
+  csr: true,
 };
 export const OUTPUT_TYPES = Object.keys(OUTPUT_TYPE_SET) as OutputType[];
 
@@ -58,7 +63,18 @@ export type ShapeRule =
   | { reduce: { input: string; axes: string; keepdims: string } }
   | { replace_last: { input: string; with: string } }
   | { replace_first: { input: string; with: string } }
-  | { matmul: { a: string; b: string; adjoint_a: string; adjoint_b: string } }
+  | {
+      matmul: {
+        a: string;
+        b: string;
+        adjoint_a: string;
+        adjoint_b: string;
+        transpose_a?: string;
+        transpose_b?: string;
+        transpose_output?: string;
+      };
+    }
+  | { matrix_transpose: string }
   | { lookup: { ids: string; params: string } }
   | { gradient_of: string }
   | { dims: string[] }
@@ -68,10 +84,20 @@ export type ShapeRule =
 /**
  * One term of a bound on the stored entries of a sparse output, known before its kernel runs: the stored entries
  * of a sparse argument (of every tensor, for a list), the element count of a dense argument, one dim of an
- * argument's dense shape, or the smallest of some whole-number arguments (those given: a null one is left out). The
- * bound is the sum of its terms; the runtime's byte budget reads it.
+ * argument's dense shape, the smallest of some whole-number arguments (those given: a null one is left out), or the
+ * crosses of a list of batch-first inputs (sparse_cross: over the rows, the product of each input's entries in the
+ * row, which the runtime counts from the inputs in linear time); or, for a product of two CSR matrices, the products
+ * Gustavson's algorithm forms in each row of op(a) · op(b), each row's count capped at its columns
+ * (`transpose_a`/`transpose_b` list the bool arguments any of which transposes an operand). The bound is the sum of
+ * its terms; the runtime's byte budget reads it.
  */
-export type EntriesTerm = { nnz: string } | { size: string } | { dim: [string, number] } | { min: string[] };
+export type EntriesTerm =
+  | { nnz: string }
+  | { size: string }
+  | { dim: [string, number] }
+  | { min: string[] }
+  | { cross: string }
+  | { products: { a: string; b: string; transpose_a: string[]; transpose_b: string[] } };
 
 /**
  * The order a sparse output's entries are in by construction: canonical row-major order, or the order of a sparse

@@ -38,8 +38,8 @@ describe('parse', () => {
   it('reports syntax errors, unknown functions and wrong arities at their position', () => {
     expect(errorOf(() => parseExpr('a + * b')).pos).toBe(4);
     expect(errorOf(() => parseExpr('a + b)')).message).toMatch(/unexpected '\)'/);
-    const unknown = errorOf(() => parseExpr('1 + tanh(a)'));
-    expect(unknown.message).toMatch(/unknown function 'tanh'/);
+    const unknown = errorOf(() => parseExpr('1 + lgamma(a)'));
+    expect(unknown.message).toMatch(/unknown function 'lgamma'/);
     expect(unknown.pos).toBe(4);
     expect(errorOf(() => parseExpr('max(a)')).message).toMatch(/max takes 2 argument\(s\), got 1/);
     expect(errorOf(() => parseExpr('a $ b')).message).toMatch(/unexpected character '\$'/);
@@ -117,6 +117,32 @@ describe('emitted JS is exact per dtype', () => {
     expect(run('min_value + 0 * a', 'int64', 0n)).toBe(-(2n ** 63n));
   });
 
+  it('the float functions are accurate near 0, in float32 as in float64', () => {
+    const tiny = Math.fround(1e-6);
+    // exp(x) - 1 would give 9.5367432e-7 in float32
+    expect(run('expm1(a)', 'float32', tiny)).toBe(Math.fround(1.0000005e-6));
+    expect(run('log1p(a)', 'float32', Math.fround(1e-7))).toBe(Math.fround(9.9999994e-8));
+    expect(run('expm1(a)', 'float64', 1e-10)).toBe(1.00000000005e-10);
+    for (const fn of ['sin', 'tan', 'tanh', 'asin', 'atan', 'sinh', 'asinh', 'atanh'])
+      expect(run(`${fn}(a)`, 'float32', tiny), fn).toBe(tiny);
+    expect(run('atanh(a)', 'float32', 1)).toBe(Infinity);
+    expect(run('asin(a)', 'float64', 2)).toBeNaN();
+  });
+
+  it("round and rint round half to even, as C's rint does; round leaves integers as they are", () => {
+    const halves = [0.5, -0.5, 1.5, 2.5, -2.5, Math.fround(0.49999997), 4194304.5, 0.49999999999999994];
+    for (const fn of ['rint', 'round'])
+      for (const dtype of ['float32', 'float64'] as const)
+        expect(halves.map((x) => run(`${fn}(a)`, dtype, x))).toEqual([0, -0, 2, 2, -2, 0, 4194304, 0]);
+    expect(run('round(a)', 'int32', -2147483648)).toBe(-2147483648);
+    expect(run('round(a)', 'int64', 2n ** 63n - 1n)).toBe(2n ** 63n - 1n);
+    expect(run('floor(a) + ceil(b)', 'float32', -0.5, 0.5)).toBe(0);
+    for (const fn of ['rint', 'floor', 'ceil', 'expm1', 'sin'])
+      expect(errorOf(() => checkExpr(parseExpr(`${fn}(a)`), 'int32', ['a'], 'value')).message).toMatch(
+        new RegExp(`${fn} is defined for float32 and float64, not int32`),
+      );
+  });
+
   it('NaN propagates through min and max; sign keeps NaN and folds -0 to 0', () => {
     expect(run('max(a, b)', 'float64', NaN, 1)).toBeNaN();
     expect(run('min(a, b)', 'float32', 1, NaN)).toBeNaN();
@@ -134,6 +160,23 @@ describe('keepsZero: a map must keep implicit zeros absent', () => {
     ['x + 1', false],
     ['exp(x)', false],
     ['log(x)', false],
+    ...[
+      'expm1',
+      'log1p',
+      'sin',
+      'tan',
+      'tanh',
+      'asin',
+      'atan',
+      'sinh',
+      'asinh',
+      'atanh',
+      'floor',
+      'ceil',
+      'rint',
+      'round',
+    ].map((fn) => [`${fn}(x)`, true] as [string, boolean]),
+    ['expm1(x) + 1', false],
   ])('%s → %s', (src, keeps) => {
     expect(keepsZero(parseExpr(src), 'float64')).toBe(keeps);
   });

@@ -23,6 +23,8 @@ describe('int32 ranges (emit-int-range.ts): when float32 computes an int32 expre
     expect(int32Blocker(parseExpr('a / b'))).toMatch(/^division/);
     expect(int32Blocker(parseExpr('max(a, 1 + pow(a, b))'))).toMatch(/^pow/);
     expect(int32Blocker(parseExpr('where(a < b, -sqrt(a), b)'))).toMatch(/^sqrt/);
+    expect(int32Blocker(parseExpr('a + floor(b)'))).toMatch(/^floor \(not an integer\)/);
+    expect(range('round(a) * 2', iv(-7, 9))).toEqual(iv(-14, 18));
     for (const ok of ['a + b', 'max(acc, x)', 'thresh <= abs(out)', 'where(a < 0, -a, sign(b) * b)', 'min_value'])
       expect(int32Blocker(parseExpr(ok)), ok).toBeUndefined();
     expect(() => emitIntRange(parseExpr('a / b'), VARS)).toThrow(/no float32 range/);

@@ -45,6 +45,29 @@ describe('float32 magnitudes (emit-magnitude.ts): when no step can take a subnor
     expect(bound('a * 1e-39', M.span(1, 1), M.lit(0))).toBeUndefined();
   });
 
+  it('bounds the functions the GPU computes with helpers, and marks where a helper gives its sentinel', () => {
+    const FLOAT32_MAX = 3.4028234663852886e38;
+    // near 0 these functions are about x itself: normal down to twice the smallest normal (the factor-2 margin)
+    for (const fn of ['expm1', 'log1p', 'sin', 'tan', 'tanh', 'asin', 'atan', 'sinh', 'asinh', 'atanh']) {
+      expect(bound(`${fn}(a)`, M.span(2 ** -124, 0.25), M.lit(0)), fn).toBeDefined();
+      expect(bound(`${fn}(a)`, M.span(2 ** -126, 0.25), M.lit(0)), fn).toBeUndefined();
+      expect(bound(`${fn}(a)`, M.span(2 ** -124, 0.25), M.lit(0))!.hi, fn).toBeLessThan(1);
+    }
+    // past the helpers' ranges, the largest float32 (rerun on the JS kernels)
+    expect(bound('sin(a)', M.span(1, M.TRIG_RANGE), M.lit(0))!.hi).toBeLessThanOrEqual(2);
+    expect(bound('sin(a)', M.span(1, 2 * M.TRIG_RANGE), M.lit(0))!.hi).toBe(FLOAT32_MAX);
+    expect(bound('tan(a)', M.span(1, 2), M.lit(0))!.hi).toBe(FLOAT32_MAX);
+    expect(bound('expm1(a)', M.span(1, 89), M.lit(0))!.hi).toBe(FLOAT32_MAX);
+    expect(bound('log1p(a)', M.span(0.5, 1), M.lit(0))!.hi).toBe(FLOAT32_MAX);
+    expect(bound('asin(a)', M.span(0.5, 2), M.lit(0))!.hi).toBe(FLOAT32_MAX);
+    // sin near a multiple of π stays normal
+    expect(bound('sin(a)', M.span(1, 2 ** 100), M.lit(0))!.lo).toBeGreaterThanOrEqual(2 ** -31);
+    // the roundings give 0 or a whole number
+    expect(bound('floor(a)', M.span(2 ** -100, 3.5), M.lit(0))).toEqual({ lo: 1, hi: 4.5, grid: 1 });
+    expect(bound('rint(a) * 1e-37', M.span(0.25, 3), M.lit(0))).toBeDefined();
+    expect(bound('rint(a) * 1e-38', M.span(0.25, 3), M.lit(0))).toBeUndefined();
+  });
+
   it('property: where magnitudes are given, float32 step by step (as the JS kernels compute) gives no subnormal', () => {
     const exprs = [
       'a + b',
@@ -61,6 +84,20 @@ describe('float32 magnitudes (emit-magnitude.ts): when no step can take a subnor
       'where(a < b, a * a, b / a)',
       'a * a * a',
       'sign(a) * b - a',
+      'expm1(a) * b',
+      'log1p(a) + b',
+      'sin(a) * b',
+      'tan(a) - b',
+      'tanh(a) * b',
+      'asin(a) + b',
+      'atan(a) * b',
+      'sinh(a) * b',
+      'asinh(a) - b',
+      'atanh(a) + b',
+      'floor(a) * b',
+      'ceil(a) - b',
+      'rint(a) + b',
+      'round(a) * b',
     ];
     const compiled = exprs.map((src) => {
       const e = parseExpr(src);

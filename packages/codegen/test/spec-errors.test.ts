@@ -157,6 +157,15 @@ describe('a broken spec fails codegen with a message naming file and field', () 
     expect(msg).toMatch(/to_dense\.yaml:1: name: the op id 'sparse_tensor_to_dense' must match the file name/);
   });
 
+  it('a list whose items take their dtypes one by one shares its dtype variable with nothing', () => {
+    const cross = readFileSync(join(SPECS, 'sparse_cross.yaml'), 'utf8');
+    const shared = cross.replace('    type: scalar\n    dtype: string', '    type: scalar\n    dtype: T');
+    const msg = problemsOf(specsWith(() => shared, 'sparse_cross.yaml'));
+    expect(msg).toMatch(
+      /args\[0\]\.dtype: the items of inputs take their dtypes from T one by one, so T cannot also be the dtype of separator/,
+    );
+  });
+
   it('YAML that does not parse', () => {
     const msg = problemsOf(specsWith((y) => y.replace('summary: Converts', 'summary: [Converts')));
     expect(msg).toMatch(/sparse_tensor_to_dense\.yaml:\d+: \(spec\): YAML:/);

@@ -1,6 +1,7 @@
 import {
   formatValue,
   isFloatDType,
+  type CsrView,
   type DenseView,
   type OutputView,
   type SparseView,
@@ -104,6 +105,7 @@ function compareTensor(
     return;
   }
   if (want.kind === 'sparse') compareSparse(got as SparseView, want, path, tolerance, found);
+  else if (want.kind === 'csr') compareCsr(got as CsrView, want, path, tolerance, found);
   else compareDense(got as DenseView, want, path, tolerance, found);
 }
 
@@ -129,6 +131,29 @@ function compareSparse(
     if (!sameList(got.indices[i], w))
       found.add(`${path}.indices[${i}]: got ${formatValue(got.indices[i])}, want ${formatValue(w)}`);
   });
+  compareValues(got.values, want.values, want.dtype, (i) => `${path}.values[${i}]`, tolerance, found);
+}
+
+/** A CSR matrix: its shape and structure exactly (pointers, columns), then its values with the tolerance. */
+function compareCsr(
+  got: CsrView,
+  want: CsrView,
+  path: string,
+  tolerance: Tolerance | undefined,
+  found: Mismatches,
+): void {
+  const parts = [
+    ['dense_shape', got.denseShape, want.denseShape],
+    ['batch_pointers', got.batchPointers, want.batchPointers],
+    ['row_pointers', got.rowPointers, want.rowPointers],
+    ['col_indices', got.colIndices, want.colIndices],
+  ] as const;
+  for (const [name, g, w] of parts) {
+    if (sameList(g, w)) continue;
+    // A wrong structure makes every later comparison noise.
+    found.add(`${path}.${name}: got ${formatValue(g)}, want ${formatValue(w)}`);
+    return;
+  }
   compareValues(got.values, want.values, want.dtype, (i) => `${path}.values[${i}]`, tolerance, found);
 }
 

@@ -1,5 +1,6 @@
 import {
   formatValue,
+  type CsrView,
   int64Entry,
   isDigitString,
   type DenseView,
@@ -30,6 +31,24 @@ function resultTensor(x: unknown): TensorView | undefined {
   if (typeof x !== 'object' || x === null) return undefined;
   const o = x as Record<string, unknown>;
   const dtype = typeof o.dtype === 'string' ? o.dtype : '(none)';
+  // A CsrMatrix (`rowPointers`...), or its plain data (`row_pointers`...).
+  // Its other parts are read only then: a SparseTensor's number accessors refuse a dim past 2^53 - 1.
+  const rowPointers = o.rowPointers ?? o.row_pointers;
+  const colIndices = o.colIndices ?? o.col_indices;
+  const csrShape = isList(rowPointers) && isList(colIndices) ? (o.denseShape ?? o.dense_shape) : undefined;
+  if (isList(rowPointers) && isList(colIndices) && isList(o.values) && isList(csrShape)) {
+    const batchPointers = o.batchPointers ?? o.batch_pointers;
+    const view: CsrView = {
+      kind: 'csr',
+      batchPointers: isList(batchPointers) ? Array.from(batchPointers, Number) : [],
+      rowPointers: Array.from(rowPointers, Number),
+      colIndices: Array.from(colIndices, Number),
+      values: Array.from(o.values, (v) => normalizeResult(v, dtype)),
+      denseShape: Array.from(csrShape, Number),
+      dtype,
+    };
+    return view;
+  }
   // A SparseTensor holds its dims and indices exactly in `exactShape` and `exactIndexData` (its number accessors
   // refuse a dim past 2^53 - 1); plain data has `indices` and `dense_shape`.
   if (isList(o.exactShape) && isList(o.exactIndexData) && isList(o.values)) {
@@ -80,7 +99,7 @@ const isList = (x: unknown): x is ArrayLike<unknown> =>
 
 export function describeKind(view: OutputView): string {
   if (Array.isArray(view)) return `a list of ${view.length}`;
-  return view.kind === 'sparse' ? 'a SparseTensor' : 'a dense Tensor';
+  return view.kind === 'sparse' ? 'a SparseTensor' : view.kind === 'csr' ? 'a CsrMatrix' : 'a dense Tensor';
 }
 
 function describe(x: unknown): string {

@@ -1,8 +1,16 @@
-import { decodeFloat, isDenseForm, isDigitString, isFloatDType, isRecord, isSparseForm } from '@sparse/case-format';
-import { SparseTensor, tensor, type DType } from '@sparse/runtime';
+import {
+  decodeFloat,
+  isCsrForm,
+  isDenseForm,
+  isDigitString,
+  isFloatDType,
+  isRecord,
+  isSparseForm,
+} from '@sparse/case-format';
+import { CsrMatrix, SparseTensor, tensor, type DType } from '@sparse/runtime';
 
 /**
- * A case value as a runtime argument: `{sparse}` → SparseTensor, `{dense}` → Tensor, a list → a list of converted
+ * A case value as a runtime argument: `{sparse}` → SparseTensor, `{dense}` → Tensor, `{csr}` → CsrMatrix, a list → a list of converted
  * items. Plain values (numbers, bools, strings, nested lists, null) pass through unchanged: the runtime converts
  * them as TensorFlow converts Python values, and that conversion is part of what a case tests.
  * Constructors may throw InvalidArgumentError/TypeError; run it where a case's expected error is caught.
@@ -18,6 +26,11 @@ export function toRuntimeValue(value: unknown): unknown {
       decodeDims(s.dense_shape) as bigint[],
       value.dtype as DType | undefined,
     );
+  }
+  if (isCsrForm(value)) {
+    const c = isRecord(value.csr) ? value.csr : {};
+    const values = Array.isArray(c.values) ? c.values.map((v) => decodeArgValue(v, value.dtype)) : c.values;
+    return CsrMatrix.fromJSON({ ...c, values, dtype: value.dtype } as Parameters<typeof CsrMatrix.fromJSON>[0]);
   }
   if (isDenseForm(value)) {
     const nested = mapLeaves(value.dense, (v) => decodeArgValue(v, value.dtype));
@@ -60,5 +73,5 @@ function mapLeaves(nested: unknown, f: (leaf: unknown) => unknown): unknown {
 }
 
 function containsTensorForm(x: unknown): boolean {
-  return isSparseForm(x) || isDenseForm(x) || (Array.isArray(x) && x.some(containsTensorForm));
+  return isSparseForm(x) || isDenseForm(x) || isCsrForm(x) || (Array.isArray(x) && x.some(containsTensorForm));
 }

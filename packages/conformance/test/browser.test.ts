@@ -35,9 +35,7 @@ const PAGE = `<!doctype html>
   try {
     registerBackend('gpu', createGpuBackend);
     const { cases } = await (await fetch('/cases.json')).json();
-    const report = {};
-    for (const backend of listBackends()) {
-      const rt = await createRuntime({ backend });
+    const runAll = async (rt) => {
       const counts = { passed: 0, failed: 0, unsupported: 0, delegated: 0 };
       const failures = [];
       for (const c of cases) {
@@ -45,18 +43,14 @@ const PAGE = `<!doctype html>
         counts[r.status]++;
         if (r.status === 'failed' || r.status === 'unsupported') failures.push(c.op + '/' + c.name + ': ' + r.message);
       }
-      report[backend] = { counts, failures: failures.slice(0, 10), cases: cases.length };
-    }
+      return { counts, failures: failures.slice(0, 10), cases: cases.length };
+    };
+    const report = {};
+    for (const backend of listBackends()) report[backend] = await runAll(await createRuntime({ backend }));
     // The wasm backend on three threads (the page is cross-origin isolated): every example, then a product big
     // enough to be cut between the threads, which must equal one thread's exactly.
     const threaded = await createRuntime({ backend: 'wasm', threads: 3 });
-    const counts = { passed: 0, failed: 0, unsupported: 0, delegated: 0 };
-    const failures = [];
-    for (const c of cases) {
-      const r = await runCase(threaded, c);
-      counts[r.status]++;
-      if (r.status === 'failed' || r.status === 'unsupported') failures.push(c.op + '/' + c.name + ': ' + r.message);
-    }
+    const onThreads = await runAll(threaded);
     const one = await createRuntime({ backend: 'wasm' });
     const indices = [];
     for (let r = 0; r < 2000; r++) for (let k = 0; k < 20; k++) indices.push([r, (r * 37 + k * 101) % 2000]);
@@ -64,7 +58,7 @@ const PAGE = `<!doctype html>
     const b = tensor(new Float32Array(2000 * 32).map((_, i) => ((i * 5) % 11) / 4), 'float32', [2000, 32]);
     const [x, y] = [threaded, one].map((rt) => Array.from(rt.sparse.tensorDenseMatmul(a, b).data));
     const sameProduct = x.length === 64000 && x.every((v, i) => Object.is(v, y[i]));
-    report['wasm-threads'] = { counts, failures: failures.slice(0, 10), cases: cases.length, threads: threaded.threads, sameProduct };
+    report['wasm-threads'] = { ...onThreads, threads: threaded.threads, sameProduct };
     window.__report = report;
   } catch (e) {
     window.__report = { error: String(e && e.stack || e) };

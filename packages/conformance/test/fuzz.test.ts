@@ -83,6 +83,24 @@ const BAD_SPARSE: unknown[] = [
   { indices: [], values: [], dense_shape: [] },
 ];
 
+// CsrMatrix plain forms that are not CSR matrices: pointers that decrease, run past the values or are not whole,
+// columns out of range or unsorted, ranks other than 2 and 3, a shape too large for int32 pointers, junk parts.
+const BAD_CSR: unknown[] = [
+  { row_pointers: [0, 2, 1], col_indices: [0, 1], values: [1, 2], dense_shape: [2, 2] },
+  { row_pointers: [0, 1, 3], col_indices: [0, 1], values: [1, 2], dense_shape: [2, 2] },
+  { row_pointers: [1, 1], col_indices: [0], values: [1], dense_shape: [1, 2] },
+  { row_pointers: [0, 1.5], col_indices: [0], values: [1], dense_shape: [1, 2] },
+  { row_pointers: [0, 1], col_indices: [5], values: [1], dense_shape: [1, 2] },
+  { row_pointers: [0, 2], col_indices: [1, 0], values: [1, 2], dense_shape: [1, 2] },
+  { row_pointers: [0, 1], col_indices: [0], values: [1], dense_shape: [2] },
+  { row_pointers: [0, 0], col_indices: [], values: [], dense_shape: [1, 2, 3, 4] },
+  { row_pointers: [0], col_indices: [], values: [], dense_shape: [1e15, 1e15] },
+  { row_pointers: [0, 1], col_indices: [0], values: ['a'], dense_shape: [1, 2] },
+  { row_pointers: 'x', col_indices: [0], values: [1], dense_shape: [1, 2] },
+  { row_pointers: [0, 1], col_indices: [0], values: [1], dense_shape: [1, 2], batch_pointers: [0, 2] },
+  { row_pointers: [0, 1], col_indices: [0], values: [1], dense_shape: [1, 2], extra: 1 },
+];
+
 const BAD_DENSE: unknown[] = [
   [[1, 2], [3]],
   [['a', 1]],
@@ -124,9 +142,29 @@ function malformed(a: ArgMeta): unknown[] {
       ];
     case 'sparse_or_dense':
       return [...BAD_SPARSE, ...BAD_DENSE, ...ANYTHING];
+    case 'sparse_or_dense_list':
+      return [
+        BAD_SPARSE,
+        BAD_DENSE,
+        [sparse, ...BAD_DENSE.slice(0, 3)],
+        [tensor([[1, 2]]), ...BAD_SPARSE.slice(0, 3)],
+        [
+          sparse,
+          tensor([
+            [1, 2],
+            [3, 4],
+            [5, 6],
+          ]),
+        ],
+        [sparse, new SparseTensor([[0, 0, 0]], [1], [2, 2, 2])],
+        new Array(2),
+        ...ANYTHING,
+      ];
     case 'dense':
     case 'scalar':
       return [sparse, ...BAD_DENSE, ...ANYTHING];
+    case 'csr':
+      return [sparse, tensor([[1, 2]]), ...BAD_CSR, ...ANYTHING];
     default:
       return [sparse, ...BAD_INTS, ...ANYTHING];
   }

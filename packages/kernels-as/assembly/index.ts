@@ -19,6 +19,7 @@ export * from './bounding-box';
 export * from './fill-empty-rows';
 export * from './to-indicator';
 export * from './merge-rows';
+export * from './csr-matrix';
 export { exp_f64 } from './fdlibm-exp';
 
 export function spmm_csr_float32(

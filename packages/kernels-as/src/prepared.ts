@@ -148,11 +148,17 @@ export class PreparedCache {
    * means "copy them for the call".
    */
   values(values: Values, bytesPer: number): number | undefined {
-    const key = values as Values & { byteLength: number };
+    return this.array(values as Values & { byteLength: number }, values.length * bytesPer);
+  }
+
+  /**
+   * A typed array's bytes (`bytes` of them: its values as wasm memory holds them), if resident or can be made so:
+   * a tensor's values, or any array of a CsrMatrix. Undefined means "copy it for the call".
+   */
+  array(key: Values & { byteLength: number }, bytes: number): number | undefined {
     if (!(key.byteLength >= this.minBytes)) return undefined;
     const e = this.lookup(this.valueEntries, key);
     if (e) return e.ptr;
-    const bytes = values.length * bytesPer;
     if (!this.eligible(key, bytes)) return undefined;
     const p = this.upload(this.valueEntries, key, bytes);
     if (p === undefined) return undefined;

@@ -86,6 +86,16 @@ export class WasmContext {
   }
 
   /**
+   * One array of a CsrMatrix in wasm memory (i32 pointers and column indices, or values in the dtype's storage):
+   * its prepared copy (made now if it can be kept), else a copy for the call.
+   */
+  csrArrayOf(a: Int32Array | Float32Array | Float64Array): number {
+    return (
+      this.prepared.array(a, a.byteLength) ?? this.heap.putArray(new Uint8Array(a.buffer, a.byteOffset, a.byteLength))
+    );
+  }
+
+  /**
    * How a matrix's entries (i32 indices at `idx`, as indicesOf gave them) lie by row: its CSR row pointers and
    * order, kept with its prepared indices, else computed for the call. Linear: one pass over the entries.
    */

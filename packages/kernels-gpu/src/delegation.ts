@@ -7,8 +7,10 @@
  * and are rounded back into int32. float64, int64, bool and string values are delegated, never rounded to float32;
  * so are int32 calls past the bound, and int32 ops whose meaning is not float arithmetic (integer division, pow).
  * Within float32, a call is delegated when its inputs hold inf, nan or a subnormal, or rerun on the JS kernels
- * when its result holds inf or nan (WebGL does not promise IEEE special values), and when a buffer or an offset
- * would pass 2^24 (float textures hold integers exactly up to there).
+ * when its result holds inf or nan (WebGL does not promise IEEE special values) or the largest float32 (what a
+ * function the GPU computes with a helper of its own gives past the range it computes within the precision rule:
+ * sin and tan past |x| = 2048, expm1 and sinh past 88.5, and where the result is inf or nan), and when a buffer or
+ * an offset would pass 2^24 (float textures hold integers exactly up to there).
  *
  * Subnormal results: GPUs flush subnormal float32 values (nonzero, below 2^-126) to zero, in results and in every
  * step, and a flushed value comes back as an exact 0 or a wrong small number that nothing in the output tells from
@@ -18,7 +20,7 @@
  * which keeps a sum that cancels sound: a nonzero sum of values of magnitude ≥ 2^-103 is ≥ 2^-126); the matmul's
  * products and their sums the same way; softmax's exp(x − max) / Σ per row (x − max ≥ −87.3 + ln(4 · the row's
  * length), or below −104.7, where exp underflows to 0 on both). Steps the GPU computes only approximately (division,
- * sqrt, exp, log, pow) get a factor-2 margin. The to-dense scatters only copy their screened values. Else the call
+ * sqrt, exp, log, pow, and the functions it computes with helpers of its own: expm1, sin…) get a factor-2 margin. The to-dense scatters only copy their screened values. Else the call
  * runs on the JS kernels.
  *
  * Textures: every gpu.js kernel's output and array arguments are textures, whose sides the device caps
@@ -41,7 +43,7 @@ export const REASONS = {
   nonFinite:
     'float32 inputs holding inf, nan or a subnormal: WebGL does not promise IEEE special values and flushes subnormals to zero, ran on the JS kernels',
   nonFiniteResult:
-    'the GPU result held inf, nan or the largest float32 (where GLSL has no infinity, or leaves the result undefined), which WebGL does not promise to compute as IEEE does: rerun on the JS kernels',
+    'the GPU result held inf, nan or the largest float32 (where GLSL has no infinity, leaves the result undefined, or a function was given an argument past the range the GPU computes it in within its precision rule), which WebGL does not promise to compute as IEEE does: rerun on the JS kernels',
   subnormal:
     'a step of this float32 call could take a subnormal value (nonzero, below 2^-126; a host-side bound on every step), which GPUs flush to zero: ran on the JS kernels, which keep it',
   textureLimit: (limit: number) =>

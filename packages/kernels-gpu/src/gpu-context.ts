@@ -4,6 +4,8 @@ import { argumentTexture, outputTexture, TextureLimitError } from './texture-lim
 export interface KernelSettings {
   /** gpu.js loop bound for loops over data-dependent counts. */
   loopMaxIterations?: number;
+  /** The sources of the gpu.js helper functions the kernel calls (codegen's gpu-math.ts), the same for every call of `key`. */
+  functions?: readonly string[];
 }
 
 export interface GpuContextOptions {
@@ -114,6 +116,7 @@ export class GpuContext {
           precision: 'single',
           tactic: 'precision',
           ...(settings.loopMaxIterations ? { loopMaxIterations: settings.loopMaxIterations } : {}),
+          ...(settings.functions?.length ? { functions: [...settings.functions] } : {}),
           // immutable: every call returns its own texture (a clone gpu.js detaches before the kernel renders
           // again), so a later call of the same kernel never overwrites a texture still in use.
           ...(pipelined ? { pipeline: true, immutable: true } : {}),

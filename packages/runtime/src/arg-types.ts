@@ -1,10 +1,14 @@
 import type { DType, Scalar } from './dtype.js';
 import type { SparseTensor, SparseTensorValue } from './sparse-tensor.js';
 import type { Tensor } from './tensor.js';
+import type { CsrMatrix, CsrMatrixValue } from './csr-matrix.js';
 import type { TypedArray } from './list-input.js';
 
 /** A SparseTensor, or its plain-data form. */
 export type SparseLike = SparseTensor | (Omit<SparseTensorValue, 'dtype'> & { dtype?: DType });
+
+/** A CsrMatrix, or its plain-data form. */
+export type CsrLike = CsrMatrix | (Omit<CsrMatrixValue, 'dtype'> & { dtype?: DType });
 
 /** A dense tensor: a Tensor, a plain value, nested arrays or a flat typed array. */
 export type TensorLike = Tensor | Scalar | readonly unknown[] | TypedArray;

@@ -1,4 +1,4 @@
-import type { DenseData, SparseData, WideSparseData } from '@sparse/kernel-abi';
+import type { CsrData, DenseData, SparseData, WideSparseData } from '@sparse/kernel-abi';
 import { describe, getValue, isDType, isIntegerDType, toScalar, zeroOf, type DType } from './dtype.js';
 import { InvalidArgumentError } from './errors.js';
 import { isList } from './list-input.js';
@@ -7,6 +7,7 @@ import type { ArgMeta, OpMeta } from './op-meta.js';
 import { MAX_RANK, shapeText, toExactShape, toShape } from './shape.js';
 import { SparseTensor, sparseDataOf, sparseFromPlain } from './sparse-tensor.js';
 import { Tensor, denseDataOf, denseFromPlain } from './tensor.js';
+import { CsrMatrix, csrDataOf, csrFromPlain } from './csr-matrix.js';
 import { readInt64, readWholeNumber } from './whole-number.js';
 
 /** An op's arguments in kernel form (SparseData, DenseData, Scalar, numbers...), keyed by spec name, defaults filled in. */
@@ -20,7 +21,9 @@ export interface BoundArgs {
 type Tensorish =
   | { kind: 'sparse'; value: SparseData | WideSparseData }
   | { kind: 'sparse_list'; value: (SparseData | WideSparseData)[] }
+  | { kind: 'mixed_list'; value: (SparseData | WideSparseData | DenseData)[] }
   | { kind: 'dense'; value: DenseData }
+  | { kind: 'csr'; value: CsrData }
   | { kind: 'pending'; value: unknown };
 
 const isPlainSparse = (v: unknown): boolean =>
@@ -73,8 +76,9 @@ export function bindArgs(op: OpMeta, raw: Record<string, unknown>): BoundArgs {
       continue;
     const t = classify(op, a, given.get(a.name));
     tensors.set(a.name, t);
-    if (t.kind === 'sparse' || t.kind === 'dense') bind(a, t.value.dtype);
+    if (t.kind === 'sparse' || t.kind === 'dense' || t.kind === 'csr') bind(a, t.value.dtype);
     if (t.kind === 'sparse_list') for (const s of t.value) bind(a, s.dtype);
+    if (t.kind === 'mixed_list') t.value.forEach((x, i) => checkItemDtype(op, a, x.dtype, i));
   }
   for (const a of op.args) {
     const t = tensors.get(a.name);
@@ -107,7 +111,8 @@ export function bindArgs(op: OpMeta, raw: Record<string, unknown>): BoundArgs {
     if (t) values[a.name] = toKernelForm(op, a, t);
     else if (given.has(a.name)) values[a.name] = readPlainArg(op, a, given.get(a.name));
     else if (a.default === undefined) throw new TypeError(`${op.name}: the required argument '${a.name}' is missing`);
-    else if (a.type === 'scalar' && a.default !== null)
+    else if (a.default === null) values[a.name] = null;
+    else if (a.type === 'scalar')
       values[a.name] =
         a.default === 'zero' ? zeroOf(dtypeOf(a)) : toScalar(a.default, dtypeOf(a), `${op.name}: ${a.name}`);
     else values[a.name] = readPlainArg(op, a, a.default);
@@ -117,6 +122,17 @@ export function bindArgs(op: OpMeta, raw: Record<string, unknown>): BoundArgs {
 
 /** Whether an argument takes null: one whose default is null (None in TensorFlow), or a SparseTensor-or-null. */
 const takesNull = (a: ArgMeta): boolean => a.default === null || a.type === 'sparse_or_null';
+/**
+ * The items of a sparse_or_dense_list each take a dtype of their own among those its dtype variable allows
+ * (TensorFlow's list(type) attrs): checked one by one, never unified.
+ */
+function checkItemDtype(op: OpMeta, a: ArgMeta, dtype: DType, i: number): void {
+  const allowed = isDType(a.dtype!) ? [a.dtype as DType] : op.dtypes[a.dtype!];
+  if (!allowed.includes(dtype))
+    throw new TypeError(
+      `${op.name}: ${a.name}[${i}] has dtype ${dtype}; ${op.name} takes ${a.name} of {${allowed.join(', ')}}`,
+    );
+}
 
 /** Maps given names (and deprecated aliases) to spec names; undefined counts as not given. */
 export function resolveNames(op: OpMeta, raw: Record<string, unknown>): Map<string, unknown> {
@@ -140,10 +156,10 @@ export function resolveNames(op: OpMeta, raw: Record<string, unknown>): Map<stri
 }
 
 /** A tensor argument, unless it was disposed: that one holds no data (TensorFlow.js refuses it too). */
-function live<T extends SparseTensor | Tensor>(t: T, where: string): T {
+function live<T extends SparseTensor | Tensor | CsrMatrix>(t: T, where: string): T {
   if (t.isDisposed) {
     throw new InvalidArgumentError(
-      `${where}: the ${t instanceof SparseTensor ? 'SparseTensor' : 'Tensor'} was disposed (dispose() gave its memory back), so it holds no data`,
+      `${where}: the ${t instanceof SparseTensor ? 'SparseTensor' : t instanceof CsrMatrix ? 'CsrMatrix' : 'Tensor'} was disposed (dispose() gave its memory back), so it holds no data`,
     );
   }
   return t;
@@ -165,6 +181,10 @@ function classify(op: OpMeta, a: ArgMeta, v: unknown): Tensorish {
   const dense = (x: unknown): Tensorish =>
     x instanceof Tensor ? { kind: 'dense', value: denseDataOf(live(x, where)) } : { kind: 'pending', value: x };
   switch (a.type) {
+    case 'csr':
+      if (v instanceof CsrMatrix) return { kind: 'csr', value: csrDataOf(live(v, where)) };
+      if (isPlainObject(v)) return { kind: 'csr', value: csrDataOf(csrFromPlain(v, where, (p) => `${where}.${p}`)) };
+      throw new TypeError(`${where} must be a CsrMatrix, got ${describe(v)}`);
     case 'sparse':
     case 'sparse_or_null':
       return { kind: 'sparse', value: asSparse(v, where) };
@@ -177,9 +197,24 @@ function classify(op: OpMeta, a: ArgMeta, v: unknown): Tensorish {
     case 'sparse_or_dense':
       if (v instanceof SparseTensor || isPlainSparse(v)) return { kind: 'sparse', value: asSparse(v, where) };
       return dense(v);
+    case 'sparse_or_dense_list': {
+      if (!Array.isArray(v))
+        throw new TypeError(`${where} must be a list of SparseTensors and dense tensors, got ${describe(v)}`);
+      // Each item is converted by itself: a plain value takes the dtype its own values call for.
+      const items: (SparseData | WideSparseData | DenseData)[] = [];
+      for (let i = 0; i < v.length; i++) {
+        const x: unknown = v[i];
+        const at = `${where}[${i}]`;
+        if (x instanceof SparseTensor || isPlainSparse(x)) items.push(asSparse(x, at));
+        else if (x instanceof Tensor) items.push(denseDataOf(live(x, at)));
+        else items.push(denseFromPlain(x, undefined, undefined, at));
+      }
+      return { kind: 'mixed_list', value: items };
+    }
     default:
       if (v instanceof SparseTensor || isPlainSparse(v))
         throw new TypeError(`${where} must be a dense tensor, got a SparseTensor`);
+      if (v instanceof CsrMatrix) throw new TypeError(`${where} must be a dense tensor, got a CsrMatrix`);
       return dense(v);
   }
 }
@@ -210,6 +245,8 @@ function toKernelForm(op: OpMeta, a: ArgMeta, t: Tensorish): unknown {
   switch (t.kind) {
     case 'sparse':
     case 'sparse_list':
+    case 'csr':
+    case 'mixed_list':
       return t.value;
     case 'dense':
       if (a.type === 'scalar') {

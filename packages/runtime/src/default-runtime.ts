@@ -6,6 +6,7 @@ import { checkRuntimeOptions, checkThreadsFor, type RuntimeOptions } from './run
 import { bindOps, type SparseOps } from './generated/ops-api.js';
 import { setDefaultOps } from './default-ops.js';
 import type { VjpOptions, VjpResult } from './vjp.js';
+import { JS_SIDE_OPS, type JsSideOps } from './map-values.js';
 
 registerBackend('js', () => ({ name: 'js', kernels }));
 // The others on demand: the wasm module is compiled the first time a runtime asks for it.
@@ -71,6 +72,9 @@ export function vjp(opId: string, args: Record<string, unknown>, upstream: unkno
   return defaultRuntime().vjp(opId, args, upstream, options);
 }
 
-/** Every op on the default runtime; follows `setBackend`. */
-export const sparse: SparseOps = bindOps((opId, args) => defaultRuntime().run(opId, args));
+/** Every op on the default runtime (follows `setBackend`), and the JS-side ops (`mapValues`). */
+export const sparse: SparseOps & JsSideOps = {
+  ...bindOps((opId, args) => defaultRuntime().run(opId, args)),
+  ...JS_SIDE_OPS,
+};
 setDefaultOps(sparse);

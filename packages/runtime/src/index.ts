@@ -1,5 +1,6 @@
 export { SparseTensor, type SparseTensorValue } from './sparse-tensor.js';
 export { Tensor, tensor } from './tensor.js';
+export { CsrMatrix, type CsrMatrixValue } from './csr-matrix.js';
 export { DTYPES, isDType, type DType, type Scalar, type Values } from './dtype.js';
 export { InvalidArgumentError, ResourceExhaustedError, UnimplementedError } from './errors.js';
 export { Runtime, createRuntime, getOpInfo, listOps } from './runtime.js';
@@ -23,6 +24,16 @@ export { sparse, setBackend, getBackend, ready, run, vjp } from './default-runti
 export type { VjpOptions, VjpResult } from './vjp.js';
 export { MAX_DENSE_ELEMENTS } from './shape.js';
 export type { SparseOps } from './generated/ops-api.js';
+export type { JsSideOps, MapValuesOptions, MappedValues } from './map-values.js';
 export type * from './generated/ops-api.js';
-export type { AxesLike, DTypeName, RunOp, ScalarLike, ShapeLike, SparseLike, TensorLike } from './arg-types.js';
+export type {
+  AxesLike,
+  CsrLike,
+  DTypeName,
+  RunOp,
+  ScalarLike,
+  ShapeLike,
+  SparseLike,
+  TensorLike,
+} from './arg-types.js';
 export type { TypedArray } from './list-input.js';

@@ -1,17 +1,21 @@
-import { sizeOf, type DenseData, type SparseData } from '@sparse/kernel-abi';
+import { sizeOf, type CsrData, type DenseData, type SparseData } from '@sparse/kernel-abi';
+import { crossPlan } from '@sparse/kernels-js/internals';
 import type { DType } from './dtype.js';
 import { ResourceExhaustedError } from './errors.js';
 import { jsHeapRoom } from '#platform-memory';
 import type { EntriesTerm, OpMeta, OutputMeta } from './op-meta.js';
 import { shapeText } from './shape.js';
 import type { BoundArgs } from './bind-args.js';
+import { rememberedProductsBound } from './csr-products.js';
 
-type Data = SparseData | DenseData;
+type Data = SparseData | DenseData | CsrData;
 
 // Bytes of one value in its store; a string is a reference to a string the inputs already hold.
 const VALUE_BYTES: Record<DType, number> = { float32: 4, float64: 8, int32: 4, int64: 8, bool: 1, string: 8 };
 // An index is a float64 per dim (SparseData.indices).
 const INDEX_BYTES = 8;
+// A CSR matrix's pointers and column indices are int32.
+const CSR_INDEX_BYTES = 4;
 
 /** What an output will take, where the spec bounds it before the kernel runs; undefined where it does not. */
 export interface OutputBytes {
@@ -77,6 +81,17 @@ function outputBytes(
   }
   if (!o.entries) return undefined;
   const entries = o.entries.reduce((sum, t) => sum + termValue(t, bound), 0);
+  if (o.type === 'csr' && shape) {
+    // A column index and a value per entry; rows + 1 row pointers per matrix of the batch, batch + 1 batch pointers.
+    const batch = shape.length === 3 ? shape[0] : 1;
+    const pointers = batch * (shape[shape.length - 2] + 1) + batch + 1;
+    return {
+      output: o.name,
+      bytes: entries * (CSR_INDEX_BYTES + valueBytes + op.workspace) + pointers * CSR_INDEX_BYTES,
+      strings: 0,
+      what: `at most ${entries} entries of a CSR matrix of dense shape ${shapeText(shape)}`,
+    };
+  }
   const rank = shape?.length ?? rankOfFirst(o.entries, bound);
   return {
     output: o.name,
@@ -104,7 +119,42 @@ function guardJsHeap(op: OpMeta, parts: OutputBytes[]): void {
   );
 }
 
+// The longest string V8 makes (2^29 - 24 UTF-16 code units; other engines allow longer).
+const MAX_STRING_LENGTH = 2 ** 29 - 24;
+// Bytes a new string's characters may take: two per UTF-16 code unit where it is not all Latin-1.
+const BYTES_PER_CHAR = 2;
+
+/**
+ * Refuses new strings a kernel would build (sparse_cross joins features into strings that are not in its inputs):
+ * `count` strings of `chars` characters in all, the longest of `longest`. Each must fit in a JavaScript string, and
+ * all of them in the JavaScript heap's room, as guardJsHeap counts: where they live, and where running out ends
+ * the process.
+ */
+export function guardNewStrings(op: string, output: string, count: number, chars: number, longest: number): void {
+  if (longest > MAX_STRING_LENGTH) {
+    throw new ResourceExhaustedError(
+      `${op}: ${output} would hold a string of ${longest} characters, longer than a JavaScript string can be (${MAX_STRING_LENGTH})`,
+    );
+  }
+  const room = jsHeapRoom();
+  const bytes = chars * BYTES_PER_CHAR + count * JS_BYTES_PER_STRING;
+  if (room === undefined || bytes <= room / 2) return;
+  throw new ResourceExhaustedError(
+    `${op}: ${output} would hold ${count} new strings of ${chars} characters in all, ${bytesText(bytes)} of a JavaScript heap that has ${bytesText(room)} left (strings live there, and the process cannot survive running out of it)`,
+  );
+}
+
 function termValue(t: EntriesTerm, bound: BoundArgs): number {
+  if ('products' in t) {
+    const p = t.products;
+    const anyOf = (flags: string[]) => flags.some((f) => bound.values[f] === true);
+    return rememberedProductsBound(
+      bound.values[p.a] as CsrData,
+      bound.values[p.b] as CsrData,
+      anyOf(p.transpose_a),
+      anyOf(p.transpose_b),
+    );
+  }
   if ('nnz' in t) {
     const v = bound.values[t.nnz] as Data | Data[];
     return (Array.isArray(v) ? v : [v]).reduce(
@@ -117,6 +167,7 @@ function termValue(t: EntriesTerm, bound: BoundArgs): number {
     const given = t.min.map((name) => bound.values[name] as number | null).filter((v) => v !== null);
     return Math.max(0, Math.min(...given));
   }
+  if ('cross' in t) return crossPlan(bound.values[t.cross] as (SparseData | DenseData)[]).total;
   const [arg, axis] = t.dim;
   return (bound.values[arg] as Data).shape[axis] ?? 0;
 }
@@ -125,7 +176,8 @@ function termValue(t: EntriesTerm, bound: BoundArgs): number {
 function rankOfFirst(terms: EntriesTerm[], bound: BoundArgs): number {
   const t = terms[0];
   if ('min' in t) return 1;
-  const arg = 'nnz' in t ? t.nnz : 'size' in t ? t.size : t.dim[0];
+  if ('cross' in t) return 2; // [row, position in the row]
+  const arg = 'nnz' in t ? t.nnz : 'size' in t ? t.size : 'dim' in t ? t.dim[0] : t.products.a;
   const v = bound.values[arg] as Data | Data[];
   return (Array.isArray(v) ? v[0] : v)?.shape.length ?? 1;
 }

@@ -1,15 +1,17 @@
 import { reducedAxes } from '@sparse/kernel-abi';
-import type { DenseData, SparseData, WideSparseData } from '@sparse/kernel-abi';
+import type { CsrData, DenseData, SparseData, WideSparseData } from '@sparse/kernel-abi';
 import { isDType, type DType } from './dtype.js';
 import type { OpMeta, OutputMeta } from './op-meta.js';
 import { assertAllocatable, assertInt64Count, sameShape, shapeText } from './shape.js';
 import { adoptSparse } from './sparse-tensor.js';
 import { adoptDense } from './tensor.js';
+import { adoptCsr } from './csr-matrix.js';
 import type { BoundArgs } from './bind-args.js';
 import { guardBytes } from './memory-guard.js';
 import { establishInBounds, establishOrdered, knownOrdered } from './index-facts.js';
 
 type Data = SparseData | DenseData;
+type AnyData = Data | CsrData;
 
 /** The dense shape an output must have by its spec rule, where the rule fixes it before the kernel runs. */
 export function expectedShape(o: OutputMeta, bound: BoundArgs): number[] | undefined {
@@ -27,9 +29,18 @@ export function expectedShape(o: OutputMeta, bound: BoundArgs): number[] | undef
     return [bound.values[r.replace_first.with] as number, ...shape.slice(1)];
   }
   if ('matmul' in r) {
-    const { a, b, adjoint_a, adjoint_b } = r.matmul;
-    const [sa, sb] = [(bound.values[a] as Data).shape, (bound.values[b] as Data).shape];
-    return [sa[bound.values[adjoint_a] ? 1 : 0], sb[bound.values[adjoint_b] ? 0 : 1]];
+    // Batch dims from a, then the rows of op(a) and the columns of op(b), each operand transposed by either flag.
+    const m = r.matmul;
+    const flag = (name: string | undefined) => name !== undefined && bound.values[name] === true;
+    const [sa, sb] = [(bound.values[m.a] as AnyData).shape, (bound.values[m.b] as AnyData).shape];
+    const [ra, rb] = [sa.length, sb.length];
+    const rows = sa[flag(m.adjoint_a) || flag(m.transpose_a) ? ra - 1 : ra - 2];
+    const cols = sb[flag(m.adjoint_b) || flag(m.transpose_b) ? rb - 2 : rb - 1];
+    return [...sa.slice(0, -2), ...(flag(m.transpose_output) ? [cols, rows] : [rows, cols])];
+  }
+  if ('matrix_transpose' in r) {
+    const s = (bound.values[r.matrix_transpose] as CsrData).shape;
+    return [...s.slice(0, -2), s[s.length - 1], s[s.length - 2]];
   }
   if ('gradient_of' in r) {
     const d = bound.values[r.gradient_of] as Data | null;
@@ -118,9 +129,10 @@ export function wrapOutputs(
   for (const o of op.outputs) {
     const v = out[o.name];
     const want: DType = isDType(o.dtype) ? o.dtype : bound.dtypes[o.dtype];
-    const check = (d: Data, shape?: number[]) => {
+    const check = (d: AnyData, shape?: number[]) => {
       if (d.dtype !== want) fail(o, `dtype ${d.dtype}, not ${want}`);
       if (shape && !sameShape(d.shape, shape)) fail(o, `shape ${shapeText(d.shape)}, not ${shapeText(shape)}`);
+      if (d.kind === 'csr') return adoptCsr(d);
       // A shape only the kernel knows (a concat's sum of dims) may count past int64, as inputs may not.
       assertInt64Count(d.shape, `${op.name}: ${o.name} of dense shape`);
       if (d.kind === 'sparse') establishOutputFacts(o, d, bound);
@@ -131,9 +143,13 @@ export function wrapOutputs(
       if (!Array.isArray(v)) fail(o, 'not a list');
       result[o.name] = (v as Data[]).map((d) => check(d));
     } else {
-      const d = v as Data;
-      if (d?.kind !== 'sparse' && d?.kind !== 'dense') fail(o, 'not a tensor');
-      if ((o.type === 'sparse' && d.kind !== 'sparse') || (o.type === 'dense' && d.kind !== 'dense'))
+      const d = v as AnyData;
+      if (d?.kind !== 'sparse' && d?.kind !== 'dense' && d?.kind !== 'csr') fail(o, 'not a tensor');
+      if (
+        (o.type === 'csr') !== (d.kind === 'csr') ||
+        (o.type === 'sparse' && d.kind !== 'sparse') ||
+        (o.type === 'dense' && d.kind !== 'dense')
+      )
         fail(o, `a ${d.kind} tensor`);
       result[o.name] = check(d, expectedShape(o, bound));
     }

@@ -24,14 +24,15 @@ import { addHolder } from './tensor-storage.js';
 import { warmUp } from './warm-up.js';
 import { OPS } from './generated/ops-meta.js';
 import { bindOps, type SparseOps } from './generated/ops-api.js';
+import { JS_SIDE_OPS, type JsSideOps } from './map-values.js';
 import type { SparseData } from '@sparse/kernel-abi';
 import type { OpMeta } from './op-meta.js';
 import { vjp, type VjpOptions, type VjpResult } from './vjp.js';
 
 /** An isolated instance: one backend, the typed ops API over it, and the generic `run`. */
 export class Runtime {
-  /** Every op as a typed function (`rt.sparse.toDense(st)`). */
-  readonly sparse: SparseOps;
+  /** Every op as a typed function (`rt.sparse.toDense(st)`), and the JS-side ops (`mapValues`). */
+  readonly sparse: SparseOps & JsSideOps;
   readonly backend: string;
   private readonly kernels: Backend['kernels'];
   private readonly indicesValid: Backend['indicesValid'];
@@ -56,7 +57,7 @@ export class Runtime {
     this.#backend = backend;
     this.#limitResident = backend.limitResident?.bind(backend);
     addHolder(backend);
-    this.sparse = bindOps((opId, args) => this.run(opId, args));
+    this.sparse = { ...bindOps((opId, args) => this.run(opId, args)), ...JS_SIDE_OPS };
   }
 
   /**

@@ -104,6 +104,58 @@ describe('the byte budget', () => {
     expect(rt.sparse.eye(2 ** 40, { numColumns: 3, dtype: 'int64' }).shape).toEqual([2 ** 40, 3]);
   });
 
+  it("counts the entries of a feature cross exactly: over the rows, the product of the inputs' entries", async () => {
+    // Row 0: 2 sparse entries × 2 dense; row 1: 1 × 2; row 2: none sparse. 6 int64 crosses × (2 × 8 + 8) = 144 bytes.
+    const a = new SparseTensor(
+      [
+        [0, 0],
+        [0, 1],
+        [1, 0],
+      ],
+      ['p', 'q', 'r'],
+      [3, 2],
+      'string',
+    );
+    const b = [
+      ['x', 'y'],
+      ['z', 'w'],
+      ['u', 'v'],
+    ];
+    expect((await createRuntime({ maxBytes: 144 })).sparse.crossHashed([a, b]).values.length).toBe(6);
+    const tight = await createRuntime({ maxBytes: 143 });
+    expect(errorOf(() => tight.sparse.crossHashed([a, b])).message).toMatch(
+      /^sparse_cross_hashed: output \(at most 6 entries of rank 2\) would take 144 bytes, more than/,
+    );
+  });
+
+  it('refuses a feature cross whose product explodes before building any of it', async () => {
+    const rt = await createRuntime();
+    const wide = Array.from({ length: 8 }, () => [Array.from({ length: 100 }, (_, i) => i)]);
+    const hashed = errorOf(() => rt.sparse.crossHashed(wide, { numBuckets: 10 }));
+    expect(hashed.message).toMatch(
+      /^sparse_cross_hashed: output \(at most 10000000000000000 entries of rank 2\) would take/,
+    );
+    // The strings of a cross: here 10^16 of them, refused for the JavaScript heap first.
+    expect(errorOf(() => rt.sparse.cross(wide))).toBeInstanceOf(ResourceExhaustedError);
+    // Few crosses of long features: 20 × 20 × 20 crosses of 3 × 10^6 characters, from 60 references to one string.
+    const long = 'x'.repeat(1e6);
+    const column = () => [Array.from({ length: 20 }, () => long)];
+    const strings = errorOf(() => rt.sparse.cross([column(), column(), column()]));
+    expect(strings).toBeInstanceOf(ResourceExhaustedError);
+    expect(strings.message).toMatch(/^sparse_cross: output would hold 8000 new strings of 24000048000 characters/);
+    // One cross longer than a JavaScript string can be.
+    const huge = 'y'.repeat(2 ** 26);
+    const one = errorOf(() =>
+      rt.sparse.cross(
+        Array.from({ length: 9 }, () => [[huge]]),
+        { separator: '' },
+      ),
+    );
+    expect(one.message).toBe(
+      'sparse_cross: output would hold a string of 603979776 characters, longer than a JavaScript string can be (536870888)',
+    );
+  });
+
   it('is an option of createRuntime and setBackend, checked', async () => {
     await expect(createRuntime({ maxBytes: -1 })).rejects.toThrow(/maxBytes must be a number of bytes > 0, got -1/);
     await expect(createRuntime({ maxBytes: '1GB' as never })).rejects.toThrow(TypeError);

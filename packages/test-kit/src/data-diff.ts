@@ -1,10 +1,10 @@
-import type { DenseData, SparseData, Values } from '@sparse/kernel-abi';
+import type { CsrData, DenseData, SparseData, Values } from '@sparse/kernel-abi';
 
-type Data = SparseData | DenseData;
+type Data = SparseData | DenseData | CsrData;
 
 /**
  * Where two kernel results differ, or undefined when they are the same to the bit: the kind, dtype, shape,
- * storage class, every index and every value (Object.is: NaN equals NaN, -0 differs from 0). A list (the pieces
+ * storage class, every index (a CSR matrix's pointers and column indices) and every value (Object.is: NaN equals NaN, -0 differs from 0). A list (the pieces
  * of sparse_split) is compared piece by piece.
  */
 export function dataDiff(a: unknown, b: unknown, at = 'output'): string | undefined {
@@ -22,13 +22,22 @@ export function dataDiff(a: unknown, b: unknown, at = 'output'): string | undefi
   if (a.dtype !== b.dtype) return `${at}: dtype ${a.dtype} vs ${b.dtype}`;
   if (a.shape.join() !== b.shape.join()) return `${at}: shape [${a.shape}] vs [${b.shape}]`;
   if (a.kind === 'dense') return arrayDiff(a.data, (b as DenseData).data, `${at}.data`);
+  if (a.kind === 'csr') {
+    const cb = b as CsrData;
+    return (
+      arrayDiff(a.batchPointers, cb.batchPointers, `${at}.batchPointers`) ??
+      arrayDiff(a.rowPointers, cb.rowPointers, `${at}.rowPointers`) ??
+      arrayDiff(a.colIndices, cb.colIndices, `${at}.colIndices`) ??
+      arrayDiff(a.values, cb.values, `${at}.values`)
+    );
+  }
   const sb = b as SparseData;
   return arrayDiff(a.indices, sb.indices, `${at}.indices`) ?? arrayDiff(a.values, sb.values, `${at}.values`);
 }
 
 function isData(x: unknown): x is Data {
   const kind = (x as Data | undefined)?.kind;
-  return kind === 'sparse' || kind === 'dense';
+  return kind === 'sparse' || kind === 'dense' || kind === 'csr';
 }
 
 function arrayDiff(a: Values | Float64Array, b: Values | Float64Array, at: string): string | undefined {

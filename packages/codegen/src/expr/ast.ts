@@ -1,8 +1,9 @@
 /** The typed IR of a kernel expression: parsed once, checked per dtype, emitted per target. */
+import type { FunctionName } from './functions.js';
 
+export type { FunctionName };
 export type BinaryOp = '+' | '-' | '*' | '/' | '<' | '<=' | '>' | '>=' | '==' | '!=' | '&&' | '||';
 export type UnaryOp = '-' | '!';
-export type FunctionName = 'min' | 'max' | 'abs' | 'sign' | 'exp' | 'log' | 'sqrt' | 'pow' | 'where';
 /** The dtype's limits: `inf` (floats), `max_value` / `min_value` (the highest / lowest value the dtype holds: ±inf for floats). */
 export type ConstantName = 'inf' | 'max_value' | 'min_value';
 
@@ -13,19 +14,6 @@ export type Expr =
   | { kind: 'unary'; op: UnaryOp; arg: Expr; pos: number }
   | { kind: 'binary'; op: BinaryOp; left: Expr; right: Expr; pos: number }
   | { kind: 'call'; fn: FunctionName; args: Expr[]; pos: number };
-
-/** How many arguments each function takes. */
-export const FUNCTIONS: Record<FunctionName, number> = {
-  min: 2,
-  max: 2,
-  abs: 1,
-  sign: 1,
-  exp: 1,
-  log: 1,
-  sqrt: 1,
-  pow: 2,
-  where: 3,
-};
 
 export const CONSTANTS: readonly ConstantName[] = ['inf', 'max_value', 'min_value'];
 

@@ -1,4 +1,5 @@
 import { ExprError, wholeLiteral, type Expr } from './ast.js';
+import { FUNCTIONS } from './functions.js';
 import type { DTypeName } from '../spec-types.js';
 
 export type ExprType = 'value' | 'bool';
@@ -11,7 +12,7 @@ const INT_RANGE: Partial<Record<DTypeName, [bigint, bigint]>> = {
 
 /**
  * Type-checks an expression for one dtype: values are of that dtype, comparisons are bool. Reading an unknown
- * variable, `inf` or exp/log/sqrt on an integer dtype, a literal the dtype cannot hold, or a bool where a value
+ * variable, `inf` or a float-only function (exp, sin…) on an integer dtype, a literal the dtype cannot hold, or a bool where a value
  * is due is an ExprError at the position.
  */
 export function checkExpr(e: Expr, dtype: DTypeName, vars: readonly string[], want: ExprType): void {
@@ -63,7 +64,7 @@ function typeOf(e: Expr, dtype: DTypeName, vars: readonly string[]): ExprType {
       need(e.right, 'value', `'${e.op}'`);
       return ['+', '-', '*', '/'].includes(e.op) ? 'value' : 'bool';
     case 'call':
-      if ((e.fn === 'exp' || e.fn === 'log' || e.fn === 'sqrt') && !isFloat) {
+      if (FUNCTIONS[e.fn].domain === 'float' && !isFloat) {
         throw new ExprError(`${e.fn} is defined for float32 and float64, not ${dtype}`, e.pos);
       }
       if (e.fn === 'where') {

@@ -63,6 +63,39 @@ export function derive(e: Expr, wrt: string): Expr {
         }
         case 'where':
           return where(x, d(y), d(z));
+        case 'expm1':
+          return mul(fn('exp', x), d(x));
+        case 'log1p':
+          return div(d(x), add(ONE, x));
+        case 'sin':
+          return mul(fn('cos', x), d(x));
+        case 'cos':
+          return neg(mul(fn('sin', x), d(x)));
+        // sec² x = 1 + tan² x.
+        case 'tan':
+          return mul(add(ONE, mul(fn('tan', x), fn('tan', x))), d(x));
+        // TensorFlow's TanhGrad: 1 - y².
+        case 'tanh':
+          return mul(sub(ONE, mul(fn('tanh', x), fn('tanh', x))), d(x));
+        case 'asin':
+          return div(d(x), fn('sqrt', sub(ONE, mul(x, x))));
+        case 'atan':
+          return div(d(x), add(ONE, mul(x, x)));
+        case 'sinh':
+          return mul(fn('cosh', x), d(x));
+        case 'cosh':
+          return mul(fn('sinh', x), d(x));
+        // 1 / cosh(asinh x), TensorFlow's AsinhGrad.
+        case 'asinh':
+          return div(d(x), fn('sqrt', add(ONE, mul(x, x))));
+        case 'atanh':
+          return div(d(x), sub(ONE, mul(x, x)));
+        // Piecewise constant: TensorFlow registers no gradient (None, a zero).
+        case 'floor':
+        case 'ceil':
+        case 'rint':
+        case 'round':
+          return ZERO;
       }
     }
   }
@@ -86,7 +119,10 @@ export const ONE: Expr = { kind: 'number', text: '1', pos: 0 };
 
 export const variable = (name: string): Expr => ({ kind: 'var', name, pos: 0 });
 const num = (text: string): Expr => ({ kind: 'number', text, pos: 0 });
-const fn = (name: 'sign' | 'exp' | 'sqrt' | 'pow' | 'log', ...args: Expr[]): Expr => ({
+const fn = (
+  name: 'sign' | 'exp' | 'sqrt' | 'pow' | 'log' | 'sin' | 'cos' | 'tan' | 'tanh' | 'sinh' | 'cosh',
+  ...args: Expr[]
+): Expr => ({
   kind: 'call',
   fn: name,
   args,

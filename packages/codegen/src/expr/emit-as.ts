@@ -1,4 +1,5 @@
 import { wholeLiteral, type Expr } from './ast.js';
+import { FUNCTIONS } from './functions.js';
 import type { DTypeName } from '../spec-types.js';
 
 /** The AssemblyScript type of each numeric dtype. */
@@ -12,7 +13,7 @@ export const AS_TYPE: Partial<Record<DTypeName, string>> = {
 /**
  * Emits an expression as AssemblyScript for one dtype. Wasm arithmetic is already the dtype's own (f32 rounds,
  * i32/i64 wrap); where one instruction is not TensorFlow's semantics (integer division, integer pow, sign) the
- * code calls expr-runtime.ts, which records a failure instead of trapping.
+ * code calls expr-runtime.ts, which records a failure instead of trapping. Functions are emitted as functions.ts says.
  */
 export function emitAs(e: Expr, dtype: DTypeName, vars: Record<string, string>): string {
   const t = AS_TYPE[dtype]!;
@@ -35,25 +36,7 @@ export function emitAs(e: Expr, dtype: DTypeName, vars: Record<string, string>):
       if (['+', '-', '*', '/'].includes(e.op)) return `(<${t}>(${l} ${e.op} ${r}))`;
       return `(${l} ${e.op} ${r})`;
     }
-    case 'call': {
-      const a = e.args.map(go);
-      switch (e.fn) {
-        case 'where':
-          return `(${a[0]} ? ${a[1]} : ${a[2]})`;
-        case 'min':
-        case 'max':
-          return `${e.fn}<${t}>(${a[0]}, ${a[1]})`;
-        case 'abs':
-          return `abs<${t}>(${a[0]})`;
-        case 'sign':
-          return isInt ? `isign<${t}>(${a[0]})` : `fsign<${t}>(${a[0]})`;
-        case 'pow':
-          return isInt ? `ipow<${t}>(${a[0]}, ${a[1]})` : `${t === 'f32' ? 'Mathf' : 'Math'}.pow(${a[0]}, ${a[1]})`;
-        case 'sqrt':
-          return `sqrt<${t}>(${a[0]})`;
-        default:
-          return `${t === 'f32' ? 'Mathf' : 'Math'}.${e.fn}(${a[0]})`;
-      }
-    }
+    case 'call':
+      return FUNCTIONS[e.fn].as(e.args.map(go), dtype, t);
   }
 }

@@ -1,10 +1,12 @@
 import type { Expr } from './ast.js';
+import { FUNCTIONS } from './functions.js';
 
 /**
  * What makes an expression's int32 meaning something other than float arithmetic, or undefined if nothing does. The
  * GPU computes int32 in float32, which is exact for sums, products, min, max and comparisons of integers within 2^24,
  * but not for int32 division (it truncates toward zero), int32 pow (by squaring, wrapping, refusing negative
- * exponents) or anything that is not an integer (exp, log, sqrt: floats only, the checker refuses them for ints).
+ * exponents) or anything that is not an integer (exp, sin…: floats only, the checker refuses them for ints): a
+ * function says which it is (functions.ts).
  */
 export function int32Blocker(e: Expr): string | undefined {
   switch (e.kind) {
@@ -13,14 +15,15 @@ export function int32Blocker(e: Expr): string | undefined {
     case 'binary':
       if (e.op === '/') return 'division (it truncates toward zero)';
       return int32Blocker(e.left) ?? int32Blocker(e.right);
-    case 'call':
-      if (e.fn === 'pow') return 'pow (powers by squaring, wrapping; negative exponents refused)';
-      if (e.fn === 'exp' || e.fn === 'log' || e.fn === 'sqrt') return `${e.fn} (not an integer)`;
+    case 'call': {
+      const { int32 } = FUNCTIONS[e.fn];
+      if (int32 !== 'exact') return int32;
       for (const a of e.args) {
         const b = int32Blocker(a);
         if (b) return b;
       }
       return undefined;
+    }
     default:
       return undefined;
   }
@@ -51,18 +54,9 @@ export function emitIntRange(e: Expr, vars: Record<string, string>): string {
       if (e.op === '/') throw new Error('emitIntRange: int32 division has no float32 range (see int32Blocker)');
       return `R.cond(${l}, ${r})`;
     }
-    case 'call': {
-      const a = e.args.map(go);
-      switch (e.fn) {
-        case 'min':
-        case 'max':
-        case 'where':
-        case 'abs':
-        case 'sign':
-          return `R.${e.fn}(${a.join(', ')})`;
-        default:
-          throw new Error(`emitIntRange: int32 ${e.fn} has no float32 range (see int32Blocker)`);
-      }
-    }
+    case 'call':
+      if (FUNCTIONS[e.fn].int32 !== 'exact')
+        throw new Error(`emitIntRange: int32 ${e.fn} has no float32 range (see int32Blocker)`);
+      return `R.${e.fn}(${e.args.map(go).join(', ')})`;
   }
 }

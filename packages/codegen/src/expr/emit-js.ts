@@ -1,4 +1,5 @@
 import { wholeLiteral, type Expr } from './ast.js';
+import { FUNCTIONS } from './functions.js';
 import type { DTypeName } from '../spec-types.js';
 
 /**
@@ -35,29 +36,8 @@ export function emitJs(e: Expr, dtype: DTypeName, vars: Record<string, string>):
       if (dtype === 'int64') return e.op === '/' ? `h.div64(${l}, ${r})` : `BigInt.asIntN(64, ${l} ${e.op} ${r})`;
       return f32 ? `Math.fround(${l} ${e.op} ${r})` : `(${l} ${e.op} ${r})`;
     }
-    case 'call': {
-      const a = e.args.map(go);
-      const int64 = dtype === 'int64';
-      switch (e.fn) {
-        case 'where':
-          return `(${a[0]} ? ${a[1]} : ${a[2]})`;
-        case 'min':
-        case 'max':
-          return int64 ? `h.${e.fn}64(${a[0]}, ${a[1]})` : `Math.${e.fn}(${a[0]}, ${a[1]})`;
-        case 'abs':
-          return int64 ? `h.abs64(${a[0]})` : dtype === 'int32' ? `(Math.abs(${a[0]}) | 0)` : `Math.abs(${a[0]})`;
-        case 'sign':
-          return int64 ? `h.sign64(${a[0]})` : dtype === 'int32' ? `Math.sign(${a[0]})` : `h.signF(${a[0]})`;
-        case 'pow':
-          return int64
-            ? `h.pow64(${a[0]}, ${a[1]})`
-            : dtype === 'int32'
-              ? `h.pow32(${a[0]}, ${a[1]})`
-              : round(`Math.pow(${a[0]}, ${a[1]})`);
-        default:
-          return round(`Math.${e.fn}(${a[0]})`);
-      }
-    }
+    case 'call':
+      return FUNCTIONS[e.fn].js(e.args.map(go), dtype, round);
   }
 }
 

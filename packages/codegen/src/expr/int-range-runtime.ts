@@ -69,6 +69,13 @@ export function sign(a: Maybe): Maybe {
   return a && { lo: Math.sign(a.lo), hi: Math.sign(a.hi), int: true };
 }
 
+/** round and rint of an integer: itself. */
+export function round(a: Maybe): Maybe {
+  return a;
+}
+
+export const rint = round;
+
 /** min and max select an operand: exact whenever the operands are. */
 export function min(a: Maybe, b: Maybe): Maybe {
   return a && b && { lo: Math.min(a.lo, b.lo), hi: Math.min(a.hi, b.hi), int: a.int && b.int };

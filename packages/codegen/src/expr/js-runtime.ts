@@ -46,6 +46,15 @@ export function signF(x: number): number {
   return Math.sign(x) + 0;
 }
 
+/**
+ * Rounds half to even, as C's rint does in the default rounding mode (TensorFlow's rint, and its round of floats):
+ * Math.round rounds half up, so a tie it took up to an odd number goes back down. x - Math.round(x) is exact.
+ */
+export function rint(x: number): number {
+  const r = Math.round(x);
+  return r - x === 0.5 && r % 2 !== 0 ? r - 1 : r;
+}
+
 export function sign64(x: bigint): bigint {
   return x > 0n ? 1n : x < 0n ? -1n : 0n;
 }

@@ -11,7 +11,8 @@
 // multiple, and where the spacing is finer the sum is exact), so a nonzero sum is at least the grid. Products, + and -
 // are correctly rounded on the GPU as in the JS kernels, and rounding is monotone, so bounds that are float32s (span)
 // on the exact value bound the rounded one. The steps a GPU computes only approximately (division, as a product with
-// the reciprocal; sqrt, exp, log, pow) take a margin of a factor of 2 on each side, far wider than their error.
+// the reciprocal; sqrt, exp, log, pow, and the functions of gpu-math.ts) take a margin of a factor of 2 on each side,
+// far wider than their error.
 
 export interface Magnitudes {
   /** No nonzero value is smaller in magnitude (Infinity: none is finite). */
@@ -171,6 +172,113 @@ export function pow(a: Maybe, b: Maybe): Maybe {
   const log2a = Math.max(Math.abs(Math.log2(a.lo)), Math.abs(Math.log2(a.hi)));
   if (a.hi === 0 || b.hi === 0 || log2a === 0) return ONE;
   return approximate(2 ** -(b.hi * log2a), 2 ** (b.hi * log2a));
+}
+
+// The functions the GPU computes with helpers of its own (codegen/src/expr/gpu-math.ts): each gives a float32 within
+// the GPU's precision rule where its argument is within the helper's range, and the largest float32 (a sentinel: the
+// GPU backend reruns a call whose result holds it on the JS kernels) outside it. A helper's result takes the factor-2
+// margin of the steps the GPU computes approximately; its own steps keep clear of the subnormal range (a term they
+// compute may flush to zero only where it is below the result's rounding).
+
+/** sin and tan reduce |x| ≤ TRIG_RANGE by multiples of π/2 within float32's rounding; past it, the sentinel. */
+export const TRIG_RANGE = 2048;
+/**
+ * At most the least |sin x| of a float32 x ≥ 1.5 (|tan x| is never less): x's distance to the nearest multiple of π,
+ * 3.2e-9 over every float32 (x = 1.5458358e29; 8.4e-9 up to TRIG_RANGE, at x = 505.79642), found by trying them all.
+ */
+export const FAR_TRIG_LEAST = 2 ** -29;
+/** expm1 and sinh overflow float32 past about 88.72; the helpers give the sentinel past this. */
+export const EXP_RANGE = 88.5;
+
+/** A helper's result: within [lo, hi] up to the GPU's approximate steps, or the sentinel where `sentinel`. */
+function helper(lo: number, hi: number, sentinel = false): Maybe {
+  const m = approximate(lo, Math.min(hi, FLOAT32_MAX / 2));
+  return m && sentinel ? { ...m, hi: FLOAT32_MAX } : m;
+}
+
+/** floor, ceil, rint, round: 0, or a whole number of magnitude at most hi + 1 (floor(-0.5) is -1). */
+export function floor(a: Maybe): Maybe {
+  if (!a) return undefined;
+  return a.hi === 0 ? ZERO : { lo: 1, hi: float32AtLeast(a.hi + 1), grid: 1 };
+}
+
+export const ceil = floor;
+export const rint = floor;
+export const round = floor;
+
+/** |expm1(x)| is least at x = -lo (1 - e^-lo, just below lo) and greatest at x = hi. */
+export function expm1(a: Maybe): Maybe {
+  if (!a) return undefined;
+  return a.hi === 0 ? ZERO : helper(-Math.expm1(-a.lo), Math.expm1(a.hi), a.hi > EXP_RANGE);
+}
+
+/** |log1p(x)| is least at x = lo and greatest at x = -hi: -inf at -1 and nan below (the sentinel). */
+export function log1p(a: Maybe): Maybe {
+  if (!a) return undefined;
+  return a.hi === 0 ? ZERO : helper(Math.log1p(a.lo), a.hi < 1 ? -Math.log1p(-a.hi) : FLOAT32_MAX, a.hi >= 1);
+}
+
+/** The least |sin x| (and |tan x|, never less) over the magnitudes: sin rises from 0 to 1.5, and past it FAR_TRIG_LEAST. */
+function trigLeast(a: Magnitudes): number {
+  const near = Math.sin(Math.min(a.lo, 1.5));
+  return a.hi > 1.5 ? Math.min(near, FAR_TRIG_LEAST) : near;
+}
+
+export function sin(a: Maybe): Maybe {
+  if (!a) return undefined;
+  return a.hi === 0 ? ZERO : helper(trigLeast(a), Math.min(a.hi, 1), a.hi > TRIG_RANGE);
+}
+
+/** |cos x| is 1 at 0 and falls to cos(hi) below 1.5; past it, as near 0 as |sin x| comes (FAR_TRIG_LEAST). */
+export function cos(a: Maybe): Maybe {
+  if (!a) return undefined;
+  return helper(a.hi > 1.5 ? FAR_TRIG_LEAST : Math.cos(a.hi), 1, a.hi > TRIG_RANGE);
+}
+
+/** Past 1.5, tan reaches its poles. */
+export function tan(a: Maybe): Maybe {
+  if (!a) return undefined;
+  if (a.hi === 0) return ZERO;
+  return a.hi > 1.5 ? helper(trigLeast(a), FLOAT32_MAX, true) : helper(trigLeast(a), Math.tan(a.hi));
+}
+
+export function tanh(a: Maybe): Maybe {
+  if (!a) return undefined;
+  return a.hi === 0 ? ZERO : helper(Math.tanh(a.lo), Math.tanh(a.hi));
+}
+
+/** asin x ≥ x on [0, 1]; past 1, nan (the sentinel). */
+export function asin(a: Maybe): Maybe {
+  if (!a) return undefined;
+  return a.hi === 0 ? ZERO : helper(a.lo, Math.asin(Math.min(a.hi, 1)), a.hi > 1);
+}
+
+export function atan(a: Maybe): Maybe {
+  if (!a) return undefined;
+  return a.hi === 0 ? ZERO : helper(Math.atan(a.lo), Math.atan(a.hi));
+}
+
+/** sinh x ≥ x; it overflows past about 88.72 (the sentinel). */
+export function sinh(a: Maybe): Maybe {
+  if (!a) return undefined;
+  return a.hi === 0 ? ZERO : helper(a.lo, Math.sinh(Math.min(a.hi, EXP_RANGE)), a.hi > EXP_RANGE);
+}
+
+/** cosh x ≥ 1; it overflows past about 88.72 (the sentinel). */
+export function cosh(a: Maybe): Maybe {
+  if (!a) return undefined;
+  return helper(1, Math.cosh(Math.min(a.hi, EXP_RANGE)), a.hi > EXP_RANGE);
+}
+
+export function asinh(a: Maybe): Maybe {
+  if (!a) return undefined;
+  return a.hi === 0 ? ZERO : helper(Math.asinh(a.lo), Math.asinh(a.hi));
+}
+
+/** atanh x ≥ x on [0, 1); ±inf at ±1 and nan past (the sentinel). */
+export function atanh(a: Maybe): Maybe {
+  if (!a) return undefined;
+  return a.hi === 0 ? ZERO : helper(a.lo, a.hi < 1 ? Math.atanh(a.hi) : FLOAT32_MAX, a.hi >= 1);
 }
 
 /** The values of either. */

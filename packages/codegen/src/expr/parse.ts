@@ -1,12 +1,5 @@
-import {
-  CONSTANTS,
-  ExprError,
-  FUNCTIONS,
-  type BinaryOp,
-  type ConstantName,
-  type Expr,
-  type FunctionName,
-} from './ast.js';
+import { CONSTANTS, ExprError, type BinaryOp, type ConstantName, type Expr, type FunctionName } from './ast.js';
+import { FUNCTIONS } from './functions.js';
 
 type Token = { kind: 'number' | 'ident' | 'op' | 'end'; text: string; pos: number };
 
@@ -82,7 +75,7 @@ export function parseExpr(src: string): Expr {
     if (t.kind === 'ident') {
       if (peek().text === '(') {
         next();
-        if (!(t.text in FUNCTIONS))
+        if (!Object.hasOwn(FUNCTIONS, t.text))
           throw new ExprError(`unknown function '${t.text}' (functions: ${Object.keys(FUNCTIONS).join(', ')})`, t.pos);
         const args: Expr[] = [];
         if (peek().text !== ')') {
@@ -91,8 +84,8 @@ export function parseExpr(src: string): Expr {
         }
         expect(')');
         const fn = t.text as FunctionName;
-        if (args.length !== FUNCTIONS[fn])
-          throw new ExprError(`${fn} takes ${FUNCTIONS[fn]} argument(s), got ${args.length}`, t.pos);
+        if (args.length !== FUNCTIONS[fn].arity)
+          throw new ExprError(`${fn} takes ${FUNCTIONS[fn].arity} argument(s), got ${args.length}`, t.pos);
         return { kind: 'call', fn, args, pos: t.pos };
       }
       if ((CONSTANTS as readonly string[]).includes(t.text))

@@ -20,13 +20,18 @@ export interface DifferentiableOp {
 }
 
 /**
- * Arguments whose values must stay positive for the op to be smooth there: a square root's, a power's base (its
- * exponent's gradient is log(base)), an embedding's weights (a mean's divisor).
+ * Where an argument's values are drawn for the op to be smooth there, besides away from 0: positive for a square
+ * root's, a log1p's and a power's base (its exponent's gradient is log(base)) and an embedding's weights (a mean's
+ * divisor); within (-1, 1) for asin and atanh (their domain) and tan (away from its poles).
  */
-const POSITIVE: Record<string, string[]> = {
-  sparse_sqrt: ['sp_input'],
-  sparse_dense_cwise_pow: ['sp_input'],
-  embedding_lookup_sparse: ['sp_weights'],
+const RANGE: Record<string, Record<string, 'positive' | 'unit'>> = {
+  sparse_sqrt: { sp_input: 'positive' },
+  sparse_log1p: { sp_input: 'positive' },
+  sparse_dense_cwise_pow: { sp_input: 'positive' },
+  embedding_lookup_sparse: { sp_weights: 'positive' },
+  sparse_asin: { sp_input: 'unit' },
+  sparse_atanh: { sp_input: 'unit' },
+  sparse_tan: { sp_input: 'unit' },
 };
 
 const isFloat = (d: string): d is FloatDType => d === 'float32' || d === 'float64';
@@ -69,14 +74,16 @@ export const DIFFERENTIABLE: DifferentiableOp[] = SPECS.filter((s) => s.gradient
 
 /**
  * `args` with every differentiable tensor's values redrawn in `dtype`, magnitudes in [1, 2) (away from 0, where
- * abs, sign, max and min are not smooth, and continuous, so no two tie), signs random except where POSITIVE.
+ * abs, sign, max and min are not smooth, and continuous, so no two tie; [0.1, 0.9) for `unit`), signs random
+ * except where `positive` (RANGE).
  */
 export function redrawn(op: string, args: Args, wrt: string[], dtype: FloatDType, r: Rng): Args {
   const out: Args = { ...args };
-  const draw = (positive: boolean) => () => (positive || r.next() < 0.5 ? 1 : -1) * (1 + r.next());
+  const draw = (range?: 'positive' | 'unit') => () =>
+    (range === 'positive' || r.next() < 0.5 ? 1 : -1) * (range === 'unit' ? 0.1 + 0.8 * r.next() : 1 + r.next());
   for (const a of wrt) {
     const v = args[a];
-    const next = draw(POSITIVE[op]?.includes(a) ?? false);
+    const next = draw(RANGE[op]?.[a]);
     if (v instanceof SparseTensor)
       out[a] = new SparseTensor(v.indices, Array.from(v.values as Float64Array, next), v.shape, dtype);
     else if (v instanceof Tensor) out[a] = tensor(Array.from(v.data as Float64Array, next), dtype, [...v.shape]);

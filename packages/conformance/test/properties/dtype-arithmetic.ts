@@ -30,6 +30,22 @@ export interface Arithmetic {
   exp: Unary;
   log: Unary;
   sqrt: Unary;
+  expm1: Unary;
+  log1p: Unary;
+  sin: Unary;
+  cos: Unary;
+  tan: Unary;
+  tanh: Unary;
+  asin: Unary;
+  atan: Unary;
+  sinh: Unary;
+  cosh: Unary;
+  asinh: Unary;
+  atanh: Unary;
+  floor: Unary;
+  ceil: Unary;
+  rint: Unary;
+  round: Unary;
   add: Binary;
   sub: Binary;
   mul: Binary;
@@ -68,6 +84,22 @@ function floatArithmetic(dtype: 'float32' | 'float64'): Arithmetic {
     exp: unary(Math.exp),
     log: unary(Math.log),
     sqrt: unary(Math.sqrt),
+    expm1: unary(Math.expm1),
+    log1p: unary(Math.log1p),
+    sin: unary(Math.sin),
+    cos: unary(Math.cos),
+    tan: unary(Math.tan),
+    tanh: unary(Math.tanh),
+    asin: unary(Math.asin),
+    atan: unary(Math.atan),
+    sinh: unary(Math.sinh),
+    cosh: unary(Math.cosh),
+    asinh: unary(Math.asinh),
+    atanh: unary(Math.atanh),
+    floor: unary(Math.floor),
+    ceil: unary(Math.ceil),
+    rint: unary(halfToEven),
+    round: unary(halfToEven),
     add: binary((a, b) => a + b),
     sub: binary((a, b) => a - b),
     mul: binary((a, b) => a * b),
@@ -90,7 +122,7 @@ function intArithmetic(dtype: 'int32' | 'int64'): Arithmetic {
     (a, b) =>
       wrap(f(BigInt(a), BigInt(b)));
   const notInteger = () => {
-    throw new Error(`exp, log and sqrt are not ${dtype} operations (codegen refuses them)`);
+    throw new Error(`exp, sin and the other float functions are not ${dtype} operations (codegen refuses them)`);
   };
   return {
     dtype,
@@ -107,6 +139,23 @@ function intArithmetic(dtype: 'int32' | 'int64'): Arithmetic {
     exp: notInteger,
     log: notInteger,
     sqrt: notInteger,
+    expm1: notInteger,
+    log1p: notInteger,
+    sin: notInteger,
+    cos: notInteger,
+    tan: notInteger,
+    tanh: notInteger,
+    asin: notInteger,
+    atan: notInteger,
+    sinh: notInteger,
+    cosh: notInteger,
+    asinh: notInteger,
+    atanh: notInteger,
+    floor: notInteger,
+    ceil: notInteger,
+    rint: notInteger,
+    // tf.math.round returns an integer tensor as it is.
+    round: (x) => x,
     add: binary((a, b) => a + b),
     sub: binary((a, b) => a - b),
     mul: binary((a, b) => a * b),
@@ -122,6 +171,18 @@ function intArithmetic(dtype: 'int32' | 'int64'): Arithmetic {
       return powModulo(base, exponent, bits);
     }),
   };
+}
+
+/**
+ * The whole number nearest x, the even one at a tie (C's rint, TensorFlow's rint and float round), from the floor:
+ * x - floor(x) is exact. A zero result keeps x's sign, as rint's does.
+ */
+function halfToEven(x: number): number {
+  if (!Number.isFinite(x)) return x;
+  const below = Math.floor(x);
+  const above = x - below;
+  const r = above < 0.5 ? below : above > 0.5 ? below + 1 : below % 2 === 0 ? below : below + 1;
+  return r === 0 && (x < 0 || Object.is(x, -0)) ? -0 : r;
 }
 
 /** base ** exponent modulo 2^bits, by squaring: the exact power's low bits, without computing the power. */

@@ -66,6 +66,22 @@ export function evaluate(e: Expr, arith: Arithmetic, vars: Readonly<Record<strin
         case 'exp':
         case 'log':
         case 'sqrt':
+        case 'expm1':
+        case 'log1p':
+        case 'sin':
+        case 'cos':
+        case 'tan':
+        case 'tanh':
+        case 'asin':
+        case 'atan':
+        case 'sinh':
+        case 'cosh':
+        case 'asinh':
+        case 'atanh':
+        case 'floor':
+        case 'ceil':
+        case 'rint':
+        case 'round':
           return arith[e.fn](value(x));
       }
     }

@@ -59,6 +59,7 @@ export function outputProblems(spec: LoadedSpec, c: Case, outputs: Record<string
       dense: ['dense'],
       sparse_list: ['sparse'],
       sparse_or_dense: ['sparse', 'dense'],
+      csr: ['csr'],
     }[o.type];
     const dtype = o.dtype in spec.dtypes ? dtypeOfVar(spec, c, o.dtype) : o.dtype;
     return [

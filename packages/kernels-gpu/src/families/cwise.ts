@@ -36,7 +36,12 @@ export function cwiseKernel(ctx: GpuContext, op: string, meta: FamilyOp, src: Gp
     }
     // An empty dense operand is never read (no entries), but a texture needs one element.
     const bv = dv.length ? asFloat32(dv) : new Float32Array(1);
-    const values = n === 0 ? new Float32Array(0) : ctx.run(op, src.value, n, [asFloat32(av), bv, off, ...scalars]);
+    const values =
+      n === 0
+        ? new Float32Array(0)
+        : ctx.run(op, src.value, n, [asFloat32(av), bv, off, ...scalars], {
+            functions: src.functions,
+          });
     if (!allFinite(values)) return delegate(js, args, REASONS.nonFiniteResult);
     return {
       [meta.output]: {

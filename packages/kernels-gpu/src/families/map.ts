@@ -21,7 +21,10 @@ export function mapKernel(ctx: GpuContext, op: string, meta: FamilyOp, src: GpuF
     });
     if (refusal) return delegate(js, args, refusal);
     const n = x.length;
-    const values = n === 0 ? new Float32Array(0) : ctx.run(op, src.value, n, [asFloat32(x), ...scalars]);
+    const values =
+      n === 0
+        ? new Float32Array(0)
+        : ctx.run(op, src.value, n, [asFloat32(x), ...scalars], { functions: src.functions });
     if (!allFinite(values)) return delegate(js, args, REASONS.nonFiniteResult);
     return {
       [meta.output]: {

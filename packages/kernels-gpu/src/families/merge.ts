@@ -43,9 +43,9 @@ export function mergeKernel(ctx: GpuContext, op: string, meta: FamilyOp, src: Gp
     let values: Float32Array = new Float32Array(0);
     let keep: Float32Array = new Float32Array(0);
     if (n > 0) {
-      values = ctx.run(op, src.value, n, [side, av, bv, ...scalars]);
+      values = ctx.run(op, src.value, n, [side, av, bv, ...scalars], { functions: src.functions });
       if (!allFinite(values)) return delegate(js, args, REASONS.nonFiniteResult);
-      keep = ctx.run(`${op}:keep`, src.keep!, n, [side, av, bv, values, ...scalars]);
+      keep = ctx.run(`${op}:keep`, src.keep!, n, [side, av, bv, values, ...scalars], { functions: src.functions });
     }
     const kept = new Uint32Array(n);
     let m = 0;
@@ -102,7 +102,7 @@ function mergeDense(
   if (n > 0) {
     const side = new Float32Array(n).fill(3);
     const [av, bv] = inOrder(asFloat32(sv), gathered);
-    const values = ctx.run(op, src.value, n, [side, av, bv, ...scalars]);
+    const values = ctx.run(op, src.value, n, [side, av, bv, ...scalars], { functions: src.functions });
     if (!allFinite(values)) return delegate(js, args, REASONS.nonFiniteResult);
     const result = fromGpu(values, dn.dtype);
     for (let i = 0; i < n; i++) data[off[i]] = result[i];

@@ -63,7 +63,7 @@ export function reduceKernel(ctx: GpuContext, op: string, meta: FamilyOp, src: G
             src.value,
             g,
             [xv, start.subarray(0, g), cnt.length ? cnt : new Float32Array(1), groupSize, ...scalars],
-            { loopMaxIterations: loopMax },
+            { loopMaxIterations: loopMax, functions: src.functions },
           );
     if (!allFinite(out)) return delegate(js, args, REASONS.nonFiniteResult);
     const values = fromGpu(out, sp.dtype);
