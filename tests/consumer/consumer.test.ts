@@ -251,13 +251,13 @@ describe('a user of the published packages', () => {
   }, 60_000);
 
   const app = join(work, 'app');
-  it('type-checks a strict TypeScript consumer with moduleResolution nodenext and bundler', () => {
+  it('type-checks a strict TypeScript consumer with moduleResolution nodenext and bundler, and one of @sparse/tfjs', () => {
     cpSync(APP, app, { recursive: true });
     npm(
       ['install', '--no-audit', '--no-fund', ...[...RUNTIME_CLOSURE, '@sparse/tfjs'].map((n) => tarballs.get(n)!)],
       app,
     );
-    for (const config of ['tsconfig.nodenext.json', 'tsconfig.bundler.json']) {
+    for (const config of ['tsconfig.nodenext.json', 'tsconfig.bundler.json', 'tsconfig.tfjs.json']) {
       // tsc prints the errors on stdout and fails: the assertion shows them.
       let output = '';
       try {

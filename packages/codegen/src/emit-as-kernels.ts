@@ -90,8 +90,11 @@ export function emitAsFamilies(specs: LoadedSpec[], templatePath: string): strin
   return template({ header: tsHeader.trim(), ops: [...ops, ...derivedOf(specs).map(gradientOp)] });
 }
 
-/** `<backend>/src/generated/family-ops.ts`: what a backend's host side needs to lay out and call each family kernel. */
-export function emitAsFamilyTable(specs: LoadedSpec[]): string {
+/**
+ * `<backend>/src/generated/family-ops.ts`: what a backend's host side needs to lay out and call each family kernel,
+ * with the derived gradients' where the backend generates them (wasm; the GPU runs them on the JS kernels).
+ */
+export function emitAsFamilyTable(specs: LoadedSpec[], { gradients }: { gradients: boolean }): string {
   const table = Object.fromEntries([
     ...families(specs).map((s) => [
       s.name,
@@ -104,7 +107,7 @@ export function emitAsFamilyTable(specs: LoadedSpec[]): string {
       },
     ]),
     // A derived gradient: its forward kernel's roles, and the kind of the forward output (of which grad is the gradient).
-    ...derivedOf(specs).map((s) => [
+    ...(gradients ? derivedOf(specs) : []).map((s) => [
       s.name,
       {
         family: `${s.derived.kernel.family}_grad`,

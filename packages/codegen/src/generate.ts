@@ -76,7 +76,7 @@ export function generatedFiles(opts: GenerateOptions): Map<string, string> {
       join(pkg('kernels-as'), 'assembly/generated/families.ts'),
       emitAsFamilies(specs, join(TEMPLATES, 'as/families.ts.hbs')),
     ],
-    [join(pkg('kernels-as'), 'src/generated/family-ops.ts'), emitAsFamilyTable(specs)],
+    [join(pkg('kernels-as'), 'src/generated/family-ops.ts'), emitAsFamilyTable(specs, { gradients: true })],
     [
       join(pkg('kernels-gpu'), 'src/generated/families.ts'),
       emitGpuFamilies(specs, join(TEMPLATES, 'gpu/families.ts.hbs')),
@@ -89,7 +89,7 @@ export function generatedFiles(opts: GenerateOptions): Map<string, string> {
       join(pkg('kernels-gpu'), 'src/generated/magnitude.ts'),
       emitSourceCopy(join(CODEGEN, 'src/expr/magnitude-runtime.ts')),
     ],
-    [join(pkg('kernels-gpu'), 'src/generated/family-ops.ts'), emitAsFamilyTable(specs)],
+    [join(pkg('kernels-gpu'), 'src/generated/family-ops.ts'), emitAsFamilyTable(specs, { gradients: false })],
     ...BACKEND_TARGETS.map(
       (b) =>
         [

@@ -43,6 +43,14 @@ outputs:
 kernel:
   family: map
   expr: x * x * x
+gradient:
+  examples:
+    - name: three_squares
+      args:
+        sp_input: {sparse: {indices: [[0, 1], [1, 0]], values: [-2.0, 0.5], dense_shape: [2, 2]}, dtype: float32}
+        grad: {dense: [1.0, 2.0], dtype: float32}
+      expect:
+        sp_input_grad: {dense: [12.0, 1.5], dtype: float32}
 examples:
   - name: float32
     args:
@@ -154,6 +162,8 @@ it('a new family op runs from its spec alone in a built workspace: npm run build
   }
   expect(existsSync(join(work, 'packages/kernels-js/src/generated/kernels', `${OP}.ts`))).toBe(true);
   expect(existsSync(join(work, 'packages/kernels-js/src/kernels', `${OP}.ts`))).toBe(false);
+  // Its gradient op too, derived from the expression, with the example the spec gives it.
+  expect(existsSync(join(work, 'packages/kernels-js/src/generated/kernels', `${OP}_grad.ts`))).toBe(true);
   expect(readFileSync(join(work, 'packages/kernels-as/assembly/generated/families.ts'), 'utf8')).toContain(
     `export function ${OP}__int64(`,
   );

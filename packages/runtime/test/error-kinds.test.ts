@@ -136,9 +136,16 @@ describe('an empty list for an integer tensor argument', () => {
     expect(sparse.sparseToDense(tensor([], 'int32'), [3], []).toArray()).toEqual([0, 0, 0]);
   });
 
-  it('no other op converts a plain value again: only the segment reductions declare defaults', () => {
+  it('no other op converts a plain value again: only the segment reductions and their gradients declare defaults', () => {
     const withDefaults = listOps().filter((op) => Object.keys(getOpInfo(op)!.dtypeDefaults).length > 0);
-    expect(withDefaults.sort()).toEqual(['sparse_segment_mean', 'sparse_segment_sqrt_n', 'sparse_segment_sum']);
+    expect(withDefaults.sort()).toEqual([
+      'sparse_segment_mean',
+      'sparse_segment_mean_grad',
+      'sparse_segment_sqrt_n',
+      'sparse_segment_sqrt_n_grad',
+      'sparse_segment_sum',
+      'sparse_segment_sum_grad',
+    ]);
   });
 
   it('values that hold no integer dtype are still refused as their own dtype', () => {

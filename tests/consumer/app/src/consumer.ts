@@ -13,8 +13,6 @@ import {
   type DType,
   type RuntimeOptions,
 } from '@sparse/runtime';
-import { fromTf, sparseDenseMatmul, sparseToTf, toTf, type TfSparseTensor } from '@sparse/tfjs';
-import * as tf from '@tensorflow/tfjs';
 
 const st: SparseTensor = new SparseTensor(
   [
@@ -60,11 +58,4 @@ try {
   if (e instanceof InvalidArgumentError) console.log(e.message);
 }
 
-// TF.js: a sparse product inside a gradient, tensors both ways.
-const layer: tf.Tensor2D = sparseDenseMatmul(st, tf.zeros([4, 2]), { adjointA: false });
-const asTf: TfSparseTensor = sparseToTf(st);
-const back: Tensor = fromTf(toTf(dense, { dtype: 'float32' }));
-// @ts-expect-error TF.js has no float64 to narrow to
-toTf(dense, { dtype: 'float64' });
-
-export { shape, dtype, summed, product, misspelled, layer, asTf, back };
+export { shape, dtype, summed, product, misspelled };
