@@ -73,3 +73,8 @@ export function geomean(xs) {
   const ok = xs.filter((x) => x > 0 && Number.isFinite(x));
   return ok.length ? Math.exp(ok.reduce((a, x) => a + Math.log(x), 0) / ok.length) : undefined;
 }
+
+/** Disposes every output of a call (a result disposed as made: its memory serves the next result of its size). */
+export function disposeAll(outputs) {
+  for (const v of Object.values(outputs)) for (const t of Array.isArray(v) ? v : [v]) t?.dispose?.();
+}

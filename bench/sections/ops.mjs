@@ -3,7 +3,7 @@
 import { join } from 'node:path';
 import { tensor } from '@sparse/runtime';
 import { indexMatrix, randomCoo, randomDense, shuffled, toSparse, writeArray, writeCoo } from '../lib/data.mjs';
-import { measure } from '../lib/measure.mjs';
+import { measure, disposeAll } from '../lib/measure.mjs';
 import { pyBudget } from '../lib/peers.mjs';
 import { consume, useTfjs } from '../lib/tfjs.mjs';
 
@@ -189,10 +189,6 @@ export async function otherOps(ctx) {
 }
 
 /** Disposes every tensor an op returned (its outputs, a list of them for split). */
-function disposeAll(outputs) {
-  for (const v of Object.values(outputs)) for (const t of Array.isArray(v) ? v : [v]) t?.dispose?.();
-}
-
 function sizeOf(out) {
   if (out && typeof out.nnz === 'number') return out.nnz;
   if (out && out.data) return out.data.length;

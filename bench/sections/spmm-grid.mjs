@@ -4,7 +4,7 @@
 import { join } from 'node:path';
 import { tensor } from '@sparse/runtime';
 import { densify, randomCoo, randomDense, toSparse, writeArray, writeCoo } from '../lib/data.mjs';
-import { absSum, measure, sameChecksum } from '../lib/measure.mjs';
+import { absSum, disposeAll, measure, sameChecksum } from '../lib/measure.mjs';
 import { pyBudget } from '../lib/peers.mjs';
 import { consume, useTfjs } from '../lib/tfjs.mjs';
 import { densePair } from '../lib/summary.mjs';
@@ -41,6 +41,9 @@ export async function spmmGrid(ctx) {
         continue;
       }
       tasks.push([`sparse/${name}`, () => rt.run('sparse_tensor_dense_matmul', args)]);
+      // The headline sizes also with each result disposed as made, as TF.js code disposes what it is done with.
+      if (p.extended)
+        tasks.push([`sparse/${name} disposed`, () => disposeAll(rt.run('sparse_tensor_dense_matmul', args))]);
     }
     Object.assign(point.results, await measure(tasks, sparseBudget));
 
@@ -109,6 +112,7 @@ function finishPoint(point, ctx) {
     point.ratios[`${name}: sparse ÷ numpy dense`] = ratio(`sparse/${name}`, 'dense/numpy');
     point.ratios[`${name} ÷ scipy`] = ratio(`sparse/${name}`, 'sparse/scipy');
     point.ratios[`${name} ÷ native C++`] = ratio(`sparse/${name}`, 'sparse/native-c++');
+    if (point.extended) point.ratios[`${name} disposed ÷ scipy`] = ratio(`sparse/${name} disposed`, 'sparse/scipy');
   }
   point.ratios['scipy: sparse/dense'] = ratio('sparse/scipy', 'dense/numpy');
   point.ratios['wasm ÷ js'] = ratio('sparse/wasm', 'sparse/js');

@@ -20,7 +20,7 @@ export function cwiseKernel(ctx: WasmContext, op: string, meta: FamilyOp, js: Js
     const idx = ctx.indicesOf(sp);
     const strides = heap.putI32(broadcastStrides(dense.shape, rank));
     const av = ctx.valuesOf(sp);
-    const bv = heap.putValues(sp.dtype, dense.data);
+    const bv = ctx.dataOf(dense);
     const out = heap.zeros(sp.dtype, n);
     const scalars = meta.roles.scalars.map((s) => scalarArg(args[s] as never));
     // Entries cut evenly between the threads, each writing its entries' values.

@@ -50,7 +50,7 @@ export function sparseTensorDenseMatmul(
         0;
       if (tiles > 1) ctx.call('spmm_tiles', [rowPtr, colOff, m, tileBytes, tiles, ptrs]);
     }
-    let d = heap.putValues(dtype, dn.data);
+    let d = ctx.dataOf(dn);
     if (transposeDense) {
       const t = heap.alloc(dn.data.length * size);
       ctx.call(`transpose_${size}`, [d, dRows, dCols, t]);
