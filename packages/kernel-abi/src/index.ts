@@ -38,3 +38,4 @@ export {
   recycleBuffer,
   POOL_MIN_BYTES,
 } from './storage.js';
+export { rememberedProductsBound } from './csr-products-bound.js';

@@ -91,33 +91,9 @@ export function csr_col_offsets(ci: usize, nnz: i32, rowBytes: u32, out: usize):
 }
 
 /**
- * A bound on the entries of a ∙ b (a: batch × [m × k], b: batch × [k × n]) known before the product: for each row
- * of a, the products it forms (the lengths of the rows of b its entries select), at most n. Returns it, or -1 where
- * it passes 2^31 - 1. One pass over a's entries: O(nnz(a) + batch · m).
- */
-export function spgemm_bound(aRp: usize, aCi: usize, aBp: usize, bRp: usize, batch: i32, m: i32, k: i32, n: i32): i32 {
-  let total: i64 = 0;
-  for (let bi = 0; bi < batch; bi++) {
-    const aBase = load<i32>(aBp + ((<usize>bi) << 2));
-    const aRows = aRp + ((<usize>bi * (<usize>m + 1)) << 2);
-    const bRows = bRp + ((<usize>bi * (<usize>k + 1)) << 2);
-    for (let i = 0; i < m; i++) {
-      let products: i64 = 0;
-      const ae = aBase + load<i32>(aRows + ((<usize>i + 1) << 2));
-      for (let e = aBase + load<i32>(aRows + ((<usize>i) << 2)); e < ae; e++) {
-        const kk = (<usize>load<i32>(aCi + ((<usize>e) << 2))) << 2;
-        products += <i64>(load<i32>(bRows + kk + 4) - load<i32>(bRows + kk));
-      }
-      total += products < <i64>n ? products : <i64>n;
-      if (total > 0x7fffffff) return -1;
-    }
-  }
-  return <i32>total;
-}
-
-/**
- * a ∙ b in one pass, row by row (Gustavson), into `outCi`/`outV` with room for spgemm_bound's count: each row's
- * products summed in a dense accumulator `acc` (n values), in a's then b's column order, the first product of a
+ * a ∙ b in one pass, row by row (Gustavson), into `outCi`/`outV` with room for a bound on the result (the products
+ * each row forms, at most n) and a slot of slack: each row's products summed in a dense accumulator `acc` (n values
+ * rounded up to whole words, and a slot), in a's then b's column order, the first product of a
  * column assigned and the rest added (the dtype's arithmetic: f32 rounds each product and sum, as TensorFlow's
  * float kernel does). A two-level bitmap (`bits`: n bits in u64 words, then one bit per word of those; clear on
  * entry and left clear) says which columns the row reached, and the row's columns are also listed as first reached.
@@ -185,10 +161,8 @@ export function spgemm_bound(aRp: usize, aCi: usize, aBp: usize, bRp: usize, bat
             store<T>(at, p);
             store<i32>(list + (count << 2), <i32>j);
             count++;
-            if (seen == 0) {
-              const sw = summary + ((wi >>> 6) << 3);
-              store<u64>(sw, load<u64>(sw) | ((<u64>1) << ((<u64>wi) & 63)));
-            }
+            const sw = summary + ((wi >>> 6) << 3);
+            store<u64>(sw, load<u64>(sw) | ((<u64>1) << ((<u64>wi) & 63)));
           }
         }
       }
@@ -206,6 +180,21 @@ export function spgemm_bound(aRp: usize, aCi: usize, aBp: usize, bRp: usize, bat
             let word = load<u64>(bits + (wi << 3));
             store<u64>(bits + (wi << 3), 0);
             const j0 = wi << 6;
+            // A word's first two columns without branching on how many it has (one or two, mostly, in sparse
+            // rows): the second is written even when absent, into room the next column overwrites (the output and
+            // the accumulator have a slot of slack for it).
+            const c = <usize>popcnt<u64>(word);
+            const j1 = j0 + <usize>ctz<u64>(word);
+            word &= word - 1;
+            const j2 = j0 + <usize>ctz<u64>(word);
+            word &= word - 1;
+            store<i32>(q, <i32>j1);
+            store<T>(v, load<T>(acc + j1 * size));
+            store<i32>(q + 4, <i32>j2);
+            store<T>(v + size, load<T>(acc + j2 * size));
+            const step = c < 2 ? c : 2;
+            q += step << 2;
+            v += step * size;
             while (word != 0) {
               const j = j0 + <usize>ctz<u64>(word);
               word &= word - 1;

@@ -1,4 +1,4 @@
-import { sizeOf, type CsrData, type DenseData, type SparseData } from '@sparse/kernel-abi';
+import { rememberedProductsBound, sizeOf, type CsrData, type DenseData, type SparseData } from '@sparse/kernel-abi';
 import { crossPlan } from '@sparse/kernels-js/internals';
 import type { DType } from './dtype.js';
 import { ResourceExhaustedError } from './errors.js';
@@ -6,7 +6,6 @@ import { jsHeapRoom } from '#platform-memory';
 import type { EntriesTerm, OpMeta, OutputMeta } from './op-meta.js';
 import { shapeText } from './shape.js';
 import type { BoundArgs } from './bind-args.js';
-import { rememberedProductsBound } from './csr-products.js';
 
 type Data = SparseData | DenseData | CsrData;
 

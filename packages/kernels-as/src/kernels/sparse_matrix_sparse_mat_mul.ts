@@ -1,4 +1,4 @@
-import { copyOut, type CsrData } from '@sparse/kernel-abi';
+import { copyOut, rememberedProductsBound, type CsrData } from '@sparse/kernel-abi';
 import { bytesPerElement } from '../heap.js';
 import { delegate } from '../delegate.js';
 import { REASONS } from '../delegation.js';
@@ -13,23 +13,26 @@ import { csrOperand } from '../csr-operand.js';
 export const sparseMatrixSparseMatMul: KernelFactory<'sparse_matrix_sparse_mat_mul'> = (ctx, js) => (args) => {
   const dtype = args.a.dtype as 'float32' | 'float64';
   const size = bytesPerElement(dtype);
+  const transposeA = args.transpose_a || args.adjoint_a;
+  const transposeB = args.transpose_b || args.adjoint_b;
+  // Room for the result up front, from a bound on it (the one the runtime checked against its byte budget,
+  // remembered for operands that never change), so the product takes one pass and is copied out at its size.
+  const bound = rememberedProductsBound(args.a, args.b, transposeA, transposeB);
+  if (bound > 0x7fffffff) return delegate(js, args, REASONS.tooBig);
   const { heap } = ctx;
   ctx.begin();
-  const a = csrOperand(ctx, args.a, args.transpose_a || args.adjoint_a);
-  const b = csrOperand(ctx, args.b, args.transpose_b || args.adjoint_b);
+  const a = csrOperand(ctx, args.a, transposeA);
+  const b = csrOperand(ctx, args.b, transposeB);
   const { batch, rows: m, cols: k } = a;
   const n = b.cols;
-  // Room for the result up front, from a bound on it (one pass over a's entries; the runtime checked the same
-  // bound against its byte budget), so the product takes one pass and the result is copied out at its size.
-  const bound = ctx.call('spgemm_bound', [a.rp, a.ci, a.bp, b.rp, batch, m, k, n]);
-  if (bound < 0) return delegate(js, args, REASONS.tooBig);
   const outRp = heap.alloc(batch * (m + 1) * 4);
   const outBp = heap.alloc((batch + 1) * 4);
-  const outCi = heap.alloc(bound * 4);
-  const outV = heap.alloc(bound * size);
-  const acc = heap.alloc(n * size);
   // The accumulator's two-level bitmap: a bit per column, then a bit per u64 word of those.
   const words = Math.ceil(n / 64);
+  // A slot of slack past the output and the accumulator's words, for the sorted walk's branch-free writes.
+  const outCi = heap.alloc((bound + 1) * 4);
+  const outV = heap.alloc((bound + 1) * size);
+  const acc = heap.alloc((words * 64 + 1) * size);
   const bits = heap.zeros('i32', (words + Math.ceil(words / 64)) * 2);
   const nnz = ctx.call(`spgemm_${dtype}`, [
     a.rp,

@@ -1,4 +1,5 @@
-import { isImmutable, type CsrData } from '@sparse/kernel-abi';
+import type { CsrData } from './generated/kernel-types.js';
+import { isImmutable } from './storage.js';
 
 /**
  * The bound of a product of two matrices whose arrays never change (a CsrMatrix's own, marked immutable), kept by the
@@ -31,7 +32,7 @@ export function rememberedProductsBound(a: CsrData, b: CsrData, transposeA: bool
  * of an SpGEMM would take, but without the product's own work. Operands whose batches or inner dims disagree are
  * refused by the op's checks before this runs.
  */
-export function productsBound(a: CsrData, b: CsrData, transposeA: boolean, transposeB: boolean): number {
+function productsBound(a: CsrData, b: CsrData, transposeA: boolean, transposeB: boolean): number {
   const [batch, aRows, aCols] = batchDims(a);
   const [, bRows, bCols] = batchDims(b);
   const inner = transposeA ? aRows : aCols;
