@@ -8,6 +8,8 @@ export interface SignatureArg {
   readonly aliases?: readonly string[];
   /** Absent: the argument is required. */
   readonly default?: unknown;
+  /** null stands for the default (TensorFlow's None, read as it). */
+  readonly none_means_default?: boolean;
 }
 
 export interface SignatureOutput {
@@ -42,8 +44,9 @@ export function checkArgsAgainst(
     }
     if (given.has(arg.name)) report(at, `'${arg.name}' is given twice`);
     given.add(arg.name);
-    // `null` asks for a default of null, whatever the type.
-    if (checkTypes && !(value === null && arg.default === null)) checkValueType(value, arg.type, at, report);
+    // `null` asks for a default of null, whatever the type, or for the default where null stands for it.
+    const asksDefault = value === null && (arg.default === null || arg.none_means_default === true);
+    if (checkTypes && !asksDefault) checkValueType(value, arg.type, at, report);
   }
   for (const a of signature.args) {
     if (a.default === undefined && !given.has(a.name)) report(['args'], `the required argument '${a.name}' is missing`);

@@ -163,7 +163,10 @@ function optionProps(a: ArgSpec): OptionalKind<PropertySignatureStructure>[] {
       name: camelCase(a.name),
       hasQuestionToken: true,
       // AxesLike and SparseLike | null take null already.
-      type: a.default === null && a.type !== 'axes' && a.type !== 'sparse_or_null' ? `${argTs(a)} | null` : argTs(a),
+      type:
+        (a.default === null || a.none_means_default) && a.type !== 'axes' && a.type !== 'sparse_or_null'
+          ? `${argTs(a)} | null`
+          : argTs(a),
       docs: [`${a.doc.trim()}\n\nDefault: ${def}.`],
     },
     ...(a.aliases ?? []).map((alias) => ({

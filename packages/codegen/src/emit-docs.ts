@@ -64,13 +64,17 @@ hb.registerHelper('shapeText', (r: ShapeRule) =>
                 ? `dense shape of \`${r.matrix_transpose}\`, its last two dims swapped`
                 : 'lookup' in r
                   ? `dense shape of \`${r.lookup.ids}\` without its last dim, then the dims of \`${r.lookup.params}\` after its first`
-                  : 'dims' in r
-                    ? `[${r.dims.map((d) => `\`${d}\``).join(', ')}] (a null one: the dim before it)`
-                    : 'segments' in r
-                      ? `[\`${r.segments.num_segments}\`, or the last of \`${r.segments.segment_ids}\` + 1, ...dense shape of \`${r.segments.data}\` after its first dim]`
-                      : 'gradient_of' in r
-                        ? `[stored entries of \`${r.gradient_of}\`] if sparse, its dense shape if dense`
-                        : r.computed,
+                  : 'rows_with_ids' in r
+                    ? `[first coordinate of the last entry of \`${r.rows_with_ids.ids}\` + 1 (0 without entries), ...dims of \`${r.rows_with_ids.params}\` after its first]`
+                    : 'leading_dims' in r
+                      ? `the first ${r.leading_dims.count} dims of the dense shape of \`${r.leading_dims.input}\``
+                      : 'dims' in r
+                        ? `[${r.dims.map((d) => `\`${d}\``).join(', ')}] (a null one: the dim before it)`
+                        : 'segments' in r
+                          ? `[\`${r.segments.num_segments}\`, or the last of \`${r.segments.segment_ids}\` + 1, ...dense shape of \`${r.segments.data}\` after its first dim]`
+                          : 'gradient_of' in r
+                            ? `[stored entries of \`${r.gradient_of}\`] if sparse, its dense shape if dense`
+                            : r.computed,
 );
 hb.registerHelper('gradientText', (s: LoadedSpec) => {
   const g = s.gradientOf;

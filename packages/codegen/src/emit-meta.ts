@@ -26,6 +26,8 @@ export function emitOpsMeta(specs: LoadedSpec[]): string {
           aliases: a.aliases ?? [],
           ...(a.bounds === 'except_last' && { bounds: a.bounds }),
           ...(a.one_of && { oneOf: a.one_of }),
+          ...(a.none_means_default && { noneMeansDefault: true }),
+          ...(a.cast_to && { castTo: a.cast_to }),
         })),
         outputs: s.outputs.map((o) => ({
           name: o.name,

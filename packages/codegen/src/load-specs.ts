@@ -160,6 +160,18 @@ function checkSpec(spec: OpSpec, report: Report): void {
       report(['args', i, 'bounds'], 'only a sparse argument has bounds to check');
     if (a.one_of !== undefined && a.type !== 'string')
       report(['args', i, 'one_of'], 'only a string argument lists the values it takes');
+    if (a.cast_to !== undefined) {
+      const floats = (v: string | undefined) =>
+        v !== undefined &&
+        (spec.dtypes[v] ?? []).length > 0 &&
+        spec.dtypes[v].every((d) => d === 'float32' || d === 'float64');
+      if (!floats(a.cast_to))
+        report(['args', i, 'cast_to'], `'${a.cast_to}' is not a float dtype variable of the spec`);
+      if (a.dtype === a.cast_to || !floats(a.dtype))
+        report(['args', i, 'cast_to'], 'only an argument of a float dtype variable of its own is cast to another');
+    }
+    if (a.none_means_default && (a.default === undefined || a.default === null))
+      report(['args', i, 'none_means_default'], 'only an argument with a default other than null reads null as it');
     if (a.type === 'string' && typeof a.default === 'string' && a.one_of && !a.one_of.includes(a.default))
       report(['args', i, 'default'], `'${a.default}' is not one of ${a.one_of.join(', ')}`);
   });
@@ -172,6 +184,9 @@ function checkSpec(spec: OpSpec, report: Report): void {
     outNames.add(o.name);
     checkDtype(o.dtype, ['outputs', i, 'dtype'], true);
     const rule = o.shape;
+    // The byte budget counts a dense output by its shape before the kernel runs: the spec must give it.
+    if (o.type === 'dense' && 'computed' in rule)
+      report(['outputs', i, 'shape'], 'a dense output needs a shape rule the runtime computes, not `computed`');
     if ('like' in rule) {
       const a = argByName.get(rule.like);
       if (!a || !['sparse', 'dense', 'sparse_or_dense', 'csr'].includes(a.type))
@@ -213,6 +228,16 @@ function checkSpec(spec: OpSpec, report: Report): void {
         report(['outputs', i, 'shape', 'lookup', 'ids'], `'${ids}' is not a tensor argument`);
       if (argByName.get(params)?.type !== 'dense')
         report(['outputs', i, 'shape', 'lookup', 'params'], `'${params}' is not a dense argument`);
+    } else if ('rows_with_ids' in rule) {
+      const { ids, params } = rule.rows_with_ids;
+      if (argByName.get(ids)?.type !== 'sparse')
+        report(['outputs', i, 'shape', 'rows_with_ids', 'ids'], `'${ids}' is not a sparse argument`);
+      if (argByName.get(params)?.type !== 'dense')
+        report(['outputs', i, 'shape', 'rows_with_ids', 'params'], `'${params}' is not a dense argument`);
+    } else if ('leading_dims' in rule) {
+      const { input } = rule.leading_dims;
+      if (!['sparse', 'dense'].includes(argByName.get(input)?.type ?? ''))
+        report(['outputs', i, 'shape', 'leading_dims', 'input'], `'${input}' is not a tensor argument`);
     } else if ('gradient_of' in rule) {
       const a = argByName.get(rule.gradient_of);
       if (!a || !['sparse', 'dense', 'sparse_or_dense', 'sparse_or_null'].includes(a.type))

@@ -76,6 +76,8 @@ export type ShapeRule =
     }
   | { matrix_transpose: string }
   | { lookup: { ids: string; params: string } }
+  | { rows_with_ids: { ids: string; params: string } }
+  | { leading_dims: { input: string; count: number } }
   | { gradient_of: string }
   | { dims: string[] }
   | { segments: { data: string; segment_ids: string; num_segments: string } }

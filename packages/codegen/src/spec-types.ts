@@ -21,6 +21,10 @@ export interface ArgSpec {
   bounds?: 'all' | 'except_last';
   /** A `string` argument: the strings it takes (any other is an InvalidArgumentError). */
   one_of?: string[];
+  /** null stands for the default, as TensorFlow's signature has None there and reads it as the default. */
+  none_means_default?: boolean;
+  /** A float tensor argument of a dtype variable of its own: its values are cast to this variable's dtype first. */
+  cast_to?: string;
   doc: string;
 }
 

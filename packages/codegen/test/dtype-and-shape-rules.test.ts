@@ -65,6 +65,29 @@ describe('shape rules and entries bounds over plain arguments', () => {
     );
   });
 
+  it('a dense output has a shape the runtime computes, and the rules name arguments of their kinds', () => {
+    expect(
+      refused(
+        'sparse_fill_empty_rows.yaml',
+        'shape: { leading_dims: { input: sp_input, count: 1 } }',
+        "shape: { computed: 'one flag per row' }",
+      ),
+    ).toMatch(/outputs\[1\]\.shape: a dense output needs a shape rule the runtime computes, not `computed`/);
+    expect(
+      refused('sparse_fill_empty_rows.yaml', '{ input: sp_input, count: 1 }', '{ input: default_value, count: 1 }'),
+    ).toMatch(/outputs\[1\]\.shape\.leading_dims\.input: 'default_value' is not a tensor argument/);
+    expect(
+      refused('embedding_lookup_sparse.yaml', '{ ids: sp_ids, params: params }', '{ ids: params, params: params }'),
+    ).toMatch(/outputs\[0\]\.shape\.rows_with_ids\.ids: 'params' is not a sparse argument/);
+    expect(
+      refused(
+        'embedding_lookup_sparse.yaml',
+        '    default: mean\n    none_means_default: true',
+        '    none_means_default: true',
+      ),
+    ).toMatch(/args\[3\]\.none_means_default: only an argument with a default other than null reads null as it/);
+  });
+
   it('segments names the data, the ids and num_segments', () => {
     expect(refused('sparse_segment_sum.yaml', 'num_segments: num_segments }', 'num_segments: segment_ids }')).toMatch(
       /outputs\[0\]\.shape\.segments\.num_segments: 'segment_ids' is not an int argument/,

@@ -50,6 +50,66 @@ describe('rt.vjp', () => {
     ]);
   });
 
+  for (const backend of ['js', 'wasm']) {
+    it(`gives weights the op cast to the table's dtype their gradient in their own dtype, on ${backend}`, async () => {
+      const rt = await createRuntime({ backend });
+      const params = tensor(
+        [
+          [1, 2],
+          [3, 4],
+          [5, 6],
+        ],
+        'float32',
+      );
+      const ids = new SparseTensor(
+        [
+          [0, 0],
+          [0, 1],
+          [1, 0],
+        ],
+        [0, 2, 1],
+        [2, 2],
+        'int32',
+      );
+      const weights = (dtype: 'float32' | 'float64') =>
+        new SparseTensor(
+          [
+            [0, 0],
+            [0, 1],
+            [1, 0],
+          ],
+          [0.5, 2, 3],
+          [2, 2],
+          dtype,
+        );
+      const upstream = tensor(
+        [
+          [1, -1],
+          [2, 0.5],
+        ],
+        'float32',
+      );
+      const grads = (dtype: 'float32' | 'float64') =>
+        rt.vjp(
+          'embedding_lookup_sparse',
+          { params, sp_ids: ids, sp_weights: weights(dtype), combiner: 'sqrtn' },
+          upstream,
+        );
+      const same = grads('float32');
+      const cast = grads('float64');
+      expect(cast.params!.dtype).toBe('float32');
+      expect(cast.params!.toArray()).toEqual(same.params!.toArray());
+      expect(cast.sp_weights!.dtype).toBe('float64');
+      expect(cast.sp_weights!.toArray()).toEqual(same.sp_weights!.toArray());
+      // The lookup itself: the float64 weights read as float32, the output in the table's dtype.
+      const out = rt.sparse.embeddingLookupSparse(params, ids, weights('float64'), { combiner: 'sqrtn' });
+      expect(out.dtype).toBe('float32');
+      expect(out.toArray()).toEqual(
+        rt.sparse.embeddingLookupSparse(params, ids, weights('float32'), { combiner: 'sqrtn' }).toArray(),
+      );
+    });
+  }
+
   it('takes the forward outputs it is given instead of running the op again', async () => {
     const rt = await createRuntime({ backend: 'js' });
     const x = new SparseTensor(

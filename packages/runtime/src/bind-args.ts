@@ -108,7 +108,8 @@ export function bindArgs(op: OpMeta, raw: Record<string, unknown>): BoundArgs {
   const values: Record<string, unknown> = {};
   for (const a of op.args) {
     const t = tensors.get(a.name);
-    if (t) values[a.name] = toKernelForm(op, a, t);
+    if (t && a.castTo) values[a.name] = castFloats(toKernelForm(op, a, t) as SparseData | DenseData, dtypes[a.castTo]);
+    else if (t) values[a.name] = toKernelForm(op, a, t);
     else if (given.has(a.name)) values[a.name] = readPlainArg(op, a, given.get(a.name));
     else if (a.default === undefined) throw new TypeError(`${op.name}: the required argument '${a.name}' is missing`);
     else if (a.default === null) values[a.name] = null;
@@ -145,8 +146,9 @@ export function resolveNames(op: OpMeta, raw: Record<string, unknown>): Map<stri
       throw new TypeError(
         `${op.name}: unknown argument '${key}' (arguments: ${op.args.map((x) => x.name).join(', ')})`,
       );
-    // null asks for a default of null (TensorFlow's None), a tensor argument's too.
-    if (value === null && a.default === null) continue;
+    // null asks for a default of null (TensorFlow's None), a tensor argument's too, or for the default where
+    // TensorFlow reads None as it.
+    if (value === null && (a.default === null || a.noneMeansDefault)) continue;
     if (given.has(a.name))
       throw new TypeError(`${op.name}: '${a.name}' is given twice (as '${via.get(a.name)}' and '${key}')`);
     given.set(a.name, value);
@@ -260,6 +262,14 @@ function toKernelForm(op: OpMeta, a: ArgMeta, t: Tensorish): unknown {
     case 'pending':
       throw new Error('unreachable: pending tensors are converted before');
   }
+}
+
+/** Float values in `dtype` (TensorFlow's cast between float32 and float64), a new tensor where they were not. */
+function castFloats<D extends SparseData | DenseData>(d: D, dtype: DType): D {
+  if (d.dtype === dtype) return d;
+  const from = d.kind === 'sparse' ? d.values : d.data;
+  const to = dtype === 'float32' ? Float32Array.from(from as Float64Array) : Float64Array.from(from as Float32Array);
+  return d.kind === 'sparse' ? { ...d, values: to, dtype } : { ...d, data: to, dtype };
 }
 
 /** Plain (non-tensor) arguments: whole numbers, booleans, lists of whole numbers, shapes, axes, strings. */

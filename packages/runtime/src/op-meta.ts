@@ -37,6 +37,10 @@ export interface ArgMeta {
   bounds?: 'except_last';
   /** A `string` argument: the strings it takes. */
   oneOf?: string[];
+  /** null stands for the default (TensorFlow's None, read as the default). */
+  noneMeansDefault?: boolean;
+  /** A float tensor argument whose values are cast to this dtype variable's dtype before the kernel. */
+  castTo?: string;
 }
 
 export interface OutputMeta {

@@ -58,6 +58,14 @@ export function expectedShape(o: OutputMeta, bound: BoundArgs): number[] | undef
     return dims;
   }
   if ('segments' in r) return segmentsShape(r.segments, bound);
+  if ('leading_dims' in r) return (bound.values[r.leading_dims.input] as Data).shape.slice(0, r.leading_dims.count);
+  if ('rows_with_ids' in r) {
+    // Entries come in row order (the op's checks), so the last one's row is the last row that holds an id.
+    const ids = bound.values[r.rows_with_ids.ids] as SparseData;
+    const rank = ids.shape.length;
+    const rows = ids.values.length === 0 ? 0 : ids.indices[(ids.values.length - 1) * rank] + 1;
+    return [rows, ...(bound.values[r.rows_with_ids.params] as Data).shape.slice(1)];
+  }
   if ('reduce' in r) {
     const { input, axes, keepdims } = r.reduce;
     return reducedShape(

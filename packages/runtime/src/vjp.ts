@@ -4,7 +4,8 @@ import { InvalidArgumentError, UnimplementedError } from './errors.js';
 import { expectedShape } from './outputs.js';
 import { sameShape, shapeText } from './shape.js';
 import type { OpMeta } from './op-meta.js';
-import type { Tensor } from './tensor.js';
+import { Tensor } from './tensor.js';
+import type { DType } from './dtype.js';
 import { OPS } from './generated/ops-meta.js';
 
 /** Options of `vjp`. */
@@ -83,7 +84,21 @@ export function vjp(
   return Object.fromEntries(
     op.args.map((a) => {
       const out = g.outputs[a.name];
-      return [a.name, out !== undefined && bound.values[a.name] !== null ? (grads[out] as Tensor) : null];
+      if (out === undefined || bound.values[a.name] === null) return [a.name, null];
+      const grad = grads[out] as Tensor;
+      // An argument the op cast comes back in its own dtype (the gradient of TensorFlow's cast casts back).
+      const own = a.castTo ? bound.dtypes[a.dtype!] : grad.dtype;
+      if (own === grad.dtype) return [a.name, grad];
+      const cast = castTensor(grad, own);
+      grad.dispose();
+      return [a.name, cast];
     }),
   );
+}
+
+/** A float Tensor in the other float dtype. */
+function castTensor(t: Tensor, dtype: DType): Tensor {
+  const data =
+    dtype === 'float32' ? Float32Array.from(t.data as Float64Array) : Float64Array.from(t.data as Float32Array);
+  return new Tensor(data, t.shape, dtype);
 }

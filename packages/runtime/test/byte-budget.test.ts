@@ -46,8 +46,9 @@ describe('the byte budget', () => {
         "sparse_reduce_sum: output (dense shape [1,1000000000]) would take 11.2 GiB, more than this runtime's budget of 1.0 GiB (createRuntime({ maxBytes }) sets it)",
       );
       const tall = new SparseTensor([[0, 0]], [1], [1e9, 2], 'float32');
+      // The entries' 18.6 GiB and a bool flag for each of the 10^9 rows.
       expect(errorOf(() => rt.sparse.fillEmptyRows(tall, 0)).message).toMatch(
-        /^sparse_fill_empty_rows: output \(at most 1000000001 entries of rank 2\) would take 18\.6 GiB, more than/,
+        /^sparse_fill_empty_rows: output \(at most 1000000001 entries of rank 2\) would take 18\.6 GiB of the 19\.6 GiB this call needs, more than/,
       );
       const long = new SparseTensor([[0]], [1], [2 ** 31 - 1], 'float64');
       expect(errorOf(() => rt.sparse.toDense(long))).toBeInstanceOf(ResourceExhaustedError);
@@ -102,6 +103,26 @@ describe('the byte budget', () => {
     expect(rt.sparse.eye(200, { numColumns: 2 ** 53 - 1 }).values.length).toBe(200);
     expect(errorOf(() => rt.sparse.eye(201, { dtype: 'float32' }))).toBeInstanceOf(ResourceExhaustedError);
     expect(rt.sparse.eye(2 ** 40, { numColumns: 3, dtype: 'int64' }).shape).toEqual([2 ** 40, 3]);
+  });
+
+  it('counts an embedding lookup by the row of its last id, and a fill of empty rows by its indicator', async () => {
+    const rt = await createRuntime({ maxBytes: 4000 });
+    const table = tensor(new Float32Array(10 * 100), 'float32', [10, 100]);
+    const lookup = (lastRow: number) =>
+      rt.sparse.embeddingLookupSparse(table, new SparseTensor([[lastRow, 0]], [3], [2 ** 40, 1], 'int32'), null);
+    // 10 rows of 100 float32: 4000 bytes; the dense shape's 2^40 rows are not the output's.
+    expect(lookup(9).shape).toEqual([10, 100]);
+    expect(errorOf(() => lookup(10)).message).toMatch(
+      /^embedding_lookup_sparse: output \(dense shape \[11,100\]\) would take 4\.3 KiB, more than/,
+    );
+    expect(errorOf(() => lookup(2 ** 39)).message).toMatch(
+      /^embedding_lookup_sparse: output of dense shape \[549755813889,100\] would hold 5\.498e\+13 elements, more than/,
+    );
+    // 100 rows, one entry: at most 101 entries of rank 2 float32 (20 bytes each), and a bool flag per row.
+    const rows = new SparseTensor([[0, 0]], [1], [100, 2], 'float32');
+    const fill = async (maxBytes: number) => (await createRuntime({ maxBytes })).sparse.fillEmptyRows(rows, 0);
+    expect((await fill(2120)).emptyRowIndicator.shape).toEqual([100]);
+    await expect(fill(2119)).rejects.toThrow(/^sparse_fill_empty_rows: output .* of the 2\.1 KiB this call needs/);
   });
 
   it("counts the entries of a feature cross exactly: over the rows, the product of the inputs' entries", async () => {
@@ -164,6 +185,12 @@ describe('the byte budget', () => {
       ResourceExhaustedError,
     );
     await setBackend('js');
+  });
+
+  it('every dense output of every op has a shape the runtime computes before the kernel runs', () => {
+    for (const op of listOps())
+      for (const o of getOpInfo(op)!.outputs)
+        if (o.type === 'dense') expect('computed' in o.shape, `${op}: ${o.name}`).toBe(false);
   });
 
   it('every sparse output of every op has a bound on its entries, so none escapes the budget', () => {

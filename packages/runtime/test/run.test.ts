@@ -191,6 +191,13 @@ describe('arguments that may be null, and strings from a list', () => {
       /combiner must be one of 'sum', 'mean', 'sqrtn', got 'max'/,
     );
     expect(() => sparse.embeddingLookupSparse(table(), ids(), null, { combiner: 0 as never })).toThrow(TypeError);
-    expect(() => sparse.embeddingLookupSparse(table(), ids(), null, { combiner: null as never })).toThrow(TypeError);
+    expect(() => sparse.embeddingLookupSparse(table(), ids(), null, { combiner: [] as never })).toThrow(TypeError);
+  });
+
+  it('null stands for the default where TensorFlow reads None as it (combiner=None is mean), and nowhere else', () => {
+    const mean = sparse.embeddingLookupSparse(table(), ids(), null).toArray();
+    expect(sparse.embeddingLookupSparse(table(), ids(), null, { combiner: null }).toArray()).toEqual(mean);
+    expect(sparse.embeddingLookupSparse(table(), ids(), null, { combiner: 'sum' }).toArray()).not.toEqual(mean);
+    expect(() => sparse.safeEmbeddingLookupSparse(table(), ids(), { combiner: null as never })).toThrow(TypeError);
   });
 });

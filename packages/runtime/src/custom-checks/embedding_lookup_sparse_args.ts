@@ -1,12 +1,11 @@
 import { indexText, type DenseData, type SparseData } from '@sparse/kernel-abi';
 import { InvalidArgumentError } from '../errors.js';
-import { assertAllocatable } from '../shape.js';
 
 /**
  * embedding_lookup_sparse: `sp_weights` (when given) has one value per id and the rank of `sp_ids` (TensorFlow's
  * shape assertions); the entries of `sp_ids` are in row order (TensorFlow's segment sums refuse a row id below the
- * one before); every id is a row of `params` (its gather refuses any other); and the output, [last row + 1,
- * ...params.shape[1:]], can be allocated. Each error names the argument and the entry.
+ * one before); and every id is a row of `params` (its gather refuses any other). Each error names the argument and the entry.
+ * (The output's shape follows from the last entry's row: the runtime's budget counts it before the kernel runs.)
  */
 export function embeddingLookupSparseArgs(op: string, args: Record<string, unknown>): void {
   const params = args.params as DenseData;
@@ -33,8 +32,6 @@ export function embeddingLookupSparseArgs(op: string, args: Record<string, unkno
   const vocab = params.shape[0];
   for (let i = 0; i < n; i++)
     if (!idInRange(sp.values, i, vocab)) throw idOutOfRange(op, 'sp_ids', sp, i, 'params', vocab);
-  const rows = n === 0 ? 0 : idx[(n - 1) * rank] + 1;
-  assertAllocatable([rows, ...params.shape.slice(1)], `${op}: output`);
 }
 
 /** One weight per id: TensorFlow asserts that the weights' values have the shape of the ids'. */
