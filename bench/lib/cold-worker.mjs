@@ -8,7 +8,9 @@ const { randomCoo, randomDense, shuffled, toSparse } = await import('./data.mjs'
 const imported = performance.now();
 
 const job = JSON.parse(process.argv[2]);
-const rt = await createRuntime({ backend: job.backend });
+// `wasm-2t`, as the bench names the wasm backend on two threads.
+const threaded = /^wasm-(\d+)t$/.exec(job.backend);
+const rt = await createRuntime(threaded ? { backend: 'wasm', threads: Number(threaded[1]) } : { backend: job.backend });
 const created = performance.now();
 
 let call;
