@@ -14,6 +14,14 @@ import { WIDE_DIMS } from './spec-format.js';
 import { CHECK_RULES, type Field } from './check-rules.js';
 
 const identifier = { type: 'string', pattern: '^[a-z][a-z0-9_]*$' };
+
+/** A shape rule's object of argument names, each required. */
+const argNames = (...keys: string[]) => ({
+  type: 'object',
+  additionalProperties: false,
+  required: keys,
+  properties: Object.fromEntries(keys.map((k) => [k, identifier])),
+});
 const camel = { type: 'string', pattern: '^[a-z][A-Za-z0-9]*$' };
 const dtypeVar = { type: 'string', pattern: '^[A-Z][A-Za-z0-9]*$|^(float32|float64|int32|int64|bool|string)$' };
 const text = { type: 'string', minLength: 1 };
@@ -115,24 +123,9 @@ export const specSchema = {
               like: identifier,
               value: identifier,
               computed: text,
-              reduce: {
-                type: 'object',
-                additionalProperties: false,
-                required: ['input', 'axes', 'keepdims'],
-                properties: { input: identifier, axes: identifier, keepdims: identifier },
-              },
-              replace_last: {
-                type: 'object',
-                additionalProperties: false,
-                required: ['input', 'with'],
-                properties: { input: identifier, with: identifier },
-              },
-              replace_first: {
-                type: 'object',
-                additionalProperties: false,
-                required: ['input', 'with'],
-                properties: { input: identifier, with: identifier },
-              },
+              reduce: argNames('input', 'axes', 'keepdims'),
+              replace_last: argNames('input', 'with'),
+              replace_first: argNames('input', 'with'),
               matmul: {
                 type: 'object',
                 additionalProperties: false,
@@ -147,18 +140,8 @@ export const specSchema = {
                   transpose_output: identifier,
                 },
               },
-              lookup: {
-                type: 'object',
-                additionalProperties: false,
-                required: ['ids', 'params'],
-                properties: { ids: identifier, params: identifier },
-              },
-              rows_with_ids: {
-                type: 'object',
-                additionalProperties: false,
-                required: ['ids', 'params'],
-                properties: { ids: identifier, params: identifier },
-              },
+              lookup: argNames('ids', 'params'),
+              rows_with_ids: argNames('ids', 'params'),
               leading_dims: {
                 type: 'object',
                 additionalProperties: false,
@@ -167,12 +150,7 @@ export const specSchema = {
               },
               gradient_of: identifier,
               dims: { type: 'array', minItems: 1, items: identifier },
-              segments: {
-                type: 'object',
-                additionalProperties: false,
-                required: ['data', 'segment_ids', 'num_segments'],
-                properties: { data: identifier, segment_ids: identifier, num_segments: identifier },
-              },
+              segments: argNames('data', 'segment_ids', 'num_segments'),
               matrix_transpose: identifier,
             },
           },
