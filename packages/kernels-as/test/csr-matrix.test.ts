@@ -100,6 +100,38 @@ describe('sparse_matrix_sparse_mat_mul on wasm equals the JS kernel', () => {
   });
 });
 
+describe('sparse_matrix_sparse_mat_mul on threads equals the JS kernel', () => {
+  // Rows cut between the threads by their products, each part in room of its own, then closed up: the default
+  // threshold (the big product only) and every call cut (rows fewer than threads, empty parts, every flag).
+  it.each([
+    ['two threads', { threads: 2 }],
+    ['four threads cutting every call', { threads: 4, parallelMinWork: 0 }],
+  ])('%s', async (_, options) => {
+    const threaded = await createWasmBackend(undefined, { ...options, warmUp: false });
+    const r = rng(31);
+    const cases: [number, number, number, number, DType][] = [
+      [600, 500, 700, 0.03, 'float32'],
+      [300, 400, 2000, 0.01, 'float64'],
+      [3, 5, 7, 0.5, 'float32'],
+      [1, 4, 4, 1, 'float64'],
+      [20, 10, 30, 0, 'float32'],
+    ];
+    for (const [m, k, n, density, dtype] of cases)
+      for (const [ta, tb] of [
+        [false, false],
+        [true, false],
+        [false, true],
+      ] as const) {
+        const a = matrix(r, ta ? k : m, ta ? m : k, Math.max(density, 0.05), dtype);
+        const b = matrix(r, tb ? n : k, tb ? k : n, density, dtype);
+        const args = { a, b, transpose_a: ta, transpose_b: tb, adjoint_a: false, adjoint_b: false };
+        const { diff, delegated } = againstJs(threaded, 'sparse_matrix_sparse_mat_mul', args);
+        expect(delegated).toBeUndefined();
+        expect(diff, `${m}×${k}·${k}×${n} ${dtype} ${ta} ${tb}`).toBeUndefined();
+      }
+  });
+});
+
 describe('sparse_matrix_mat_mul and sparse_matrix_transpose on wasm equal the JS kernels', () => {
   it('every flag, on matrices and batches', () => {
     const r = rng(23);
