@@ -1,5 +1,5 @@
 import type { CsrData, DenseData, SparseData, WideSparseData } from '@sparse/kernel-abi';
-import { describe, getValue, isDType, isIntegerDType, toScalar, zeroOf, type DType } from './dtype.js';
+import { describe, getValue, isDType, isIntegerDType, toScalar, toValues, zeroOf, type DType } from './dtype.js';
 import { InvalidArgumentError } from './errors.js';
 import { isList } from './list-input.js';
 import { isPlainObject } from './plain-object.js';
@@ -108,7 +108,12 @@ export function bindArgs(op: OpMeta, raw: Record<string, unknown>): BoundArgs {
   const values: Record<string, unknown> = {};
   for (const a of op.args) {
     const t = tensors.get(a.name);
-    if (t && a.castTo) values[a.name] = castFloats(toKernelForm(op, a, t) as SparseData | DenseData, dtypes[a.castTo]);
+    if (t && a.castTo)
+      values[a.name] = castFloats(
+        toKernelForm(op, a, t) as SparseData | DenseData,
+        dtypes[a.castTo],
+        `${op.name}: ${a.name}`,
+      );
     else if (t) values[a.name] = toKernelForm(op, a, t);
     else if (given.has(a.name)) values[a.name] = readPlainArg(op, a, given.get(a.name));
     else if (a.default === undefined) throw new TypeError(`${op.name}: the required argument '${a.name}' is missing`);
@@ -265,10 +270,9 @@ function toKernelForm(op: OpMeta, a: ArgMeta, t: Tensorish): unknown {
 }
 
 /** Float values in `dtype` (TensorFlow's cast between float32 and float64), a new tensor where they were not. */
-function castFloats<D extends SparseData | DenseData>(d: D, dtype: DType): D {
+function castFloats<D extends SparseData | DenseData>(d: D, dtype: DType, where: string): D {
   if (d.dtype === dtype) return d;
-  const from = d.kind === 'sparse' ? d.values : d.data;
-  const to = dtype === 'float32' ? Float32Array.from(from as Float64Array) : Float64Array.from(from as Float32Array);
+  const to = toValues(d.kind === 'sparse' ? d.values : d.data, dtype, where);
   return d.kind === 'sparse' ? { ...d, values: to, dtype } : { ...d, data: to, dtype };
 }
 

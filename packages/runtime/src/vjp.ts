@@ -5,7 +5,7 @@ import { expectedShape } from './outputs.js';
 import { sameShape, shapeText } from './shape.js';
 import type { OpMeta } from './op-meta.js';
 import { Tensor } from './tensor.js';
-import type { DType } from './dtype.js';
+import { toValues, type DType } from './dtype.js';
 import { OPS } from './generated/ops-meta.js';
 
 /** Options of `vjp`. */
@@ -98,7 +98,5 @@ export function vjp(
 
 /** A float Tensor in the other float dtype. */
 function castTensor(t: Tensor, dtype: DType): Tensor {
-  const data =
-    dtype === 'float32' ? Float32Array.from(t.data as Float64Array) : Float64Array.from(t.data as Float32Array);
-  return new Tensor(data, t.shape, dtype);
+  return new Tensor(toValues(t.data, dtype, 'vjp'), t.shape, dtype);
 }

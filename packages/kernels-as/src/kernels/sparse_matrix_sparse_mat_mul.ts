@@ -71,35 +71,26 @@ export const sparseMatrixSparseMatMul: KernelFactory<'sparse_matrix_sparse_mat_m
     `spgemm_${dtype}`,
     calls.map((c) => ({ args: c.args })),
   );
-  if (parts === 1) {
-    const nnz = counts[0];
-    const [c] = calls;
-    return {
-      output: {
-        kind: 'csr',
-        batchPointers: heap.i32(c.outBp, batch + 1).slice(),
-        rowPointers: copyOut(heap.i32(c.outRp, batch * (m + 1))),
-        colIndices: copyOut(heap.i32(outCi, nnz)),
-        values: heap.readValues(dtype, outV, nnz),
-        shape,
-        dtype,
-      } satisfies CsrData,
-    };
+  let nnz = counts[0];
+  let batchPointers = heap.i32(calls[0].outBp, batch + 1).slice();
+  let rowPointers = heap.i32(calls[0].outRp, batch * (m + 1));
+  if (parts > 1) {
+    // Close the parts up in order (each moves down, never over a part still to move) and offset their row pointers.
+    rowPointers = new Int32Array(m + 1);
+    nnz = 0;
+    calls.forEach((c, p) => {
+      heap.move(outCi + c.at * 4, counts[p] * 4, outCi + nnz * 4);
+      heap.move(outV + c.at * size, counts[p] * size, outV + nnz * size);
+      const partRp = heap.i32(c.outRp, c.rows + 1);
+      for (let i = 1; i <= c.rows; i++) rowPointers[c.r0 + i] = partRp[i] + nnz;
+      nnz += counts[p];
+    });
+    batchPointers = Int32Array.of(0, nnz);
   }
-  // Close the parts up in order (each moves down, never over a part still to move) and offset their row pointers.
-  const rowPointers = new Int32Array(m + 1);
-  let nnz = 0;
-  calls.forEach((c, p) => {
-    heap.move(outCi + c.at * 4, counts[p] * 4, outCi + nnz * 4);
-    heap.move(outV + c.at * size, counts[p] * size, outV + nnz * size);
-    const partRp = heap.i32(c.outRp, c.rows + 1);
-    for (let i = 1; i <= c.rows; i++) rowPointers[c.r0 + i] = partRp[i] + nnz;
-    nnz += counts[p];
-  });
   const output: CsrData = {
     kind: 'csr',
-    batchPointers: Int32Array.of(0, nnz),
-    rowPointers,
+    batchPointers,
+    rowPointers: copyOut(rowPointers),
     colIndices: copyOut(heap.i32(outCi, nnz)),
     values: heap.readValues(dtype, outV, nnz),
     shape,
