@@ -13,7 +13,7 @@ import { mergeKernel } from './families/merge.js';
 import { reduceKernel } from './families/reduce.js';
 import { cwiseGradKernel, mapGradKernel, mergeGradKernel, reduceGradKernel } from './families/gradients.js';
 import { HAND_WRITTEN, JS_DISPATCHED } from './generated/kernel-table.js';
-import type { SparseData } from '@sparse/kernel-abi';
+import type { CsrData, DenseData, SparseData } from '@sparse/kernel-abi';
 import type { PreparedStats } from './prepared.js';
 import type { Kernel, JsKernel } from './kernel.js';
 
@@ -50,7 +50,7 @@ export interface WasmBackendOptions {
   residentMinBytes?: number;
   /**
    * Run a few small calls of the common kernels and map 16 MiB of wasm memory when the backend is made (default
-   * true), so that a first call runs about as fast as later ones (warm-up.ts says why); about 20 ms.
+   * true), so that a first call runs about as fast as later ones (warm-up.ts says why); about 35 ms.
    */
   warmUp?: boolean;
   /**
@@ -91,6 +91,8 @@ export interface WasmBackend {
   residentStats(): PreparedStats;
   /** Keeps at most `bytes` of prepared tensors from now on (the runtime: what its byte budget leaves a call). */
   limitResident(bytes: number): void;
+  /** Keeps a tensor's prepared form now, as its first call would make it (WasmContext.prepare). */
+  prepare(data: SparseData | DenseData | CsrData): void;
   /** Lets go of what is kept prepared for these arrays (a disposed tensor's). */
   forget(arrays: readonly object[]): void;
   /** Lets go of every prepared tensor and gives the wasm memory back (a fresh instance). It stays usable. */
@@ -193,6 +195,7 @@ export async function createWasmBackend(
     residentBytes: () => ctx.prepared.bytes,
     residentStats: () => ctx.prepared.stats(),
     limitResident: (bytes) => ctx.prepared.limitTo(bytes),
+    prepare: (data) => ctx.prepare(data),
     forget: (arrays) => ctx.prepared.forget(arrays),
     dispose: async () => {
       ctx.prepared.clear();

@@ -8,17 +8,21 @@ import { HeapExhausted } from './heap.js';
  *
  * - A fresh module runs on V8's baseline wasm code (Liftoff), several times slower than the optimized code a
  *   function gets once it has run a while, and V8 swaps the code in only between calls: a first 4096² SpMM spent
- *   15 ms in its kernel, later ones 1.6. So the backend makes a few small calls of the common float32 kernels (the
- *   products, the index check, reductions by row, merges, transposes, concats, sorts, scatters), enough for V8 to
- *   optimize their loops. Results are dropped; nothing is kept prepared (the data is not marked immutable).
+ *   15 ms in its kernel, later ones 1.6. So the backend makes ROUNDS rounds of small calls of the common float32
+ *   kernels (the products, the index check, reductions by row, merges, transposes, concats, sorts, scatters),
+ *   enough work for V8 to optimize their loops (it does so once a function has run through a budget of code; on the
+ *   bench machine the calls of a round stopped getting faster after five to eight rounds, and with two a first
+ *   reduction of 10^6 entries still ran at 5× its later speed). Results are dropped; nothing is kept prepared (the
+ *   data is not marked immutable).
  * - A new page of wasm memory costs its first touch (the OS maps and zeroes it: 3 to 6 µs a page on the 2-core
  *   machine of the bench), and a first call grows the memory it then touches. So the warm-up maps MAPPED_BYTES
  *   (16 MiB: a first 4096² SpMM with n = 128 uses about 8), which later calls reuse.
  *
- * About 20 ms in all on that machine, half of it mapping the memory (warmUp: false in createWasmBackend's options
+ * About 35 ms in all on that machine, a third of it mapping the memory (warmUp: false in createWasmBackend's options
  * skips it).
  */
 const SIZE = 256;
+const ROUNDS = 8;
 /** The wasm memory mapped (touched) by the warm-up. */
 export const MAPPED_BYTES = 16 * 2 ** 20;
 
@@ -42,7 +46,7 @@ export function warmUp(ctx: WasmContext, kernels: Record<string, Kernel>): void 
     ['sparse_tensor_to_dense', { sp_input: a, default_value: 0, validate_indices: true }],
     ['sparse_reorder', { sp_input: shuffled }],
   ];
-  for (let round = 0; round < 2; round++) {
+  for (let round = 0; round < ROUNDS; round++) {
     ctx.indicesValid(a);
     for (const [op, args] of calls) kernels[op]?.(args);
   }

@@ -1,11 +1,12 @@
-import type { DenseData, Scalar, SparseData } from '@sparse/kernel-abi';
+import type { CsrData, DenseData, Scalar, SparseData } from '@sparse/kernel-abi';
 import { indexText, KernelError } from '@sparse/kernel-abi';
-import { bytesPerElement, Heap } from './heap.js';
+import { bytesPerElement, Heap, HeapExhausted } from './heap.js';
 import { WASM_BYTES } from './delegation.js';
 import { PreparedCache, type PreparedOptions, type RowIndex } from './prepared.js';
 import type { WasmExports, WasmFunction } from './wasm-module.js';
 import type { PartOutcome, ThreadPool } from './thread-pool.js';
 import { balancedCuts, PARALLEL_MIN_WORK } from './split-work.js';
+import { isNumeric } from './kernel.js';
 
 const I32_MAX = 2 ** 31 - 1;
 const FAST_CHECK_MIN = 16384;
@@ -100,13 +101,40 @@ export class WasmContext {
    * order, kept with its prepared indices, else computed for the call. Linear: one pass over the entries.
    */
   rowIndex(st: SparseData, idx: number): RowIndex {
+    const make = (ptr: number) => this.makeRows(st, idx, ptr);
+    return this.prepared.rows(st, make) ?? make(this.heap.alloc((st.shape[0] + 1) * 4));
+  }
+
+  private makeRows(st: SparseData, idx: number, ptr: number): RowIndex {
     const m = st.shape[0];
-    const n = st.values.length;
-    const make = (ptr: number): RowIndex => {
-      const flags = this.exports.csr_rows(idx, n, m, ptr);
-      return { ptr, m, rowsOrdered: (flags & 1) !== 0, canonical: (flags & 2) !== 0 };
-    };
-    return this.prepared.rows(st, make) ?? make(this.heap.alloc((m + 1) * 4));
+    const flags = this.exports.csr_rows(idx, st.values.length, m, ptr);
+    return { ptr, m, rowsOrdered: (flags & 1) !== 0, canonical: (flags & 2) !== 0 };
+  }
+
+  /**
+   * Keeps a tensor's prepared form now, as its first call would make it (the runtime's `prepare`): a sparse
+   * tensor's i32 indices (checked in bounds by the runtime), values and, for a matrix, row pointers; a dense
+   * tensor's data; a CSR matrix's arrays. What does not fit the prepared tensors' share of memory is left to be
+   * copied in per call, as without it.
+   */
+  prepare(d: SparseData | DenseData | CsrData): void {
+    if (!isNumeric(d.dtype)) return;
+    this.heap.reset();
+    try {
+      if (d.kind === 'dense') this.dataOf(d);
+      else if (d.kind === 'csr')
+        for (const a of [d.rowPointers, d.colIndices, d.values, d.batchPointers]) this.csrArrayOf(a as Int32Array);
+      else if (fitsI32(d.shape)) {
+        const idx = this.prepared.indices(d);
+        this.valuesOf(d);
+        if (idx !== undefined && d.shape.length === 2) this.prepared.rows(d, (ptr) => this.makeRows(d, idx, ptr));
+      }
+    } catch (e) {
+      if (!(e instanceof HeapExhausted)) throw e;
+    } finally {
+      this.prepared.endCall();
+      this.heap.reset();
+    }
   }
 
   /**

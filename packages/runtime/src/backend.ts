@@ -1,4 +1,4 @@
-import type { KernelTable, SparseData } from '@sparse/kernel-abi';
+import type { CsrData, DenseData, KernelTable, SparseData } from '@sparse/kernel-abi';
 import type { RuntimeOptions } from './runtime-options.js';
 
 /**
@@ -29,6 +29,11 @@ export interface Backend {
    * calls it before each kernel with what its byte budget leaves beside that call's own outputs and working memory.
    */
   limitResident?(bytes: number): void;
+  /**
+   * Keeps a tensor's prepared form now, as its first call would make it, if the backend keeps one and it fits
+   * (`Runtime.prepare`; a SparseTensor's indices are checked in bounds by then). Never throws for want of room.
+   */
+  prepare?(data: SparseData | DenseData | CsrData): void;
   /** Lets go of whatever it holds for these arrays (a disposed tensor's indices and values). */
   forget?(arrays: readonly object[]): void;
   /** Lets go of everything it holds between calls, and gives back the memory it can. It stays usable. */

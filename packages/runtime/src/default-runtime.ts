@@ -72,6 +72,14 @@ export function vjp(opId: string, args: Record<string, unknown>, upstream: unkno
   return defaultRuntime().vjp(opId, args, upstream, options);
 }
 
+/**
+ * Runtime.prepare on the default runtime (follows `setBackend`): checks tensors and keeps them prepared for the
+ * calls to come. Call it after `ready()` resolves, so that the backend preparing them is the one that runs them.
+ */
+export function prepare(...tensors: Parameters<Runtime['prepare']>): void {
+  defaultRuntime().prepare(...tensors);
+}
+
 /** Every op on the default runtime (follows `setBackend`), and the JS-side ops (`mapValues`). */
 export const sparse: SparseOps & JsSideOps = {
   ...bindOps((opId, args) => defaultRuntime().run(opId, args)),

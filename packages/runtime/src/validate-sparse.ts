@@ -71,9 +71,16 @@ export function compareRows(
   return 0;
 }
 
+/** Whether the indices are in canonical row-major order without repeats. */
+export function indicesOrdered(indices: ArrayLike<number | bigint>, n: number, rank: number): boolean {
+  if (rank === 2 && indices instanceof Float64Array) return matrixRowsOrdered(indices, n);
+  for (let i = 1; i < n; i++) if (compareRows(indices, i - 1, indices, i, rank) >= 0) return false;
+  return true;
+}
+
 /** Canonical row-major order without repeats; the error names the first index out of order or repeated. */
 export function validateOrdered(indices: ArrayLike<number | bigint>, n: number, rank: number, label: string): void {
-  if (rank === 2 && indices instanceof Float64Array && matrixRowsOrdered(indices, n)) return;
+  if (indicesOrdered(indices, n, rank)) return;
   for (let i = 1; i < n; i++) {
     const c = compareRows(indices, i - 1, indices, i, rank);
     if (c < 0) continue;
