@@ -1,7 +1,8 @@
 // One fresh process of the cold-start section (sections/cold-start.mjs): loads the runtime, makes one backend,
 // builds the data, then times each of the first `calls` calls of one op on it, one by one, as an app's first
 // requests would run them. Prints {import_ms, create_ms, times} as JSON. Usage: node cold-worker.mjs '<json>'
-// with {backend, kind: 'spmm' | an ops-section op, m, n, calls, dispose}.
+// with {backend, kind: 'spmm' | an ops-section op, m, n, calls, dispose, prepare}: with `prepare`, the operands
+// are readied by `rt.prepare` once built (timed: prepare_ms), as a server would at load.
 const started = performance.now();
 const { createRuntime, tensor } = await import('@sparse/runtime');
 const { randomCoo, randomDense, shuffled, toSparse } = await import('./data.mjs');
@@ -14,9 +15,11 @@ const rt = await createRuntime(threaded ? { backend: 'wasm', threads: Number(thr
 const created = performance.now();
 
 let call;
+let operands;
 if (job.kind === 'spmm') {
   const a = toSparse(randomCoo(job.m, job.m, 0.01, 1));
   const b = tensor(randomDense(job.m, job.n, 2), 'float32', [job.m, job.n]);
+  operands = [a, b];
   call = () => rt.run('sparse_tensor_dense_matmul', { sp_a: a, b });
 } else {
   // The ops section's data and calls (sections/ops.mjs), with its seeds.
@@ -33,16 +36,49 @@ if (job.kind === 'spmm') {
     transpose: ['sparse_transpose', { sp_input: a }],
   };
   const [id, args] = calls[job.kind];
+  operands = Object.values(args)
+    .flat()
+    .filter((x) => typeof x === 'object');
   call = () => rt.run(id, args);
 }
 
+const beforePrepare = performance.now();
+if (job.prepare) rt.prepare(...operands);
+const prepareMs = performance.now() - beforePrepare;
+
 const times = [];
+let outBytes = 0;
 for (let i = 0; i < job.calls; i++) {
   const t = performance.now();
   const out = call();
   times.push(performance.now() - t);
+  if (i === 0) outBytes = resultBytes(out);
   if (job.dispose) for (const v of Object.values(out)) v.dispose?.();
 }
-console.log(JSON.stringify({ import_ms: imported - started, create_ms: created - imported, times }));
+// The floor of a first call: writing its result's bytes into memory this process never touched (each new page
+// costs the OS a fault and zeroing), timed after the calls.
+const beforeTouch = performance.now();
+new Uint8Array(outBytes).fill(1);
+const freshPagesMs = performance.now() - beforeTouch;
+console.log(
+  JSON.stringify({
+    import_ms: imported - started,
+    create_ms: created - imported,
+    prepare_ms: prepareMs,
+    out_bytes: outBytes,
+    fresh_pages_ms: freshPagesMs,
+    times,
+  }),
+);
+function resultBytes(out) {
+  let bytes = 0;
+  for (const v of Object.values(out)) {
+    if (v?.values)
+      bytes += v.nnz * 8 * v.rank + v.values.byteLength; // indices as float64, and the values
+    else if (v?.data) bytes += v.data.byteLength;
+  }
+  return bytes;
+}
+
 // tfjs is not loaded here, but the wasm backend's module would keep nothing alive either: exit at once.
 process.exit(0);

@@ -292,7 +292,9 @@ function coldMarkdown(c) {
   L.push(
     'Each case ran in fresh Node processes (bench/lib/cold-worker.mjs): import the runtime, make the backend (timed: the wasm backend compiles its module and warms itself up), build the data, then time the first calls one by one. ' +
       "Medians over the processes of: the first call, the median of the first 10 calls, and the steady state, the median of the second half of the same process's calls. " +
-      '"disposed": each result disposed as soon as it is made; "dropped": left to the garbage collector. For the 10^6-entry ops the first call also checks and prepares the operands, which later calls do not repeat.',
+      '"disposed": each result disposed as soon as it is made; "dropped": left to the garbage collector. "prepared": the operands readied by `rt.prepare` once built, as a server would at load (timed apart: prepare ms); otherwise the first call checks the operands and copies them into wasm memory, which later calls do not repeat. ' +
+      '"fresh-page floor": what the same process then takes to write as many bytes as the first result holds into memory it never touched (the OS maps and zeroes each new page), which a first call pays for its result and later calls, reusing disposed results\' buffers, do not; (first − floor) ÷ steady is the first call without it. ' +
+      'scipy: the same work on the same data (as in the tables above), its first calls timed the same way, each process a fresh Python process.',
     '',
   );
   L.push(
@@ -301,50 +303,53 @@ function coldMarkdown(c) {
       'op',
       'size',
       'results',
+      'operands',
       'processes × calls',
       'import ms',
       'make backend ms',
+      'prepare ms',
       'first call ms',
       'first 10 ms',
       'steady ms',
       'first ÷ steady',
       'first 10 ÷ steady',
+      'fresh-page floor ms',
+      '(first − floor) ÷ steady',
+      'scipy first ms',
+      'scipy steady ms',
+      'scipy first ÷ steady',
     ]),
   );
   for (const q of c.rows) {
+    const what = [
+      q.backend,
+      q.op,
+      q.size ?? '',
+      q.dispose ? 'disposed' : 'dropped',
+      q.prepare ? 'prepared' : 'first call',
+    ];
     if (q.error) {
-      L.push(
-        row([
-          q.backend,
-          q.op,
-          q.size ?? '',
-          q.dispose ? 'disposed' : 'dropped',
-          `error: ${q.error}`,
-          '',
-          '',
-          '',
-          '',
-          '',
-          '',
-          '',
-        ]),
-      );
+      L.push(row([...what, `error: ${q.error}`, ...Array(13).fill('')]));
       continue;
     }
+    const sp = q.scipy;
     L.push(
       row([
-        q.backend,
-        q.op,
-        q.size,
-        q.dispose ? 'disposed' : 'dropped',
+        ...what,
         `${q.processes} × ${q.calls}`,
         fmt(q.import_ms),
         fmt(q.create_ms),
+        q.prepare ? fmt(q.prepare_ms) : '—',
         fmt(q.first_ms),
         fmt(q.first10_ms),
         fmt(q.steady_ms),
         x(q.first_over_steady),
         x(q.first10_over_steady),
+        q.fresh_pages_ms === undefined ? '—' : fmt(q.fresh_pages_ms),
+        q.fresh_pages_ms === undefined ? '—' : x(Math.max(0, q.first_ms - q.fresh_pages_ms) / q.steady_ms),
+        sp?.first_ms === undefined ? '—' : fmt(sp.first_ms),
+        sp?.steady_ms === undefined ? '—' : fmt(sp.steady_ms),
+        sp?.first_over_steady === undefined ? '—' : x(sp.first_over_steady),
       ]),
     );
   }

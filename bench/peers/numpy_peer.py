@@ -3,8 +3,8 @@
 Usage: numpy_peer.py JOB.json -> prints {"versions": {...}, "tasks": {name: {median_ms, min_ms, max_ms, samples,
 impl, ...}}} as JSON. Each task of the job names its data dir (raw int32/float32 binaries written once by the JS
 harness), its kind and its budget: at least `repeats` timed calls and at least `min_ms` of them, after `warmup`
-untimed calls; an spmm task's `dense`, when there, is the budget of its numpy dense product. Loading the files and
-building the CSR/COO inputs happen before the clock starts."""
+untimed calls (`cold`: none, and every call's time kept in order); an spmm task's `dense`, when there, is the budget
+of its numpy dense product. Loading the files and building the CSR/COO inputs happen before the clock starts."""
 import json, os, sys, time
 
 import numpy as np
@@ -29,10 +29,14 @@ def timed(fn, task):
         total += d
         if len(t) >= task.get("max_repeats", 100000):
             break
+    in_order = list(t)
     t.sort()
     m = len(t) // 2
     median = t[m] if len(t) % 2 else (t[m - 1] + t[m]) / 2
-    return {"median_ms": median, "min_ms": t[0], "max_ms": t[-1], "samples": len(t)}, out
+    res = {"median_ms": median, "min_ms": t[0], "max_ms": t[-1], "samples": len(t)}
+    if task.get("cold"):  # the cold-start section: every call's time, in order, from the first
+        res["times"] = in_order
+    return res, out
 
 
 def read(d, name, dtype):
