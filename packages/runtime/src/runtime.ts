@@ -89,8 +89,7 @@ export class Runtime {
    * is noted, so no op checks them again; and the backend keeps what it can prepared between calls (the wasm
    * backend: the indices narrowed, the values and, for a matrix, the row pointers in its memory; a Tensor's data,
    * a CsrMatrix's arrays), counted in `memory().residentBytes` and let go by `dispose()`. For a server that loads
-   * its matrices before its first request: that request then runs as fast as later ones. Results are the same
-   * with or without it.
+   * its matrices before its first request, which then skips that work. Results are the same with or without it.
    */
   prepare(...tensors: (SparseTensor | Tensor | CsrMatrix)[]): void {
     this.#limitResident?.(this.maxBytes);
