@@ -83,12 +83,10 @@ function scipyCold(peers, task, processes) {
 
 /** The variants each backend runs: results dropped or disposed, operands prepared at load or not. */
 function variants(backend) {
-  if (backend !== 'wasm') return [{ dispose: false, prepare: false }];
-  return [
-    { dispose: false, prepare: false },
-    { dispose: true, prepare: false },
-    { dispose: true, prepare: true },
-  ];
+  const dropped = { dispose: false, prepare: false };
+  const prepared = { dispose: true, prepare: true };
+  if (backend === 'wasm') return [dropped, { dispose: true, prepare: false }, prepared];
+  return backend.startsWith('wasm-') ? [dropped, prepared] : [dropped];
 }
 
 export async function coldStart(ctx) {
