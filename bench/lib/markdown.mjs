@@ -293,7 +293,7 @@ function coldMarkdown(c) {
     'Each case ran in fresh Node processes (bench/lib/cold-worker.mjs): import the runtime, make the backend (timed: the wasm backend compiles its module and warms itself up), build the data, then time the first calls one by one. ' +
       "Medians over the processes of: the first call, the median of the first 10 calls, and the steady state, the median of the second half of the same process's calls. " +
       '"disposed": each result disposed as soon as it is made; "dropped": left to the garbage collector. "prepared": the operands readied by `rt.prepare` once built, as a server would at load (timed apart: prepare ms); otherwise the first call checks the operands and copies them into wasm memory, which later calls do not repeat. ' +
-      '"fresh-page floor": what the same process then takes to write as many bytes as the first result holds into memory it never touched (the OS maps and zeroes each new page), which a first call pays for its result and later calls, reusing disposed results\' buffers, do not; (first − floor) ÷ steady is the first call without it. ' +
+      '"fresh-page floor": what the same process then takes to write as many bytes as the first result holds into memory it never touched (the OS maps and zeroes each new page), which a first call pays for its result and later calls, reusing disposed results\' buffers, do not (it overlaps the call\'s own work, so it bounds the first call from below, not the excess over steady state). ' +
       'scipy: the same work on the same data (as in the tables above), its first calls timed the same way, each process a fresh Python process.',
     '',
   );
@@ -314,7 +314,6 @@ function coldMarkdown(c) {
       'first ÷ steady',
       'first 10 ÷ steady',
       'fresh-page floor ms',
-      '(first − floor) ÷ steady',
       'scipy first ms',
       'scipy steady ms',
       'scipy first ÷ steady',
@@ -329,7 +328,7 @@ function coldMarkdown(c) {
       q.prepare ? 'prepared' : 'first call',
     ];
     if (q.error) {
-      L.push(row([...what, `error: ${q.error}`, ...Array(13).fill('')]));
+      L.push(row([...what, `error: ${q.error}`, ...Array(12).fill('')]));
       continue;
     }
     const sp = q.scipy;
@@ -346,7 +345,6 @@ function coldMarkdown(c) {
         x(q.first_over_steady),
         x(q.first10_over_steady),
         q.fresh_pages_ms === undefined ? '—' : fmt(q.fresh_pages_ms),
-        q.fresh_pages_ms === undefined ? '—' : x(Math.max(0, q.first_ms - q.fresh_pages_ms) / q.steady_ms),
         sp?.first_ms === undefined ? '—' : fmt(sp.first_ms),
         sp?.steady_ms === undefined ? '—' : fmt(sp.steady_ms),
         sp?.first_over_steady === undefined ? '—' : x(sp.first_over_steady),
