@@ -42,6 +42,19 @@ if (job.kind === 'spmm') {
   call = () => rt.run(id, args);
 }
 
+// Counted from sizes: reading `values` or `data` would copy the result (64 MB for to_dense) between the timed calls.
+const BYTES = { float32: 4, float64: 8, int32: 4, int64: 8, bool: 1 };
+function resultBytes(out) {
+  let bytes = 0;
+  for (const v of Object.values(out)) {
+    const per = BYTES[v?.dtype] ?? 0;
+    if (v?.nnz !== undefined)
+      bytes += v.nnz * (8 * v.rank + per); // indices as float64, and the values
+    else if (v?.size !== undefined) bytes += v.size * per;
+  }
+  return bytes;
+}
+
 const beforePrepare = performance.now();
 if (job.prepare) rt.prepare(...operands);
 const prepareMs = performance.now() - beforePrepare;
@@ -70,15 +83,5 @@ console.log(
     times,
   }),
 );
-function resultBytes(out) {
-  let bytes = 0;
-  for (const v of Object.values(out)) {
-    if (v?.values)
-      bytes += v.nnz * 8 * v.rank + v.values.byteLength; // indices as float64, and the values
-    else if (v?.data) bytes += v.data.byteLength;
-  }
-  return bytes;
-}
-
 // tfjs is not loaded here, but the wasm backend's module would keep nothing alive either: exit at once.
 process.exit(0);
