@@ -101,14 +101,13 @@ export class WasmContext {
    * order, kept with its prepared indices, else computed for the call. Linear: one pass over the entries.
    */
   rowIndex(st: SparseData, idx: number): RowIndex {
-    const make = (ptr: number) => this.makeRows(st, idx, ptr);
-    return this.prepared.rows(st, make) ?? make(this.heap.alloc((st.shape[0] + 1) * 4));
-  }
-
-  private makeRows(st: SparseData, idx: number, ptr: number): RowIndex {
     const m = st.shape[0];
-    const flags = this.exports.csr_rows(idx, st.values.length, m, ptr);
-    return { ptr, m, rowsOrdered: (flags & 1) !== 0, canonical: (flags & 2) !== 0 };
+    const n = st.values.length;
+    const make = (ptr: number): RowIndex => {
+      const flags = this.exports.csr_rows(idx, n, m, ptr);
+      return { ptr, m, rowsOrdered: (flags & 1) !== 0, canonical: (flags & 2) !== 0 };
+    };
+    return this.prepared.rows(st, make) ?? make(this.heap.alloc((m + 1) * 4));
   }
 
   /**
@@ -127,7 +126,7 @@ export class WasmContext {
       else if (fitsI32(d.shape)) {
         const idx = this.prepared.indices(d);
         this.valuesOf(d);
-        if (idx !== undefined && d.shape.length === 2) this.prepared.rows(d, (ptr) => this.makeRows(d, idx, ptr));
+        if (idx !== undefined && d.shape.length === 2) this.rowIndex(d, idx);
       }
     } catch (e) {
       if (!(e instanceof HeapExhausted)) throw e;
