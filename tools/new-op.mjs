@@ -133,9 +133,9 @@ const PARTS = {
     )}\n      axis: 1\n      grad: {dense: [10.0, 20.0], dtype: float32}\n    expect:\n      sp_input_grad: {dense: [10.0, 10.0, 20.0], dtype: float32}`,
   },
 };
-// A hand-written op starts on the JS kernels everywhere else; drop a backend from `dispatch` once it has a kernel.
-const HAND_WRITTEN_DISPATCH =
-  '\n  dispatch:               # backends without a kernel file of their own\n    wasm: js\n    gpu: js';
+// A hand-written op starts on the JS kernels on wasm (which otherwise needs a kernel file of its own; the GPU
+// backends run an op without one on the JS kernels already); drop the dispatch once wasm has a kernel.
+const HAND_WRITTEN_DISPATCH = '\n  dispatch:               # until wasm has a kernel file of its own\n    wasm: js';
 PARTS.structural = {
   ...PARTS.map,
   gradient: undefined,
@@ -190,6 +190,7 @@ console.log(`wrote ${file}: fill in the TODOs and the examples, then npm test`);
 if (values.family === 'structural' || values.family === 'matmul') {
   console.log(
     `a ${values.family} kernel is hand-written: add packages/kernels-js/src/kernels/${op}.ts exporting the kernel; ` +
-      `for wasm or gpu, add packages/kernels-as/src/kernels/${op}.ts (or kernels-gpu) and drop that backend from dispatch`,
+      `for wasm, add packages/kernels-as/src/kernels/${op}.ts and drop the dispatch; for gpu or webgpu, add ` +
+      `packages/kernels-gpu/src/kernels/${op}.ts or packages/kernels-webgpu/src/kernels/${op}.ts`,
   );
 }

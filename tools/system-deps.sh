@@ -5,7 +5,9 @@
 set -euo pipefail
 missing=()
 [ -x /usr/bin/chromium ] || missing+=(chromium)
-for pkg in libxi-dev libglu1-mesa-dev libglew-dev pkg-config libx11-dev libxext-dev libgl1-mesa-dri xvfb xauth; do
+# libvulkan1: the Vulkan loader Dawn (the webgpu backend in Node) opens; on a machine without a GPU it runs on the
+# SwiftShader driver that the chromium package ships.
+for pkg in libxi-dev libglu1-mesa-dev libglew-dev pkg-config libx11-dev libxext-dev libgl1-mesa-dri xvfb xauth libvulkan1; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || missing+=("$pkg")
 done
 [ ${#missing[@]} -eq 0 ] && exit 0

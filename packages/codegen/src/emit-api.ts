@@ -56,6 +56,7 @@ export function emitOpsApi(specs: LoadedSpec[]): string {
         // Only where an op takes a dtype argument: an unused import does not compile.
         ...(specs.some((s) => s.args.some((a) => a.type === 'dtype')) ? ['DTypeName'] : []),
         'RunOp',
+        'RunOpAsync',
         'ScalarLike',
         'ShapeLike',
         'SparseLike',
@@ -113,6 +114,15 @@ export function emitOpsApi(specs: LoadedSpec[]): string {
       namedImports: ['readOptions', 'refuseExtraArguments'],
     });
 
+    f.addTypeAlias({
+      name: 'AsyncSparseOps',
+      isExported: true,
+      docs: [
+        'Every op of sparse, as a typed function that returns a promise of its result: for a backend that reads its results back asynchronously (webgpu), and the same on every other.',
+      ],
+      type: '{ [K in keyof SparseOps]: (...args: Parameters<SparseOps[K]>) => Promise<ReturnType<SparseOps[K]>> }',
+    });
+
     f.addFunction({
       name: 'bindOps',
       isExported: true,
@@ -121,8 +131,37 @@ export function emitOpsApi(specs: LoadedSpec[]): string {
       ],
       parameters: [{ name: 'run', type: 'RunOp' }],
       returnType: 'SparseOps',
+      statements: (w) =>
+        w.writeLine('return bindWith(run, (out, take) => take(out as Record<string, unknown>)) as SparseOps;'),
+    });
+
+    f.addFunction({
+      name: 'bindAsyncOps',
+      isExported: true,
+      docs: [
+        'The typed API over one runtime, each method returning a promise (`AsyncSparseOps`), over an asynchronous `run`.',
+      ],
+      parameters: [{ name: 'run', type: 'RunOpAsync' }],
+      returnType: 'AsyncSparseOps',
+      statements: (w) =>
+        w.writeLine(
+          'return bindWith(run, (out, take) => (out as ReturnType<RunOpAsync>).then(take)) as unknown as AsyncSparseOps;',
+        ),
+    });
+
+    f.addFunction({
+      name: 'bindWith',
+      docs: [
+        "The methods of both APIs: each checks its options object (an unknown key is a TypeError, never ignored), calls `run` with the spec's argument names, and takes its result from `run`'s outputs through `then` (at once, or when they resolve).",
+      ],
+      parameters: [
+        { name: 'run', type: '(opId: string, args: Record<string, unknown>) => unknown' },
+        { name: 'then', type: '(out: unknown, take: (outputs: Record<string, unknown>) => unknown) => unknown' },
+      ],
+      returnType: 'unknown',
       statements: (w) => {
-        w.writeLine('const ops: SparseOps = {');
+        // Typed as SparseOps, the parameters of each method are checked; `then` gives what the caller's API returns.
+        w.writeLine('const ops: { [K in keyof SparseOps]: (...args: Parameters<SparseOps[K]>) => never } = {');
         for (const s of specs) {
           const params = paramsOf(s).map((p) => p.name);
           const optionNames = s.args
@@ -137,10 +176,11 @@ export function emitOpsApi(specs: LoadedSpec[]): string {
           const check = optionNames.length
             ? `const o = readOptions('${s.apiName}', options, [${optionNames.map((n) => `'${n}'`).join(', ')}], extra);`
             : `refuseExtraArguments('${s.apiName}', ${params.length}, extra);`;
-          const result =
+          const take =
             s.outputs.length === 1
-              ? `return ${call}.${s.outputs[0].name} as ${OUTPUT_TS[s.outputs[0].type]};`
-              : `const out = ${call}; return { ${s.outputs.map((o) => `${camelCase(o.name)}: out.${o.name} as ${OUTPUT_TS[o.type]}`).join(', ')} };`;
+              ? `(out) => out.${s.outputs[0].name} as ${OUTPUT_TS[s.outputs[0].type]}`
+              : `(out) => ({ ${s.outputs.map((o) => `${camelCase(o.name)}: out.${o.name} as ${OUTPUT_TS[o.type]}`).join(', ')} })`;
+          const result = `return then(${call}, ${take}) as never;`;
           w.writeLine(`  ${s.apiName}: (${[...params, '...extra'].join(', ')}) => { ${check} ${result} },`);
         }
         for (const s of specs)

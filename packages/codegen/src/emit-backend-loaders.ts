@@ -25,6 +25,12 @@ export function emitBackendLoaders(runtimePackageJson: string): string {
     f.addStatements([
       `/** Every backend besides js, by name: loaded when a runtime first asks for it. */`,
       `export const BACKEND_LOADERS: Record<string, BackendLoader> = {\n${entries.join('\n')}\n};`,
+      `/** The backends among them that take the \`threads\` option. */`,
+      `export const THREADED_BACKENDS: readonly string[] = [${BACKEND_TARGETS.filter((b) =>
+        b.passes?.options.includes('threads'),
+      )
+        .map((b) => `'${b.name}'`)
+        .join(', ')}];`,
     ]);
   });
 }

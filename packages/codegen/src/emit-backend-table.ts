@@ -17,7 +17,7 @@ export function emitBackendTable(specs: LoadedSpec[], target: BackendTarget, ker
     {
       label: target.name,
       rel: `packages/${target.dir}/src/kernels`,
-      dispatchOf: (s) => dispatchOf(s, target),
+      dispatchOf: (s, hasKernel) => dispatchOf(s, target, hasKernel),
       delegation: `dispatch: {${target.name}: js}`,
     },
     kernelsDir,
@@ -44,7 +44,7 @@ export function emitBackendTable(specs: LoadedSpec[], target: BackendTarget, ker
       isExported: true,
       declarationKind: VariableDeclarationKind.Const,
       docs: [
-        `The ops whose specs run them on the JS kernels on the ${target.name} backend (\`dispatch: {${target.name}: js}\`).`,
+        `The ops that run on the JS kernels on the ${target.name} backend: its specs say so (\`dispatch: {${target.name}: js}\`)${target.unported === 'js' ? ', or the backend has no kernel of its own for them' : ''}.`,
       ],
       declarations: [
         {

@@ -4,7 +4,7 @@ import { mdHeader } from './header.js';
 import { camelCase } from './naming.js';
 import { callToTs, expectationText } from './render-example.js';
 import { CHECK_RULES, type CheckRuleDecl } from './check-rules.js';
-import { BACKEND_TARGETS, dispatchOf, type Dispatch } from './backend-targets.js';
+import { BACKEND_TARGETS, dispatchIn, type Dispatch } from './backend-targets.js';
 import { WIDE_DIMS } from './spec-format.js';
 import {
   ARG_TYPES,
@@ -99,12 +99,12 @@ const DISPATCH_TEXT: Record<Dispatch, string> = {
   kernel: 'hand-written kernel',
   js: 'runs the JS kernel (reported as delegated)',
 };
-hb.registerHelper('backendsText', (s: LoadedSpec) =>
+/** How the op runs on each backend, its kernel files as they are under `root`. */
+const backendsText = (root: string, s: LoadedSpec) =>
   [
     `js: ${s.compiled || s.derived ? DISPATCH_TEXT.generated : DISPATCH_TEXT.kernel}`,
-    ...BACKEND_TARGETS.map((b) => `${b.name}: ${DISPATCH_TEXT[dispatchOf(s, b)]}`),
-  ].join('; '),
-);
+    ...BACKEND_TARGETS.map((b) => `${b.name}: ${DISPATCH_TEXT[dispatchIn(root, s, b)]}`),
+  ].join('; ');
 hb.registerHelper('wideText', (s: LoadedSpec) => {
   const way = s.kernel.wide_dims;
   if (!way) return 'not taken (an InvalidArgumentError)';
@@ -119,8 +119,9 @@ hb.registerHelper('expectText', (ex: CaseSpec) =>
     .join('<br>'),
 );
 
-/** `docs/ops.md`: the op reference, from the specs through the handlebars template. */
-export function emitDocs(specs: LoadedSpec[], templatePath: string): string {
+/** `docs/ops.md`: the op reference, from the specs through the handlebars template (and the kernel files under `root`). */
+export function emitDocs(specs: LoadedSpec[], templatePath: string, root: string): string {
+  hb.registerHelper('backendsText', (s: LoadedSpec) => backendsText(root, s));
   const template = hb.compile(readFileSync(templatePath, 'utf8'), { noEscape: true });
   return template({ header: mdHeader.trim(), specs });
 }

@@ -9,28 +9,14 @@ import { emitJsRegistry } from './emit-registry.js';
 import { emitCases } from './emit-cases.js';
 import { emitDocs } from './emit-docs.js';
 import { emitCustomChecks } from './emit-custom-checks.js';
-import { emitAsFamilies, emitAsFamilyTable } from './emit-as-kernels.js';
-import { emitGpuFamilies } from './emit-gpu-kernels.js';
 import { emitJsFamilyKernels } from './emit-js-kernels.js';
 import { emitSourceCopy } from './emit-source-copy.js';
-import { emitAsErrorCodes } from './emit-error-codes.js';
 import { emitBackendTable } from './emit-backend-table.js';
-import { BACKEND_TARGETS } from './backend-targets.js';
+import { BACKEND_TARGETS, kernelsDirOf } from './backend-targets.js';
 import { emitBackendLoaders } from './emit-backend-loaders.js';
 
 const CODEGEN = join(dirname(fileURLToPath(import.meta.url)), '..');
 const TEMPLATES = join(CODEGEN, 'templates');
-
-/** The folders codegen owns: a file there that the specs no longer make is deleted. */
-const GENERATED_DIRS = [
-  'packages/kernel-abi/src/generated',
-  'packages/runtime/src/generated',
-  'packages/kernels-js/src/generated',
-  'packages/kernels-as/src/generated',
-  'packages/kernels-as/assembly/generated',
-  'packages/kernels-gpu/src/generated',
-  'packages/conformance/generated',
-];
 
 export interface GenerateOptions {
   /** The repository root (holds specs/ and packages/). */
@@ -67,38 +53,18 @@ export function generatedFiles(opts: GenerateOptions): Map<string, string> {
     ],
     [join(pkg('kernel-abi'), 'src/generated/kernel-types.ts'), emitKernelTypes(specs)],
     [join(pkg('kernel-abi'), 'src/generated/kernel-error.ts'), emitSourceCopy(join(CODEGEN, 'src/kernel-error.ts'))],
-    [join(pkg('kernels-as'), 'assembly/generated/error-codes.ts'), emitAsErrorCodes()],
     [
       join(pkg('kernels-js'), 'src/generated/registry.ts'),
       emitJsRegistry(specs, join(opts.root, pkg('kernels-js'), 'src/kernels')),
     ],
-    [
-      join(pkg('kernels-as'), 'assembly/generated/families.ts'),
-      emitAsFamilies(specs, join(TEMPLATES, 'as/families.ts.hbs')),
-    ],
-    [join(pkg('kernels-as'), 'src/generated/family-ops.ts'), emitAsFamilyTable(specs, { gradients: true })],
-    [
-      join(pkg('kernels-gpu'), 'src/generated/families.ts'),
-      emitGpuFamilies(specs, join(TEMPLATES, 'gpu/families.ts.hbs')),
-    ],
-    [
-      join(pkg('kernels-gpu'), 'src/generated/int-range.ts'),
-      emitSourceCopy(join(CODEGEN, 'src/expr/int-range-runtime.ts')),
-    ],
-    [
-      join(pkg('kernels-gpu'), 'src/generated/magnitude.ts'),
-      emitSourceCopy(join(CODEGEN, 'src/expr/magnitude-runtime.ts')),
-    ],
-    [join(pkg('kernels-gpu'), 'src/generated/family-ops.ts'), emitAsFamilyTable(specs, { gradients: false })],
-    ...BACKEND_TARGETS.map(
-      (b) =>
-        [
-          join(pkg(b.dir), 'src/generated/kernel-table.ts'),
-          emitBackendTable(specs, b, join(opts.root, pkg(b.dir), 'src/kernels')),
-        ] as [string, string],
+    ...BACKEND_TARGETS.flatMap((b) =>
+      Object.entries({
+        ...b.outputs(specs),
+        'src/generated/kernel-table.ts': emitBackendTable(specs, b, kernelsDirOf(opts.root, b)),
+      }).map(([file, text]) => [join(pkg(b.dir), file), text] as [string, string]),
     ),
     [join(pkg('conformance'), 'generated/cases.json'), emitCases(specs)],
-    ['docs/ops.md', emitDocs(specs, join(TEMPLATES, 'docs/ops.md.hbs'))],
+    ['docs/ops.md', emitDocs(specs, join(TEMPLATES, 'docs/ops.md.hbs'), opts.root)],
   ]);
 }
 
@@ -139,6 +105,15 @@ function staleFiles(root: string, files: Map<string, string>): string[] {
       else if (!files.has(child)) out.push(child);
     }
   };
-  GENERATED_DIRS.forEach(walk);
+  // The folders codegen owns, `generated` in every generated file's path: a file there that the specs no longer
+  // make is deleted.
+  const owned = new Set(
+    [...files.keys()].flatMap((f) => {
+      const parts = f.split('/');
+      const at = parts.lastIndexOf('generated');
+      return at < 0 ? [] : [parts.slice(0, at + 1).join('/')];
+    }),
+  );
+  owned.forEach(walk);
   return out.sort();
 }

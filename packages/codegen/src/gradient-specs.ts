@@ -128,7 +128,7 @@ export function deriveGradientSpec(f: LoadedSpec, report: Report): LoadedSpec | 
     args,
     outputs,
     checks: [...(f.checks ?? []), gradCheck],
-    kernel: { family: 'gradient', dispatch: { gpu: 'js' } },
+    kernel: { family: 'gradient' },
     examples: f.gradient.examples,
     file: f.file,
     apiName: apiNameOf(name),

@@ -9,8 +9,8 @@ export interface KernelFiles {
   /** The backend as messages name it. */
   label: string;
   rel: string;
-  /** How the op runs there; `js` only where the backend may hand an op to the JS kernels. */
-  dispatchOf(spec: LoadedSpec): Dispatch;
+  /** How the op runs there, given whether its kernel file is present; `js` only where the backend may hand an op to the JS kernels. */
+  dispatchOf(spec: LoadedSpec, hasKernel: boolean): Dispatch;
   /** The dispatch a spec writes to run an op on the JS kernels there, if it may. */
   delegation?: string;
 }
@@ -33,8 +33,8 @@ export function matchKernelFiles(
   const own: LoadedSpec[] = [];
   const delegated: string[] = [];
   for (const s of specs) {
-    const how = backend.dispatchOf(s);
     const hasFile = files.delete(`${s.name}.ts`);
+    const how = backend.dispatchOf(s, hasFile);
     const problem = (message: string) => problems.push({ file: s.file, field: 'kernel', message });
     if (how === 'kernel' && !hasFile)
       problem(

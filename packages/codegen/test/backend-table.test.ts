@@ -10,6 +10,8 @@ import { BACKEND_TARGETS } from '../src/backend-targets.js';
 const ROOT = join(import.meta.dirname, '../../..');
 const SPECS = loadSpecs(join(ROOT, 'specs'), ROOT);
 const [WASM, GPU] = ['wasm', 'gpu'].map((n) => BACKEND_TARGETS.find((b) => b.name === n)!);
+const isFile = (dir: string, op: string) =>
+  readdirSync(join(ROOT, 'packages', dir, 'src/kernels')).includes(`${op}.ts`);
 
 let dirs: string[] = [];
 afterEach(() => {
@@ -27,15 +29,24 @@ function kernelsDir(dir: string, edit: (d: string) => void = () => {}): string {
 }
 
 describe("a backend's kernel table comes from the specs and the kernel files", () => {
-  it('holds each kernel file of a hand-written op, and the ops a spec runs on the JS kernels there', () => {
+  it('holds each kernel file of a hand-written op, and runs the ops with none on the JS kernels where the backend says so', () => {
     const table = emitBackendTable(SPECS, GPU, kernelsDir('kernels-gpu'));
     for (const f of readdirSync(join(ROOT, 'packages/kernels-gpu/src/kernels'))) {
       const op = f.replace(/\.ts$/, '');
       expect(table).toContain(`from '../kernels/${op}.js'`);
     }
-    const declared = SPECS.filter((s) => s.kernel.dispatch?.gpu === 'js').map((s) => s.name);
-    expect(declared).toContain('sparse_reorder');
-    expect(table).toContain(`JS_DISPATCHED: readonly string[] = [${declared.map((n) => `'${n}'`).join(', ')}]`);
+    // gpu declares `unported: 'js'`: every op neither generated nor with a file of its own runs on the JS kernel.
+    const onJs = SPECS.filter((s) => !GPU.generates(s) && !isFile('kernels-gpu', s.name)).map((s) => s.name);
+    expect(onJs).toContain('sparse_reorder');
+    expect(table).toContain(`JS_DISPATCHED: readonly string[] = [${onJs.map((n) => `'${n}'`).join(', ')}]`);
+    // Removing a kernel file moves its op there, with no spec edit.
+    const fewer = emitBackendTable(
+      SPECS,
+      GPU,
+      kernelsDir('kernels-gpu', (d) => rmSync(join(d, 'sparse_softmax.ts'))),
+    );
+    expect(fewer).not.toContain(`from '../kernels/sparse_softmax.js'`);
+    expect(fewer).toMatch(/JS_DISPATCHED[^\n]*'sparse_softmax'/);
   });
 
   it('refuses a hand-written op with neither a kernel file nor a declared delegation', () => {
@@ -46,15 +57,15 @@ describe("a backend's kernel table comes from the specs and the kernel files", (
   });
 
   it('refuses a kernel file beside a declared delegation, a generated op, or no op at all', () => {
-    const dir = kernelsDir('kernels-gpu', (d) => {
-      writeFileSync(join(d, 'sparse_reorder.ts'), '');
+    const dir = kernelsDir('kernels-as', (d) => writeFileSync(join(d, 'sparse_eye.ts'), ''));
+    expect(specProblems(() => emitBackendTable(SPECS, WASM, dir))).toMatch(
+      /sparse_eye declares `dispatch: \{wasm: js\}` but has packages\/kernels-as\/src\/kernels\/sparse_eye\.ts/,
+    );
+    const gpuDir = kernelsDir('kernels-gpu', (d) => {
       writeFileSync(join(d, 'sparse_add.ts'), '');
       writeFileSync(join(d, 'helpers.ts'), '');
     });
-    const message = specProblems(() => emitBackendTable(SPECS, GPU, dir));
-    expect(message).toMatch(
-      /sparse_reorder declares `dispatch: \{gpu: js\}` but has packages\/kernels-gpu\/src\/kernels\/sparse_reorder\.ts/,
-    );
+    const message = specProblems(() => emitBackendTable(SPECS, GPU, gpuDir));
     expect(message).toMatch(/the gpu kernel of sparse_add is generated from its expressions: delete/);
     expect(message).toMatch(/kernels\/helpers\.ts: \(spec\): no spec is named helpers/);
   });
@@ -63,7 +74,10 @@ describe("a backend's kernel table comes from the specs and the kernel files", (
     const dir = mkdtempSync(join(tmpdir(), 'specs-'));
     dirs.push(dir);
     const yaml = readFileSync(join(ROOT, 'specs/sparse_reorder.yaml'), 'utf8');
-    writeFileSync(join(dir, 'sparse_reorder.yaml'), yaml.replace('    gpu: js', '    webgpu: js'));
-    expect(specProblems(() => loadSpecs(dir, dir))).toMatch(/kernel\.dispatch.*webgpu/);
+    writeFileSync(
+      join(dir, 'sparse_reorder.yaml'),
+      yaml.replace('  wide_dims:', '  dispatch:\n    vulkan: js\n  wide_dims:'),
+    );
+    expect(specProblems(() => loadSpecs(dir, dir))).toMatch(/kernel\.dispatch.*vulkan/);
   });
 });

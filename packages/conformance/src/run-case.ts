@@ -1,5 +1,11 @@
 import type { Case, ErrorKind, ExpectError } from '@sparse/case-format';
-import { InvalidArgumentError, ResourceExhaustedError, UnimplementedError, type Runtime } from '@sparse/runtime';
+import {
+  InvalidArgumentError,
+  ResourceExhaustedError,
+  UnimplementedError,
+  type Reported,
+  type Runtime,
+} from '@sparse/runtime';
 import type { CaseResult, CaseStatus } from './case-result.js';
 import { compareOutputs } from './compare.js';
 import { messageMatches } from './message-match.js';
@@ -8,8 +14,11 @@ import { toRuntimeArgs } from './runtime-args.js';
 /** What running a case needs of a runtime (a structural subset of Runtime, so a test can hand in a stand-in). */
 export type CaseRuntime = Pick<Runtime, 'backend' | 'hasOp'> & {
   run(op: string, args: Record<string, unknown>): Record<string, unknown> | Promise<Record<string, unknown>>;
-  /** Where present: the outputs, and why another backend's kernel computed them if one did. */
-  runWithReport?(op: string, args: Record<string, unknown>): { outputs: Record<string, unknown>; delegated?: string };
+  /**
+   * Where present: the outputs, and why another backend's kernel computed them if one did (a promise of them on
+   * every backend, which an asynchronous one such as webgpu needs).
+   */
+  runWithReportAsync?(op: string, args: Record<string, unknown>): Promise<Reported>;
 };
 
 /**
@@ -32,7 +41,7 @@ export async function runCase(rt: CaseRuntime, c: Case): Promise<CaseResult> {
   try {
     // Converting the args is inside the try: building a SparseTensor from bad data is itself the error some cases expect.
     const args = toRuntimeArgs(c.args);
-    if (rt.runWithReport) ({ outputs, delegated } = rt.runWithReport(c.op, args));
+    if (rt.runWithReportAsync) ({ outputs, delegated } = await rt.runWithReportAsync(c.op, args));
     else outputs = await rt.run(c.op, args);
   } catch (e) {
     if (e instanceof UnimplementedError) return result('unsupported', e.message);

@@ -47,7 +47,7 @@ for (const backend of listBackends().filter((b) => b !== 'js')) {
     for (const p of EDGE_PROPERTIES) {
       it(p.op, async () => {
         const rt = await createRuntime({ backend });
-        const own = backend === 'gpu' ? GPU_PRECISION : EXACT;
+        const own = backend === 'gpu' || backend === 'webgpu' ? GPU_PRECISION : EXACT;
         await fc.assert(
           fc.asyncProperty(p.cases!, async (c) => {
             const problem = await agreesWithJs(rt, c, own);

@@ -61,7 +61,9 @@ describe('gradients declared by the specs', () => {
   });
 });
 
-for (const backend of listBackends()) {
+// Through the synchronous API; webgpu, whose results arrive asynchronously (rt.vjpAsync, rt.sparseAsync), is not
+// yet run here.
+for (const backend of listBackends().filter((b) => b !== 'webgpu')) {
   describe(`gradients on ${backend}`, () => {
     let rt: Runtime;
     let reference: Runtime;

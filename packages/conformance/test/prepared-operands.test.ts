@@ -35,7 +35,7 @@ describe('every spec example, twice on the same tensors, on wasm keeping every o
         backend: wasm.backend,
         hasOp: (op) => wasm.hasOp(op),
         run: (op) => wasm.run(op, args),
-        runWithReport: (op) => wasm.runWithReport(op, args),
+        runWithReportAsync: (op) => wasm.runWithReportAsync(op, args),
       };
       for (const time of ['first', 'second']) {
         const r = await runCase(sameTensors, c);

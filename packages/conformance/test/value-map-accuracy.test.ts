@@ -122,7 +122,7 @@ interface Run {
 }
 
 /** The op of fn on each value, in chunks (a chunk the GPU delegates leaves the others on the GPU). */
-function mapOn(rt: Runtime, fn: string, xs: number[], dtype: 'float32' | 'float64'): Run {
+async function mapOn(rt: Runtime, fn: string, xs: number[], dtype: 'float32' | 'float64'): Promise<Run> {
   const run: Run = { values: [], own: [] };
   for (let i = 0; i < xs.length; i += 8) {
     const chunk = xs.slice(i, i + 8);
@@ -132,7 +132,7 @@ function mapOn(rt: Runtime, fn: string, xs: number[], dtype: 'float32' | 'float6
       [chunk.length],
       dtype,
     );
-    const { outputs, delegated } = rt.runWithReport(`sparse_${fn}`, { sp_input: st });
+    const { outputs, delegated } = await rt.runWithReportAsync(`sparse_${fn}`, { sp_input: st });
     const out = outputs.output as SparseTensor;
     run.values.push(...Array.from(out.values as Float32Array | Float64Array));
     run.own.push(...chunk.map(() => delegated === undefined));
@@ -179,7 +179,7 @@ for (const fn of Object.keys(EXACT)) {
       const { max, at } = worst(xs, js, exact, 'float32');
       expect(max, at).toBeLessThanOrEqual(ROUNDING.has(fn) ? 0 : 0.5 + 2 ** -20);
       // the sign of a zero is kept
-      const zeros = mapOn(await runtimeOf('js'), fn, [0, -0], 'float32').values;
+      const zeros = (await mapOn(await runtimeOf('js'), fn, [0, -0], 'float32')).values;
       expect(zeros.map((z) => Object.is(z, -0))).toEqual([false, true]);
     });
 
@@ -187,7 +187,7 @@ for (const fn of Object.keys(EXACT)) {
       const xs64 = [...xs, ...xs.map((x) => x * (1 + 2 ** -40))].filter(DOMAIN[fn] ?? (() => true));
       const exact64 = xs64.map((x) => EXACT[fn](exactly(x)));
       for (const backend of backends.filter((b) => b !== 'gpu')) {
-        const run = mapOn(await runtimeOf(backend), fn, xs64, 'float64');
+        const run = await mapOn(await runtimeOf(backend), fn, xs64, 'float64');
         const { max, at } = worst(xs64, run, exact64, 'float64');
         expect(max, `${backend}: ${at}`).toBeLessThanOrEqual(ROUNDING.has(fn) ? 0 : 2);
       }
@@ -196,15 +196,15 @@ for (const fn of Object.keys(EXACT)) {
     if (backends.includes('wasm'))
       it('float32 on wasm: the same bits as js', async () => {
         const js = await onJs();
-        const wasm = mapOn(await runtimeOf('wasm'), fn, xs, 'float32');
+        const wasm = await mapOn(await runtimeOf('wasm'), fn, xs, 'float32');
         expect(wasm.own.every(Boolean)).toBe(true);
         const differ = xs.filter((_, i) => !Object.is(wasm.values[i], js.values[i]));
         expect(differ).toEqual([]);
       });
 
-    if (backends.includes('gpu'))
-      it(`float32 on the GPU: its own results within ${GPU_ULPS} ulps (${GPU_NEAR_ZERO_ULPS} near 0) and 1e-5 relative, its delegated ones exact`, async () => {
-        const gpu = mapOn(await runtimeOf('gpu'), fn, xs, 'float32');
+    for (const onGpu of backends.filter((b) => b === 'gpu' || b === 'webgpu'))
+      it(`float32 on ${onGpu}: its own results within ${GPU_ULPS} ulps (${GPU_NEAR_ZERO_ULPS} near 0) and 1e-5 relative, its delegated ones exact`, async () => {
+        const gpu = await mapOn(await runtimeOf(onGpu), fn, xs, 'float32');
         const js = await onJs();
         const own = (i: number) => gpu.own[i];
         // Most of the grid runs on the GPU itself (chunks near the subnormal range or past a helper's range do not).

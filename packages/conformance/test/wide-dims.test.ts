@@ -77,7 +77,9 @@ const COMPARED: { op: string; run: (rt: Runtime, x: SparseTensor, y: SparseTenso
   { op: 'sparse_expand_dims', run: (rt, x) => rt.sparse.expandDims(x, { axis: 0 }), dim: 2 },
 ];
 
-for (const backend of listBackends()) {
+// Through the synchronous API; webgpu, whose results arrive asynchronously (rt.vjpAsync, rt.sparseAsync), is not
+// yet run here.
+for (const backend of listBackends().filter((b) => b !== 'webgpu')) {
   describe(`dims past 2^53 - 1 on ${backend}`, () => {
     for (const { op, run, dim } of COMPARED) {
       it(`${op} gives the small result, spread`, async () => {

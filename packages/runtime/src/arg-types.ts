@@ -27,3 +27,5 @@ export type DTypeName = DType;
 
 /** Runs an op by id with arguments keyed by the spec's names; returns outputs keyed by the spec's output names. */
 export type RunOp = (opId: string, args: Record<string, unknown>) => Record<string, unknown>;
+/** `RunOp` of a runtime whose results arrive asynchronously (`Runtime.runAsync`). */
+export type RunOpAsync = (opId: string, args: Record<string, unknown>) => Promise<Record<string, unknown>>;

@@ -11,6 +11,11 @@ export type BackendKernel = (args: never) => unknown;
 export interface Backend {
   name: string;
   kernels: { readonly [op in keyof KernelTable]?: BackendKernel };
+  /**
+   * Whether its kernels return promises (a GPU that reads results back asynchronously): `rt.run` then refuses, saying
+   * to use `rt.runAsync` or `rt.sparseAsync`.
+   */
+  asynchronous?: boolean;
   /** The threads its calls may run on, if more than one. */
   threads?: number;
   /**

@@ -3,7 +3,7 @@ export { Tensor, tensor } from './tensor.js';
 export { CsrMatrix, type CsrMatrixValue } from './csr-matrix.js';
 export { DTYPES, isDType, type DType, type Scalar, type Values } from './dtype.js';
 export { InvalidArgumentError, ResourceExhaustedError, UnimplementedError } from './errors.js';
-export { Runtime, createRuntime, getOpInfo, listOps } from './runtime.js';
+export { Runtime, createRuntime, getOpInfo, listOps, type Reported } from './runtime.js';
 export type {
   ArgKind,
   ArgMeta,
@@ -23,7 +23,7 @@ export type { RuntimeOptions } from './runtime-options.js';
 export { sparse, setBackend, getBackend, ready, run, vjp, prepare } from './default-runtime.js';
 export type { VjpOptions, VjpResult } from './vjp.js';
 export { MAX_DENSE_ELEMENTS } from './shape.js';
-export type { SparseOps } from './generated/ops-api.js';
+export type { SparseOps, AsyncSparseOps } from './generated/ops-api.js';
 export type { JsSideOps, MapValuesOptions, MappedValues } from './map-values.js';
 export type * from './generated/ops-api.js';
 export type {
@@ -31,6 +31,7 @@ export type {
   CsrLike,
   DTypeName,
   RunOp,
+  RunOpAsync,
   ScalarLike,
   ShapeLike,
   SparseLike,

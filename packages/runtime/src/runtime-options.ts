@@ -1,10 +1,11 @@
 import { describe } from './dtype.js';
+import { BACKEND_LOADERS, THREADED_BACKENDS } from './generated/backend-loaders.js';
 
 /** What `createRuntime` and `setBackend` take. */
 export interface RuntimeOptions {
   /**
-   * The backend: `'js'` (the default), `'wasm'`, `'gpu'` (the separately installed `@sparse/kernels-gpu`), or a
-   * name given to `registerBackend`.
+   * The backend: `'js'` (the default), `'wasm'`, `'webgpu'` or `'gpu'` (the separately installed
+   * `@sparse/kernels-webgpu` and `@sparse/kernels-gpu`), or a name given to `registerBackend`.
    */
   backend?: string;
   /**
@@ -53,8 +54,12 @@ export function checkRuntimeOptions(options: unknown, caller: string): RuntimeOp
   return options as RuntimeOptions;
 }
 
-/** `threads` is the wasm backend's: a TypeError where it is given for js or gpu, which have no threads to use. */
+/**
+ * `threads` is the wasm backend's: a TypeError where it is given for js or another of our backends, which have no
+ * threads to use (a backend an app registers may take it).
+ */
 export function checkThreadsFor(backend: string, options: RuntimeOptions, caller: string): void {
-  if (options.threads !== undefined && (backend === 'js' || backend === 'gpu'))
+  const ours = backend === 'js' || Object.hasOwn(BACKEND_LOADERS, backend);
+  if (options.threads !== undefined && ours && !THREADED_BACKENDS.includes(backend))
     throw new TypeError(`${caller}: threads is an option of the wasm backend, not of ${backend}`);
 }

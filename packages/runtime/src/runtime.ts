@@ -10,7 +10,7 @@ import {
 import { WIDE_KERNELS } from '@sparse/kernels-js';
 import { isAllocationFailure } from './allocation-failure.js';
 import { bindArgs, type BoundArgs } from './bind-args.js';
-import { wideCallOf, type WideCall } from './wide-call.js';
+import { wideCallOf } from './wide-call.js';
 import { adoptSparse, SparseTensor, sparseDataOf } from './sparse-tensor.js';
 import { Tensor, denseDataOf } from './tensor.js';
 import { CsrMatrix, csrDataOf } from './csr-matrix.js';
@@ -26,17 +26,24 @@ import { defaultMaxBytes } from './byte-budget.js';
 import { addHolder } from './tensor-storage.js';
 import { warmUp } from './warm-up.js';
 import { OPS } from './generated/ops-meta.js';
-import { bindOps, type SparseOps } from './generated/ops-api.js';
+import { bindAsyncOps, bindOps, type AsyncSparseOps, type SparseOps } from './generated/ops-api.js';
 import { JS_SIDE_OPS, type JsSideOps } from './map-values.js';
 import type { SparseData } from '@sparse/kernel-abi';
 import type { OpMeta } from './op-meta.js';
-import { vjp, type VjpOptions, type VjpResult } from './vjp.js';
+import { vjp, vjpAsync, type VjpOptions, type VjpResult } from './vjp.js';
 
 /** An isolated instance: one backend, the typed ops API over it, and the generic `run`. */
 export class Runtime {
   /** Every op as a typed function (`rt.sparse.toDense(st)`), and the JS-side ops (`mapValues`). */
   readonly sparse: SparseOps & JsSideOps;
+  /**
+   * Every op as a typed function returning a promise (`await rt.sparseAsync.toDense(st)`): what a backend that
+   * reads its results back asynchronously (webgpu) needs, and the same on every backend.
+   */
+  readonly sparseAsync: AsyncSparseOps;
   readonly backend: string;
+  /** Whether its backend reads results back asynchronously (webgpu): its ops then run through runAsync and sparseAsync. */
+  readonly asynchronous: boolean;
   private readonly kernels: Backend['kernels'];
   private readonly indicesValid: Backend['indicesValid'];
   readonly #backend: Backend;
@@ -54,6 +61,7 @@ export class Runtime {
   constructor(backend: Backend, options: Pick<RuntimeOptions, 'maxBytes'> = {}) {
     this.backend = backend.name;
     this.threads = backend.threads ?? 1;
+    this.asynchronous = backend.asynchronous ?? false;
     this.maxBytes = options.maxBytes ?? defaultMaxBytes();
     this.kernels = backend.kernels;
     this.indicesValid = backend.indicesValid?.bind(backend);
@@ -61,6 +69,7 @@ export class Runtime {
     this.#limitResident = backend.limitResident?.bind(backend);
     addHolder(backend);
     this.sparse = { ...bindOps((opId, args) => this.run(opId, args)), ...JS_SIDE_OPS };
+    this.sparseAsync = bindAsyncOps((opId, args) => this.runAsync(opId, args));
   }
 
   /**
@@ -117,7 +126,7 @@ export class Runtime {
 
   private kernelOf(
     opId: string,
-  ): ((args: Record<string, unknown>) => KernelResult<Record<string, unknown>>) | undefined {
+  ): ((args: Record<string, unknown>) => KernelOutcome | Promise<KernelOutcome>) | undefined {
     return Object.hasOwn(this.kernels, opId) ? (this.kernels[opId as keyof Backend['kernels']] as never) : undefined;
   }
 
@@ -144,11 +153,53 @@ export class Runtime {
     return vjp((id, a) => this.run(id, a), opId, args, upstream, options);
   }
 
+  /** `vjp`, returning a promise: for a backend that reads its results back asynchronously (webgpu). */
+  vjpAsync(opId: string, args: Record<string, unknown>, upstream: unknown, options?: VjpOptions): Promise<VjpResult> {
+    return vjpAsync((id, a) => this.runAsync(id, a), opId, args, upstream, options);
+  }
+
+  /**
+   * `run`, returning a promise of the outputs: on a backend that reads its results back asynchronously (webgpu),
+   * the way to run an op; on the others the same as `run`. An error `run` would throw rejects the promise.
+   */
+  runAsync(opId: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
+    return this.runWithReportAsync(opId, args).then((r) => r.outputs);
+  }
+
   /**
    * `run`, and whether the backend handed the op to another backend's kernel (a declared fallback) and why:
    * the conformance report shows such a result as `delegated`, not `passed`.
    */
-  runWithReport(opId: string, args: Record<string, unknown>): { outputs: Record<string, unknown>; delegated?: string } {
+  runWithReport(opId: string, args: Record<string, unknown>): Reported {
+    const call = this.call(opId, args);
+    if ('outputs' in call) return call;
+    const asyncError = () =>
+      new UnimplementedError(
+        `${opId}: the ${this.backend} backend reads its results back asynchronously: use await rt.runAsync('${opId}', args), or the same op on rt.sparseAsync`,
+      );
+    if (this.asynchronous) throw asyncError();
+    const out = call.start();
+    if (isPromise(out)) {
+      out.catch(() => undefined);
+      throw asyncError();
+    }
+    return call.finish(out);
+  }
+
+  /** `runWithReport`, returning a promise (`runAsync`). */
+  async runWithReportAsync(opId: string, args: Record<string, unknown>): Promise<Reported> {
+    const call = this.call(opId, args);
+    if ('outputs' in call) return call;
+    return call.finish(await call.start());
+  }
+
+  // An op's call up to its kernel: arguments bound, converted and checked, sizes guarded. `start` runs the kernel
+  // (a promise of its result on an asynchronous backend), `finish` checks and wraps what it returned. An op of
+  // `wide_dims: exact` on a dim past 2^53 - 1 runs its BigInt kernel here at once.
+  private call(
+    opId: string,
+    args: Record<string, unknown>,
+  ): Reported | { start(): KernelOutcome | Promise<KernelOutcome>; finish(out: KernelOutcome): Reported } {
     if (!Object.hasOwn(OPS, opId)) throw new UnimplementedError(`unknown op '${opId}'`);
     const op = OPS[opId];
     const kernel = this.kernelOf(opId);
@@ -156,36 +207,35 @@ export class Runtime {
     const bound = bindArgs(op, args);
     const wide = wideCallOf(op, bound);
     if (wide?.exact) return { outputs: this.runExact(op, { ...bound, values: wide.values }) };
+    const call = wide ? { ...bound, values: wide.values } : bound;
+    const failed = (e: unknown) => (wide ? wide.exactError(kernelFailure(opId, e)) : kernelFailure(opId, e));
     try {
-      return this.runKernel(op, kernel, wide ? { ...bound, values: wide.values } : bound, wide?.widen);
+      this.validateInputs(op, call);
+      runChecks(op, call.values);
+      const need = guardOutputSizes(op, call, this.maxBytes);
+      // What the backend keeps prepared between calls shares the budget with this call.
+      if (this.#limitResident) this.#limitResident(this.maxBytes - need);
     } catch (e) {
       throw wide ? wide.exactError(e) : e;
     }
-  }
-
-  private runKernel(
-    op: OpMeta,
-    kernel: (args: Record<string, unknown>) => KernelResult<Record<string, unknown>>,
-    bound: BoundArgs,
-    widen?: WideCall['widen'],
-  ): { outputs: Record<string, unknown>; delegated?: string } {
-    const opId = op.name;
-    this.validateInputs(op, bound);
-    runChecks(op, bound.values);
-    const need = guardOutputSizes(op, bound, this.maxBytes);
-    // What the backend keeps prepared between calls shares the budget with this call.
-    if (this.#limitResident) this.#limitResident(this.maxBytes - need);
-    let out: KernelResult<Record<string, unknown>>;
-    try {
-      out = kernel(bound.values);
-    } catch (e) {
-      if (isKernelError(e)) throw new InvalidArgumentError(`${opId}: ${e.message}`);
-      if (isAllocationFailure(e))
-        throw new InvalidArgumentError(`${opId}: the result does not fit in memory (${e.message})`);
-      throw e;
-    }
-    const [outputs, delegated] = isDelegation(out) ? [out.outputs, out.reason] : [out, undefined];
-    return { outputs: wrapOutputs(op, bound, outputs, this.backend, widen), delegated };
+    return {
+      start: () => {
+        try {
+          const out = kernel(call.values);
+          return isPromise(out) ? out.catch((e) => Promise.reject(failed(e))) : out;
+        } catch (e) {
+          throw failed(e);
+        }
+      },
+      finish: (out) => {
+        try {
+          const [outputs, delegated] = isDelegation(out) ? [out.outputs, out.reason] : [out, undefined];
+          return { outputs: wrapOutputs(op, call, outputs, this.backend, wide?.widen), delegated };
+        } catch (e) {
+          throw wide ? wide.exactError(e) : e;
+        }
+      },
+    };
   }
 
   // Every index of the sparse arguments within its dense shape, unless a tensor is known to be (wide data is
@@ -212,6 +262,26 @@ export class Runtime {
     const out = WIDE_KERNELS[op.name](bound.values);
     return Object.fromEntries(op.outputs.map((o) => [o.name, adoptSparse(fitSparse(out[o.name] as WideSparseData))]));
   }
+}
+
+/** What a kernel returns: its outputs, or a delegation carrying them. */
+type KernelOutcome = KernelResult<Record<string, unknown>>;
+
+/** An op's outputs keyed by name, and why the backend handed it to the JS kernels if it did. */
+export interface Reported {
+  outputs: Record<string, unknown>;
+  delegated?: string;
+}
+
+const isPromise = (x: unknown): x is Promise<KernelOutcome> =>
+  typeof (x as Promise<unknown> | null)?.then === 'function';
+
+/** A kernel's own error as the runtime reports it: bad data is an InvalidArgumentError naming the op. */
+function kernelFailure(opId: string, e: unknown): unknown {
+  if (isKernelError(e)) return new InvalidArgumentError(`${opId}: ${e.message}`);
+  if (isAllocationFailure(e))
+    return new InvalidArgumentError(`${opId}: the result does not fit in memory (${e.message})`);
+  return e;
 }
 
 /** A new runtime on the named backend (`js`, the default, needs no setup), warmed up (warm-up.ts). */

@@ -21,6 +21,9 @@ export interface VjpOptions {
 export type VjpResult = Record<string, Tensor | null>;
 
 type Run = (opId: string, args: Record<string, unknown>) => Record<string, unknown>;
+type RunAsync = (opId: string, args: Record<string, unknown>) => Promise<Record<string, unknown>>;
+/** A call of an op that the gradient needs: made by `vjp` at once, by `vjpAsync` when its promise resolves. */
+type Step = Generator<[string, Record<string, unknown>], VjpResult, Record<string, unknown>>;
 
 const FLOATS = new Set(['float32', 'float64']);
 
@@ -28,13 +31,24 @@ const FLOATS = new Set(['float32', 'float64']);
  * The vector-Jacobian product of `opId` at `args` (Runtime.vjp): runs the op's gradient op, as its spec declares
  * it, with its arguments bound from the forward arguments, the forward outputs and `upstream`.
  */
-export function vjp(
-  run: Run,
-  opId: string,
-  args: Record<string, unknown>,
-  upstream: unknown,
-  options: VjpOptions = {},
-): VjpResult {
+export function vjp(run: Run, ...call: Parameters<typeof steps>): VjpResult {
+  const it = steps(...call);
+  for (let next = it.next(); ;) {
+    if (next.done) return next.value;
+    next = it.next(run(...next.value));
+  }
+}
+
+/** `vjp` over a runtime whose ops return promises (Runtime.vjpAsync). */
+export async function vjpAsync(run: RunAsync, ...call: Parameters<typeof steps>): Promise<VjpResult> {
+  const it = steps(...call);
+  for (let next = it.next(); ;) {
+    if (next.done) return next.value;
+    next = it.next(await run(...next.value));
+  }
+}
+
+function* steps(opId: string, args: Record<string, unknown>, upstream: unknown, options: VjpOptions = {}): Step {
   if (!Object.hasOwn(OPS, opId)) throw new UnimplementedError(`vjp: unknown op '${opId}'`);
   const op: OpMeta = OPS[opId];
   const g = op.gradient;
@@ -60,12 +74,12 @@ export function vjp(
     else if ('not' in b) gradArgs[name] = !bound.values[b.not];
     else if ('dim' in b) gradArgs[name] = (bound.values[b.dim[0]] as SparseData | DenseData).shape[b.dim[1]];
     else {
-      outputs ??= run(opId, args);
+      outputs ??= yield [opId, args];
       if (!(b.output in outputs)) throw new TypeError(`vjp: options.outputs has no '${b.output}' output of ${opId}`);
       gradArgs[name] = outputs[b.output];
     }
   }
-  const grads = run(g.op, gradArgs);
+  const grads = yield [g.op, gradArgs];
   // A gradient of a shape other than its argument's can only come of an upstream of the wrong shape (the segment
   // reductions' gradient ops, TensorFlow's raw ops, take any rows): say so.
   for (const [arg, out] of Object.entries(g.outputs)) {

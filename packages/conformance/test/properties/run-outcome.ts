@@ -8,7 +8,7 @@ export type Outcome =
 export async function outcome(rt: CaseRuntime, c: Case): Promise<Outcome> {
   try {
     const args = toRuntimeArgs(c.args);
-    return rt.runWithReport ? rt.runWithReport(c.op, args) : { outputs: await rt.run(c.op, args) };
+    return rt.runWithReportAsync ? await rt.runWithReportAsync(c.op, args) : { outputs: await rt.run(c.op, args) };
   } catch (e) {
     if (e instanceof InvalidArgumentError) return { refused: 'InvalidArgument' };
     if (e instanceof TypeError) return { refused: 'TypeError' };

@@ -1,0 +1,189 @@
+/// <reference types="@webgpu/types" />
+
+/** The typed arrays a kernel uploads: 4-byte elements, as WGSL's f32, i32 and u32. */
+export type Words = Float32Array | Int32Array | Uint32Array;
+
+/** Threads per workgroup of every one-dimensional kernel. */
+export const WORKGROUP = 64;
+
+/**
+ * The WGSL a one-dimensional kernel starts with: its entry point over `WORKGROUP` threads a group, with `i` the
+ * thread's flat index. Dispatches past `maxComputeWorkgroupsPerDimension` groups wrap into a second dimension
+ * (`grid`), so `i` counts across both; a kernel returns where `i` passes its count.
+ */
+export const ENTRY = `@compute @workgroup_size(${WORKGROUP})
+fn main(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) groups: vec3u) {
+  let i = gid.x + gid.y * groups.x * ${WORKGROUP}u;`;
+
+const STORAGE = 0x80 | 0x04 | 0x08; // GPUBufferUsage.STORAGE | COPY_SRC | COPY_DST (the globals load with Dawn)
+const READBACK = 0x01 | 0x08; // GPUBufferUsage.MAP_READ | COPY_DST
+
+/** Options of one dispatch. */
+export interface Dispatch {
+  /** The WGSL module (its entry point `main`); compiled once per source and cached. */
+  code: string;
+  /** Storage buffers bound at @group(0) @binding(0…) in order. */
+  buffers: readonly GPUBuffer[];
+  /** How many threads (one-dimensional kernels: each reads `i`, see ENTRY). */
+  threads: number;
+}
+
+/** Idle buffers kept for reuse, at most this many bytes (beyond it a released buffer is destroyed). */
+const POOL_BYTES = 256 * 2 ** 20;
+
+/**
+ * One GPU device and what the webgpu backend keeps on it: compute pipelines cached by their WGSL source, the
+ * command encoder that dispatches are recorded into until a result is read (one submission a kernel call, however
+ * many passes it runs), and a pool of buffers by power-of-two size. Buffers are the kernel's to release once read:
+ * released buffers are kept for the next call rather than destroyed, which spares an allocation a call and keeps
+ * Dawn's buffer objects alive (Dawn 0.6 in Node can crash when the garbage collector takes destroyed buffers).
+ */
+export class WebGpuContext {
+  private readonly pipelines = new Map<string, GPUComputePipeline>();
+  /** Idle buffers by usage and size class. */
+  private readonly idle = new Map<string, GPUBuffer[]>();
+  private idleBytes = 0;
+  /** The bytes each buffer in use was asked for: what a kernel binds (`arrayLength` sees) and reads. */
+  private readonly asked = new WeakMap<GPUBuffer, number>();
+  private encoder: GPUCommandEncoder | undefined;
+  private compiled = 0;
+  private submitted = 0;
+  /** The call in flight: calls run one after another (index.ts). */
+  queue: Promise<unknown> = Promise.resolve();
+  /** The largest storage buffer one binding may hold, in bytes (the device's limit). */
+  readonly maxBindingBytes: number;
+  /** The most workgroups one dispatch dimension may have. */
+  readonly maxGroups: number;
+
+  constructor(readonly device: GPUDevice) {
+    this.maxBindingBytes = device.limits.maxStorageBufferBindingSize;
+    this.maxGroups = device.limits.maxComputeWorkgroupsPerDimension;
+  }
+
+  /** A storage buffer holding `data` (at least 4 bytes: WebGPU has no empty binding). */
+  upload(data: Words): GPUBuffer {
+    const buffer = this.take(STORAGE, data.byteLength);
+    if (data.byteLength) this.device.queue.writeBuffer(buffer, 0, data.buffer, data.byteOffset, data.byteLength);
+    return buffer;
+  }
+
+  /** A zeroed storage buffer of `bytes` (rounded up to 4, at least 4). */
+  buffer(bytes: number): GPUBuffer {
+    const buffer = this.take(STORAGE, bytes);
+    this.encoder ??= this.device.createCommandEncoder();
+    this.encoder.clearBuffer(buffer, 0, this.asked.get(buffer));
+    return buffer;
+  }
+
+  /** A buffer of `usage` for `bytes` (rounded up to 4, at least 4): an idle one of its size class, or a new one. */
+  private take(usage: number, bytes: number): GPUBuffer {
+    const size = Math.max(4, Math.ceil(bytes / 4) * 4);
+    const cls = 2 ** Math.ceil(Math.log2(Math.max(size, 256)));
+    const buffer = this.idle.get(`${usage}:${cls}`)?.pop();
+    if (buffer) this.idleBytes -= cls;
+    const b = buffer ?? this.device.createBuffer({ size: cls, usage });
+    this.asked.set(b, size);
+    return b;
+  }
+
+  /** Whether a buffer of `bytes` can be bound (else the call runs elsewhere, saying so). */
+  fits(bytes: number): boolean {
+    return bytes <= this.maxBindingBytes;
+  }
+
+  /** Records one compute pass; nothing runs until a read submits it. */
+  dispatch({ code, buffers, threads }: Dispatch): void {
+    if (threads <= 0) return;
+    const pipeline = this.pipeline(code);
+    const bindGroup = this.device.createBindGroup({
+      layout: pipeline.getBindGroupLayout(0),
+      entries: buffers.map((buffer, binding) => ({ binding, resource: { buffer, size: this.asked.get(buffer) } })),
+    });
+    this.encoder ??= this.device.createCommandEncoder();
+    const pass = this.encoder.beginComputePass();
+    pass.setPipeline(pipeline);
+    pass.setBindGroup(0, bindGroup);
+    const [x, y] = this.grid(threads);
+    pass.dispatchWorkgroups(x, y);
+    pass.end();
+  }
+
+  /** Workgroups for `threads` threads: one dimension while it fits, else rows of the widest one. */
+  grid(threads: number): [number, number] {
+    const groups = Math.ceil(threads / WORKGROUP);
+    if (groups <= this.maxGroups) return [groups, 1];
+    const y = Math.ceil(groups / this.maxGroups);
+    return [Math.ceil(groups / y), y];
+  }
+
+  /** Submits what was recorded and reads each buffer's first `bytes` back, in one round trip. */
+  async read(...parts: readonly [GPUBuffer, number][]): Promise<ArrayBuffer[]> {
+    this.encoder ??= this.device.createCommandEncoder();
+    const staging = parts.map(([src, bytes]) => {
+      const dst = this.take(READBACK, bytes);
+      this.encoder!.copyBufferToBuffer(src, 0, dst, 0, this.asked.get(dst)!);
+      return dst;
+    });
+    this.submit();
+    return Promise.all(
+      staging.map(async (dst, k) => {
+        await dst.mapAsync(GPUMapMode.READ);
+        const out = dst.getMappedRange().slice(0, parts[k][1]);
+        dst.unmap();
+        this.release(dst);
+        return out;
+      }),
+    );
+  }
+
+  /** Submits what was recorded (a kernel whose result stays on the device, or before a read). */
+  submit(): void {
+    if (!this.encoder) return;
+    this.device.queue.submit([this.encoder.finish()]);
+    this.encoder = undefined;
+    this.submitted++;
+  }
+
+  /** Gives buffers back once the call has read what it needs: kept for reuse while the pool has room. */
+  release(...buffers: (GPUBuffer | undefined)[]): void {
+    for (const b of buffers) {
+      if (!b || !this.asked.delete(b)) continue;
+      if (this.idleBytes + b.size > POOL_BYTES) {
+        b.destroy();
+        continue;
+      }
+      const key = `${b.usage}:${b.size}`;
+      if (!this.idle.has(key)) this.idle.set(key, []);
+      this.idle.get(key)!.push(b);
+      this.idleBytes += b.size;
+    }
+  }
+
+  /** How many pipelines have been compiled: a later call of the same kernel compiles none. */
+  pipelinesCompiled(): number {
+    return this.compiled;
+  }
+
+  /** How many command buffers have been submitted: one per kernel call that reads its result. */
+  submissions(): number {
+    return this.submitted;
+  }
+
+  destroy(): void {
+    this.encoder = undefined;
+    this.pipelines.clear();
+    this.idle.clear();
+    this.device.destroy();
+  }
+
+  private pipeline(code: string): GPUComputePipeline {
+    let p = this.pipelines.get(code);
+    if (!p) {
+      const module = this.device.createShaderModule({ code });
+      p = this.device.createComputePipeline({ layout: 'auto', compute: { module, entryPoint: 'main' } });
+      this.pipelines.set(code, p);
+      this.compiled++;
+    }
+    return p;
+  }
+}

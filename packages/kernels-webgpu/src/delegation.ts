@@ -1,0 +1,40 @@
+/**
+ * The one place that declares when the webgpu backend hands work to the JS kernels, and why. Such a result is
+ * reported as `delegated`, never as `passed`.
+ *
+ * WGSL computes f32 and i32 natively: float32 values run on the GPU, and int32 values too where the op's int32
+ * meaning is WGSL's (addition, subtraction and multiplication wrap in both; TensorFlow's integer division and
+ * remainder round toward negative infinity and fail on a zero divisor, so ops that divide int32 run on the JS
+ * kernels). float64, int64, bool and string values are delegated, never rounded. Within float32, WGSL may flush
+ * subnormal values to zero and does not promise IEEE infinities and NaN: a call whose inputs hold inf, nan or a
+ * subnormal is delegated, and one whose result holds inf, nan or a subnormal is rerun on the JS kernels, so no
+ * result differs from js. A buffer past the device's `maxStorageBufferBindingSize` runs on the JS kernels.
+ * Ops with no WebGPU kernel yet run on the JS kernels whole (the generated kernel table's JS_DISPATCHED).
+ */
+
+export const REASONS = {
+  notComputed: (dtype: string) =>
+    `the webgpu backend computes float32 and int32; ${dtype} values ran on the JS kernels (never rounded to float32)`,
+  int32NotWgsl: (what: string) =>
+    `int32 ${what} is not WGSL's integer arithmetic: ran on the JS kernels, exact in int32`,
+  nonFinite:
+    'float32 inputs holding inf, nan or a subnormal: WGSL does not promise IEEE special values and may flush subnormals to zero, ran on the JS kernels',
+  nonFiniteResult:
+    'the GPU result held inf, nan or a subnormal, which WGSL does not promise to compute as IEEE does: rerun on the JS kernels',
+  bindingLimit: (limit: number) =>
+    `a buffer of this call passes this device's maxStorageBufferBindingSize (${limit} bytes): ran on the JS kernels`,
+  outOfMemory: (message: string) => `the GPU ran out of memory (${message}): ran on the JS kernels`,
+  notPorted: 'this op has no WebGPU kernel yet: ran on the JS kernels',
+} as const;
+
+/** The least normal float32: WGSL may flush anything smaller to zero. */
+export const MIN_NORMAL = 2 ** -126;
+
+/** Whether every value is finite and either 0 or normal: what WGSL computes as IEEE does. */
+export function allNormal(values: Float32Array): boolean {
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    if (v !== 0 && !(Math.abs(v) >= MIN_NORMAL && Math.abs(v) < Infinity)) return false;
+  }
+  return true;
+}

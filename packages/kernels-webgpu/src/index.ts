@@ -1,0 +1,96 @@
+/// <reference types="@webgpu/types" />
+import { delegation, type KernelResult } from '@sparse/kernel-abi';
+import { kernels as jsKernels } from '@sparse/kernels-js';
+import { WebGpuContext } from './context.js';
+import { openDevice } from './device.js';
+import { REASONS } from './delegation.js';
+import { familyKernels } from './families/index.js';
+import { HAND_WRITTEN, JS_DISPATCHED } from './generated/kernel-table.js';
+import type { Args, JsKernel, Kernel } from './kernel.js';
+
+export { REASONS } from './delegation.js';
+export { WebGpuContext } from './context.js';
+export { noWebGpuMessage } from './device.js';
+
+export interface WebGpuBackendOptions {
+  /** A device to run on instead of opening one (TF.js's, say: `tf.backend().device` of its webgpu backend). */
+  device?: GPUDevice;
+  /** The adapter to ask for when opening one; default 'high-performance'. */
+  powerPreference?: GPUPowerPreference;
+}
+
+export interface WebGpuBackend {
+  name: 'webgpu';
+  /** Its kernels return promises: the runtime runs them through `rt.runAsync` and `rt.sparseAsync`. */
+  asynchronous: true;
+  /** Every op by id. Each returns a promise: WebGPU reads results back asynchronously (`rt.runAsync`). */
+  kernels: Record<string, Kernel>;
+  readonly device: GPUDevice;
+  /** How many compute pipelines have been compiled: a later call of a kernel already seen compiles none. */
+  pipelinesCompiled(): number;
+  /** How many command buffers have been submitted: one per call that computes on the GPU. */
+  submissions(): number;
+  destroy(): void;
+}
+
+/**
+ * The webgpu backend: WGSL compute kernels on a WebGPU device (the browser's `navigator.gpu`; in Node, Dawn's
+ * `webgpu` package, an optional peer). Every op is here: generated from its spec's expressions, hand-written, or
+ * run on the JS kernels, saying so (delegation.ts).
+ */
+export async function createWebGpuBackend(options: WebGpuBackendOptions = {}): Promise<WebGpuBackend> {
+  const device = options.device ?? (await openDevice(options.powerPreference));
+  const ctx = new WebGpuContext(device);
+  const families = familyKernels(ctx);
+  const kernels: Record<string, Kernel> = {};
+  for (const [op, js] of Object.entries(jsKernels) as [string, JsKernel][]) {
+    const family = families[op];
+    if (family) kernels[op] = serialized(ctx, family(js), js);
+    else if (Object.hasOwn(HAND_WRITTEN, op)) {
+      // The op id is known only at run time here; the generated table has typed each factory by its op.
+      const factory = HAND_WRITTEN[op as keyof typeof HAND_WRITTEN] as unknown as (
+        c: WebGpuContext,
+        j: JsKernel,
+      ) => Kernel;
+      kernels[op] = serialized(ctx, factory(ctx, js), js);
+    } else if (JS_DISPATCHED.includes(op)) kernels[op] = async (args) => delegation(js(args), REASONS.notPorted);
+  }
+  return {
+    name: 'webgpu',
+    asynchronous: true,
+    kernels,
+    device,
+    pipelinesCompiled: () => ctx.pipelinesCompiled(),
+    submissions: () => ctx.submissions(),
+    destroy: () => ctx.destroy(),
+  };
+}
+
+/**
+ * One call at a time on the device, each inside its own error scope: a validation or out-of-memory error of the
+ * GPU becomes this call's error (or, out of memory, a run on the JS kernels) rather than a result read from a buffer
+ * nothing wrote.
+ */
+function serialized(ctx: WebGpuContext, kernel: Kernel, js: JsKernel): Kernel {
+  return (args: Args) => {
+    const run = ctx.queue.then(async (): Promise<KernelResult<Args>> => {
+      ctx.device.pushErrorScope('out-of-memory');
+      ctx.device.pushErrorScope('validation');
+      let result: KernelResult<Args> | undefined;
+      let failure: unknown;
+      try {
+        result = await kernel(args);
+      } catch (e) {
+        failure = e;
+      }
+      const validation = await ctx.device.popErrorScope();
+      const memory = await ctx.device.popErrorScope();
+      if (validation) throw new Error(`webgpu: a kernel failed validation: ${validation.message}`);
+      if (memory) return delegation(js(args), REASONS.outOfMemory(memory.message));
+      if (failure !== undefined) throw failure;
+      return result!;
+    });
+    ctx.queue = run.catch(() => undefined);
+    return run;
+  };
+}

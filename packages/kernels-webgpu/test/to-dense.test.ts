@@ -1,0 +1,199 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isDelegation, type DenseData, type DType, type Scalar, type SparseData } from '@sparse/kernel-abi';
+import { kernels as jsKernels } from '@sparse/kernels-js';
+import { rng, type Rng } from '@sparse/test-kit/seeded-random';
+import { createWebGpuBackend, REASONS, type WebGpuBackend } from '../src/index.js';
+
+// sparse_tensor_to_dense on WebGPU (SwiftShader in CI), against the JS kernel: bit for bit, values move as words.
+
+let backend: WebGpuBackend;
+
+beforeAll(async () => {
+  process.env.VK_ICD_FILENAMES ??= '/usr/lib/chromium/vk_swiftshader_icd.json';
+  backend = await createWebGpuBackend();
+}, 60_000);
+
+afterAll(() => backend?.destroy());
+
+const OP = 'sparse_tensor_to_dense';
+
+interface Args {
+  sp_input: SparseData;
+  default_value: Scalar;
+  validate_indices: boolean;
+}
+
+async function gpu(args: Args): Promise<{ output: DenseData; reason?: string }> {
+  const result = await backend.kernels[OP](args as unknown as Record<string, unknown>);
+  return isDelegation(result)
+    ? { output: (result.outputs as { output: DenseData }).output, reason: result.reason }
+    : { output: (result as { output: DenseData }).output };
+}
+
+const js = (args: Args): DenseData => jsKernels.sparse_tensor_to_dense(args).output;
+
+/** The words of a float32 or int32 store: equal words are equal values, nan, -0 and subnormals included. */
+const words = (d: DenseData) => Array.from(new Uint32Array((d.data as Float32Array).slice().buffer));
+
+/** Runs on the GPU (which must not delegate, or js would answer for it) and compares every bit with js. */
+async function expectSameAsJs(args: Args): Promise<DenseData> {
+  const before = backend.submissions();
+  const { output, reason } = await gpu(args);
+  expect(reason).toBeUndefined();
+  const want = js(args);
+  expect(output.dtype).toBe(want.dtype);
+  expect(output.shape).toEqual(want.shape);
+  expect(output.data.constructor).toBe(want.data.constructor);
+  expect(words(output)).toEqual(words(want));
+  expect(backend.submissions() - before).toBe(want.data.length ? 1 : 0);
+  return output;
+}
+
+function values(r: Rng, dtype: DType, n: number): Float32Array | Int32Array {
+  if (dtype === 'int32') return Int32Array.from({ length: n }, () => (r.next() * 2 ** 32) | 0);
+  return Float32Array.from({ length: n }, () => r.next() * 200 - 100);
+}
+
+/** nnz distinct random indices of `shape`, in canonical order unless `shuffled`, plus `repeats` repeated ones. */
+function randomSparse(r: Rng, shape: number[], nnz: number, dtype: DType, shuffled = false, repeats = 0): SparseData {
+  const size = shape.reduce((a, b) => a * b, 1);
+  const offsets = new Set<number>();
+  while (offsets.size < Math.min(nnz, size)) offsets.add(r.int(size));
+  const list = [...offsets].sort((a, b) => a - b);
+  for (let k = 0; k < repeats; k++) list.push(list[r.int(list.length)]);
+  if (shuffled)
+    for (let i = list.length - 1; i > 0; i--) {
+      const j = r.int(i + 1);
+      [list[i], list[j]] = [list[j], list[i]];
+    }
+  const rank = shape.length;
+  const indices = new Float64Array(list.length * rank);
+  list.forEach((off, e) => {
+    for (let a = rank - 1; a >= 0; a--) {
+      indices[e * rank + a] = off % shape[a];
+      off = Math.floor(off / shape[a]);
+    }
+  });
+  return { kind: 'sparse', indices, values: values(r, dtype, list.length), shape, dtype };
+}
+
+describe('sparse_tensor_to_dense on webgpu', () => {
+  for (const dtype of ['float32', 'int32'] as const)
+    for (const [shape, nnz] of [
+      [[1000], 100],
+      [[37, 23], 200],
+      [[5, 7, 11], 90],
+      [[300, 300], 4000],
+    ] as [number[], number][])
+      it(`${dtype}, shape [${shape}], ${nnz} entries, default 0 and not`, async () => {
+        const r = rng(shape.length * 100 + nnz + (dtype === 'int32' ? 1 : 0));
+        const sp_input = randomSparse(r, shape, nnz, dtype);
+        await expectSameAsJs({ sp_input, default_value: 0, validate_indices: true });
+        await expectSameAsJs({ sp_input, default_value: dtype === 'int32' ? -7 : -1.5, validate_indices: true });
+      });
+
+  it('unordered and repeated indices (validate_indices false): the last entry of a repeat wins, as in js', async () => {
+    for (const dtype of ['float32', 'int32'] as const) {
+      const r = rng(dtype === 'int32' ? 21 : 22);
+      await expectSameAsJs({
+        sp_input: randomSparse(r, [41, 29], 300, dtype, true, 150),
+        default_value: 3,
+        validate_indices: false,
+      });
+    }
+    // TensorFlow's example: [[0, 1], [1, 0], [0, 1]] with 5, 6, 7 gives [[0, 7], [6, 0]].
+    const sp_input: SparseData = {
+      kind: 'sparse',
+      indices: Float64Array.from([0, 1, 1, 0, 0, 1]),
+      values: Int32Array.from([5, 6, 7]),
+      shape: [2, 2],
+      dtype: 'int32',
+    };
+    const out = await expectSameAsJs({ sp_input, default_value: 0, validate_indices: false });
+    expect(Array.from(out.data as Int32Array)).toEqual([0, 7, 6, 0]);
+  });
+
+  it('hand-computed: a rank-3 tensor with a default (so a wrong offset or a missed fill shows)', async () => {
+    const sp_input: SparseData = {
+      kind: 'sparse',
+      indices: Float64Array.from([0, 0, 1, 0, 2, 0, 1, 1, 1]),
+      values: Float32Array.from([1, 2, 3]),
+      shape: [2, 3, 2],
+      dtype: 'float32',
+    };
+    const out = await expectSameAsJs({ sp_input, default_value: 0.5, validate_indices: true });
+    expect(Array.from(out.data as Float32Array)).toEqual([0.5, 1, 0.5, 0.5, 2, 0.5, 0.5, 0.5, 0.5, 3, 0.5, 0.5]);
+  });
+
+  it('float32 inf, nan, -0 and subnormals, and int32 extremes, arrive bit for bit (no screening needed)', async () => {
+    const special = Float32Array.from([Infinity, -Infinity, NaN, -0, 1e-40, -1.4e-45, 3.4e38]);
+    const sp: SparseData = {
+      kind: 'sparse',
+      indices: Float64Array.from(special.map((_, i) => 2 * i)),
+      values: special,
+      shape: [14],
+      dtype: 'float32',
+    };
+    for (const default_value of [0, -0, NaN, 1e-42])
+      await expectSameAsJs({ sp_input: sp, default_value, validate_indices: true });
+    const ints: SparseData = {
+      ...sp,
+      values: Int32Array.from([-(2 ** 31), 2 ** 31 - 1, -1, 0, 1, 7, -7]),
+      dtype: 'int32',
+    };
+    await expectSameAsJs({ sp_input: ints, default_value: -(2 ** 31), validate_indices: true });
+  });
+
+  it('no entries, a scalar, and a shape with no elements', async () => {
+    await expectSameAsJs({
+      sp_input: randomSparse(rng(3), [4, 6], 0, 'float32'),
+      default_value: 2.25,
+      validate_indices: true,
+    });
+    const scalar: SparseData = {
+      kind: 'sparse',
+      indices: new Float64Array(0),
+      values: Int32Array.from([9]),
+      shape: [],
+      dtype: 'int32',
+    };
+    const one = await expectSameAsJs({ sp_input: scalar, default_value: 0, validate_indices: true });
+    expect(Array.from(one.data as Int32Array)).toEqual([9]);
+    await expectSameAsJs({
+      sp_input: randomSparse(rng(4), [0, 4], 0, 'int32'),
+      default_value: 1,
+      validate_indices: true,
+    });
+  });
+
+  it('float64, int64, bool and string run on the JS kernel, saying so', async () => {
+    const indices = Float64Array.from([0, 2]);
+    const cases: [DType, SparseData['values'], Scalar][] = [
+      ['float64', Float64Array.from([1.5, 2.5]), 0],
+      ['int64', BigInt64Array.from([1n, 2n ** 60n]), 0n],
+      ['bool', Uint8Array.from([1, 1]), false],
+      ['string', ['a', 'b'], 'x'],
+    ];
+    for (const [dtype, vals, default_value] of cases) {
+      const args = {
+        sp_input: { kind: 'sparse', indices, values: vals, shape: [3], dtype } as SparseData,
+        default_value,
+        validate_indices: true,
+      };
+      const { output, reason } = await gpu(args);
+      expect(reason).toBe(REASONS.notComputed(dtype));
+      expect(output).toEqual(js(args));
+    }
+  });
+
+  it('a wrong element would fail (the comparison is by bits), and calls compile nothing new', async () => {
+    const args = { sp_input: randomSparse(rng(5), [20, 20], 50, 'float32'), default_value: 1, validate_indices: true };
+    const got = await expectSameAsJs(args);
+    const off = Float32Array.from(got.data as Float32Array);
+    off[3] = Math.fround(off[3] * (1 + 2 ** -20));
+    expect(words({ ...got, data: off })).not.toEqual(words(js(args)));
+    const compiled = backend.pipelinesCompiled();
+    await expectSameAsJs({ ...args, sp_input: randomSparse(rng(6), [9, 9], 20, 'int32'), default_value: 4 });
+    expect(backend.pipelinesCompiled()).toBe(compiled);
+  });
+});
