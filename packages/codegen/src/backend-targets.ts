@@ -68,7 +68,6 @@ export const BACKEND_TARGETS: readonly BackendTarget[] = [
     outputs: (specs) => ({
       'src/generated/families.ts': emitGpuFamilies(specs, join(TEMPLATES, 'gpu/families.ts.hbs')),
       'src/generated/int-range.ts': emitSourceCopy(join(SRC, 'expr/int-range-runtime.ts')),
-      'src/generated/magnitude.ts': emitSourceCopy(join(SRC, 'expr/magnitude-runtime.ts')),
       'src/generated/family-ops.ts': emitAsFamilyTable(specs, { gradients: false }),
     }),
   },

@@ -4,6 +4,8 @@ import { tsHeader } from './header.js';
 import { emitWgsl, NotWgsl, WGSL_TYPE, wgslHelpers, type WgslDtype } from './expr/emit-wgsl.js';
 import type { CompiledKernel, ExprField } from './expr/family.js';
 import type { LoadedSpec } from './spec-types.js';
+import { boundFunctions } from './bound-functions.js';
+import { emitMagnitude } from './expr/emit-magnitude.js';
 
 const hb = Handlebars.create();
 hb.registerHelper('eq', (a: unknown, b: unknown) => a === b);
@@ -74,6 +76,7 @@ export function emitWebGpuFamilies(specs: LoadedSpec[], templatePath: string): s
         join: k.join ?? '',
         includeZeros: k.implicitZeros === 'include',
         denseOperands: s.args.some((a) => a.type === 'sparse_or_dense'),
+        float32: boundFunctions(k, 'M', emitMagnitude),
         cases,
       };
     });

@@ -53,6 +53,11 @@ export function generatedFiles(opts: GenerateOptions): Map<string, string> {
     ],
     [join(pkg('kernel-abi'), 'src/generated/kernel-types.ts'), emitKernelTypes(specs)],
     [join(pkg('kernel-abi'), 'src/generated/kernel-error.ts'), emitSourceCopy(join(CODEGEN, 'src/kernel-error.ts'))],
+    // The float32 magnitudes the GPU backends bound subnormal steps with (kernel-abi's subnormal-bound.ts).
+    [
+      join(pkg('kernel-abi'), 'src/generated/magnitude.ts'),
+      emitSourceCopy(join(CODEGEN, 'src/expr/magnitude-runtime.ts')),
+    ],
     [
       join(pkg('kernels-js'), 'src/generated/registry.ts'),
       emitJsRegistry(specs, join(opts.root, pkg('kernels-js'), 'src/kernels')),

@@ -39,3 +39,12 @@ export {
   POOL_MIN_BYTES,
 } from './storage.js';
 export { rememberedProductsBound } from './csr-products-bound.js';
+export * as magnitude from './generated/magnitude.js';
+export { groupBound, type BoundDomain, type GroupReduction } from './group-bound.js';
+export {
+  familyMayBeSubnormal,
+  magnitudesOf,
+  productsMayBeSubnormal,
+  type FamilyMagnitudes,
+  type MagnitudeFn,
+} from './subnormal-bound.js';

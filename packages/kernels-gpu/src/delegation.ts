@@ -32,7 +32,9 @@
  * Ops whose spec says `dispatch: {gpu: js}` are delegated whole: DELEGATED_OPS.
  */
 
-import { MIN_NORMAL } from './generated/magnitude.js';
+import { magnitude } from '@sparse/kernel-abi';
+
+const { MIN_NORMAL } = magnitude;
 
 export const REASONS = {
   notFloat32: (dtype: string) =>

@@ -1,7 +1,7 @@
 import * as R from './generated/int-range.js';
 import type { GpuFamilySource } from './generated/families.js';
 import { REASONS } from './delegation.js';
-import { groupBound } from './group-bound.js';
+import { groupBound } from '@sparse/kernel-abi';
 
 /**
  * The int32 route: int32 values run on the GPU as float32 when a bound computed on the host shows every step of the

@@ -1,34 +1,21 @@
-import * as M from './generated/magnitude.js';
+import { familyMayBeSubnormal, magnitude as M, productsMayBeSubnormal } from '@sparse/kernel-abi';
 import type { GpuFamilySource } from './generated/families.js';
 import { REASONS } from './delegation.js';
-import { groupBound } from './group-bound.js';
+
+export { magnitudesOf } from '@sparse/kernel-abi';
 
 /**
  * The subnormal bound: a float32 call runs on the GPU only where a bound computed on the host shows that no step of
  * it can take a subnormal value (nonzero, below 2^-126 in magnitude), which GPUs flush to zero where the JS kernels
  * keep it. The family ops' bounds are their spec expressions evaluated over the magnitudes of their operands
- * (generated: codegen/src/expr/emit-magnitude.ts → src/generated/families.ts, over src/generated/magnitude.ts); the
- * hand-written kernels' are below. Each takes one pass over the operands. The inputs are screened before (finite,
+ * (generated: codegen/src/expr/emit-magnitude.ts → src/generated/families.ts, over kernel-abi's magnitude.ts, the
+ * bound shared with the webgpu backend); the hand-written kernels' are below. Each takes one pass over the operands. The inputs are screened before (finite,
  * zero or normal: delegation.ts).
  */
 
-/** The magnitudes of float32 values: from the least nonzero to the greatest. */
-export function magnitudesOf(values: ArrayLike<number>): M.Maybe {
-  let lo = Infinity;
-  let hi = 0;
-  for (let i = 0; i < values.length; i++) {
-    const m = Math.abs(values[i]);
-    if (m === 0) continue;
-    if (m < lo) lo = m;
-    if (m > hi) hi = m;
-  }
-  return hi === 0 ? M.lit(0) : M.span(lo, hi);
-}
-
 /**
- * Why a float32 family call could take a subnormal value, or undefined if it cannot. `operands` are the magnitudes
- * of the kernel's value operands in order (map, reduce: x; cwise, merge: a, b); `longest` is a reduce's longest
- * group.
+ * Why a float32 family call could take a subnormal value, or undefined if it cannot (kernel-abi's
+ * familyMayBeSubnormal, as this backend's reason).
  */
 export function subnormalFamilyRefusal(
   src: GpuFamilySource,
@@ -36,32 +23,12 @@ export function subnormalFamilyRefusal(
   scalars: number[],
   longest = 0,
 ): string | undefined {
-  const f = src.float32;
-  const s = scalars.map(M.lit);
-  let out: M.Maybe;
-  if (src.family === 'reduce')
-    out = groupBound(M, {
-      init: f.init!,
-      combine: f.combine!,
-      finalize: f.finalize!,
-      x: operands[0],
-      scalars: s,
-      longest,
-      includeZeros: !!src.includeZeros,
-      count: M.span(1, longest),
-    });
-  else {
-    out = f.value!(...operands, ...s);
-    // merge: whether an entry is kept is computed from its value.
-    if (f.keep && !f.keep(out, ...operands, ...s)) return REASONS.subnormal;
-  }
-  return out ? undefined : REASONS.subnormal;
+  return familyMayBeSubnormal(src, operands, scalars, longest) ? REASONS.subnormal : undefined;
 }
 
 /** sparse × dense: every output element is a float32 sum of products of a stored value and a dense value. */
 export function subnormalMatmulRefusal(values: ArrayLike<number>, dense: ArrayLike<number>): string | undefined {
-  const product = M.mul(magnitudesOf(values), magnitudesOf(dense));
-  return M.add(product, product) ? undefined : REASONS.subnormal;
+  return productsMayBeSubnormal(values, dense) ? REASONS.subnormal : undefined;
 }
 
 /** Where exp(x − max) is below 2^-151: the JS kernels round it to 0 in float32, and a GPU flushes it, so both give 0. */

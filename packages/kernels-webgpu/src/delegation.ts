@@ -7,8 +7,11 @@
  * remainder round toward negative infinity and fail on a zero divisor, so ops that divide int32 run on the JS
  * kernels). float64, int64, bool and string values are delegated, never rounded. Within float32, WGSL may flush
  * subnormal values to zero and does not promise IEEE infinities and NaN: a call whose inputs hold inf, nan or a
- * subnormal is delegated, and one whose result holds inf, nan or a subnormal is rerun on the JS kernels, so no
- * result differs from js. A buffer past the device's `maxStorageBufferBindingSize` runs on the JS kernels.
+ * subnormal is delegated, and one whose result holds inf, nan or a subnormal is rerun on the JS kernels; and since a
+ * flushed step can also come back as an exact 0 or a wrong small number, a float32 call runs on the GPU only where
+ * a bound computed on the host shows that no step of it can take a subnormal value (kernel-abi's subnormal-bound.ts:
+ * the family ops' expressions over their operands' magnitudes, the matmul's products and sums), so no result
+ * differs from js beyond float32 rounding. A buffer past the device's `maxStorageBufferBindingSize` runs on the JS kernels.
  * Ops with no WebGPU kernel yet run on the JS kernels whole (the generated kernel table's JS_DISPATCHED).
  */
 
@@ -19,6 +22,8 @@ export const REASONS = {
     `int32 ${what} is not WGSL's integer arithmetic: ran on the JS kernels, exact in int32`,
   nonFinite:
     'float32 inputs holding inf, nan or a subnormal: WGSL does not promise IEEE special values and may flush subnormals to zero, ran on the JS kernels',
+  subnormal:
+    'a step of this float32 call could take a subnormal value (nonzero, below 2^-126; a host-side bound on every step), which GPUs may flush to zero: ran on the JS kernels, which keep it',
   nonFiniteResult:
     'the GPU result held inf, nan or a subnormal, which WGSL does not promise to compute as IEEE does: rerun on the JS kernels',
   bindingLimit: (limit: number) =>

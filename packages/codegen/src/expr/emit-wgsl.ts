@@ -84,22 +84,26 @@ fn sp_pow(a: f32, b: f32) -> f32 {
   return m;
 }`,
   },
+  // |x| < 0.5: Taylor to x^9 (the rest is below 2^-30 of the result); else exp(x) - 1 cancels by a factor of 3 at most.
   sp_expm1: {
     deps: ['sp_nan'],
     code: `fn sp_expm1(x: f32) -> f32 {
   if (x > 88.72) { return sp_nan(); }
-  if (abs(x) < 0.1) {
-    return x * (1.0 + x * (0.5 + x * (1.6666667e-1 + x * (4.1666668e-2 + x * (8.333334e-3 + x * (1.3888889e-3 + x * 1.984127e-4))))));
-  }
+  if (abs(x) < 0.5) { return x * (1.0 + x * (0.5 + x * (0.16666666666666666 + x * (0.041666666666666664 + x * (0.008333333333333333 + x * (0.001388888888888889 + x * (0.0001984126984126984 + x * (2.48015873015873e-05 + x * (2.7557319223985893e-06 + x * (2.755731922398589e-07)))))))))); }
   return exp(x) - 1.0;
 }`,
   },
+  // log1p(x) = 2 atanh(s), s = x / (2 + x), |s| <= 0.2: Taylor in s to s^15; below 2^-24 log1p(x) rounds to x; past
+  // (-0.25, 0.5), log(1 + x) is at least 0.28 in magnitude, so 1 + x's rounding stays an ulp or two of it.
   sp_log1p: {
     deps: ['sp_nan'],
     code: `fn sp_log1p(x: f32) -> f32 {
   if (x <= -1.0) { return sp_nan(); }
-  if (abs(x) < 0.01) {
-    return x * (1.0 - x * (0.5 - x * (0.33333334 - x * (0.25 - x * 0.2))));
+  if (abs(x) < 5.9604644775390625e-8) { return x; }
+  if (x > -0.25 && x < 0.5) {
+    let s = x / (2.0 + x);
+    let z = s * s;
+    return 2.0 * s * (1.0 + z * (0.3333333333333333 + z * (0.2 + z * (0.14285714285714285 + z * (0.1111111111111111 + z * (0.09090909090909091 + z * (0.07692307692307693 + z * (0.06666666666666667))))))));
   }
   return log(1.0 + x);
 }`,

@@ -8,6 +8,7 @@ import {
   delegate,
   inputsOk,
   kernelFor,
+  mayBeSubnormal,
   params,
   resultBad,
   runPass,
@@ -33,6 +34,7 @@ export function cwiseKernel(ctx: WebGpuContext, src: WebGpuFamilySource, js: JsK
     const [a, b] = [sp.values as GpuValues, dense.data as GpuValues];
     const scalars = scalarsOf(src, args, dtype);
     if (!inputsOk(dtype, a, b, scalars)) return delegate(js, args, REASONS.nonFinite);
+    if (mayBeSubnormal(src, dtype, [a, b], scalars)) return delegate(js, args, REASONS.subnormal);
     const n = a.length;
     let values: GpuValues = valuesIn(dtype, new ArrayBuffer(0));
     if (n > 0) {

@@ -7,6 +7,7 @@ import {
   delegate,
   inputsOk,
   kernelFor,
+  mayBeSubnormal,
   params,
   resultBad,
   runPass,
@@ -27,6 +28,7 @@ export function mapKernel(ctx: WebGpuContext, src: WebGpuFamilySource, js: JsKer
     const x = sp.values as GpuValues;
     const scalars = scalarsOf(src, args, dtype);
     if (!inputsOk(dtype, x, scalars)) return delegate(js, args, REASONS.nonFinite);
+    if (mayBeSubnormal(src, dtype, [x], scalars)) return delegate(js, args, REASONS.subnormal);
     const n = x.length;
     let values: GpuValues = valuesIn(dtype, new ArrayBuffer(0));
     if (n > 0) {

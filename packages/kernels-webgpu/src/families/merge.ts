@@ -8,6 +8,7 @@ import {
   delegate,
   inputsOk,
   kernelFor,
+  mayBeSubnormal,
   params,
   resultBad,
   runPass,
@@ -39,6 +40,7 @@ export function mergeKernel(ctx: WebGpuContext, src: WebGpuFamilySource, js: JsK
     if (a.kind !== 'sparse' || b.kind !== 'sparse') return mergeDense(ctx, src, kernel.dense!, js, args, scalars);
     const [x, y] = [a.values as GpuValues, b.values as GpuValues];
     if (!inputsOk(dtype, x, y, scalars)) return delegate(js, args, REASONS.nonFinite);
+    if (mayBeSubnormal(src, dtype, [x, y], scalars)) return delegate(js, args, REASONS.subnormal);
     const plan = mergePlan(a, b, src.join!);
     const n = plan.n;
     let values: Values = allocValues(a.dtype, 0);
@@ -96,6 +98,9 @@ async function mergeDense(
   const dtype = dn.dtype as GpuDtype;
   const [sv, dv] = [sp.values as GpuValues, dn.data as GpuValues];
   if (!inputsOk(dtype, sv, dv, scalars)) return delegate(js, args, REASONS.nonFinite);
+  // The expression's operands in its order, a then b.
+  if (mayBeSubnormal(src, dtype, sparseIsA ? [sv, dv] : [dv, sv], scalars))
+    return delegate(js, args, REASONS.subnormal);
   const n = sv.length;
   let data: GpuValues = dv.slice();
   if (n > 0) {

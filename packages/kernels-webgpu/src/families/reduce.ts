@@ -8,6 +8,7 @@ import {
   delegate,
   inputsOk,
   kernelFor,
+  mayBeSubnormal,
   params,
   resultBad,
   runPass,
@@ -42,6 +43,9 @@ export function reduceKernel(ctx: WebGpuContext, src: WebGpuFamilySource, js: Js
     const n = x.length;
     const g = plan.groups;
     if (!ctx.fits(4 * g) || !ctx.fits(4 * n)) return tooLarge(ctx, js, args);
+    let longest = 0;
+    for (let s = 0; s < g; s++) longest = Math.max(longest, plan.count[s]);
+    if (mayBeSubnormal(src, dtype, [x], scalars, longest)) return delegate(js, args, REASONS.subnormal);
     let values: GpuValues = valuesIn(dtype, new ArrayBuffer(4 * g));
     if (g > 0 && n > 0) {
       const start = new Uint32Array(g);

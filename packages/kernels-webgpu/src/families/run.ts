@@ -1,5 +1,5 @@
 /// <reference types="@webgpu/types" />
-import { delegation, type KernelResult, type Scalar } from '@sparse/kernel-abi';
+import { delegation, familyMayBeSubnormal, magnitudesOf, type KernelResult, type Scalar } from '@sparse/kernel-abi';
 import type { WebGpuContext, Words } from '../context.js';
 import { allNormal, REASONS } from '../delegation.js';
 import type { WebGpuFamilySource, WgslSource } from '../generated/families.js';
@@ -49,6 +49,21 @@ export function params(threads: number, word: number, scalars: GpuValues): Uint3
 /** Whether float32 inputs are all finite and normal (else delegated); int32 always is. */
 export function inputsOk(dtype: GpuDtype, ...arrays: GpuValues[]): boolean {
   return dtype !== 'float32' || arrays.every((a) => allNormal(a as Float32Array));
+}
+
+/**
+ * Whether a float32 call could take a subnormal value in some step (the op's expressions over its operands'
+ * magnitudes: kernel-abi's subnormal bound), which the GPU may flush: then it runs on the JS kernels. `operands` in
+ * the expression's order (map, reduce: x; cwise, merge: a, b); `longest`, a reduce's longest group.
+ */
+export function mayBeSubnormal(
+  src: WebGpuFamilySource,
+  dtype: GpuDtype,
+  operands: GpuValues[],
+  scalars: GpuValues,
+  longest = 0,
+): boolean {
+  return dtype === 'float32' && familyMayBeSubnormal(src, operands.map(magnitudesOf), Array.from(scalars), longest);
 }
 
 /** One binding of a pass: data to upload, or a zeroed output of `bytes`. */
