@@ -4,7 +4,7 @@ import { createRuntime, listBackends, tensor, type Runtime } from '@sparse/runti
 import { rng } from '@sparse/test-kit/seeded-random';
 import { isClose } from '../src/index.js';
 import { ANALYTIC } from './gradients/analytic-gradients.js';
-import { finiteDifferences, outputOf } from './gradients/finite-differences.js';
+import { finiteDifferences, outputOfAsync } from './gradients/finite-differences.js';
 import {
   DIFFERENTIABLE,
   inFloat64,
@@ -42,9 +42,12 @@ function closeness(got: number[], want: number[], tol: { rtol: number; atol: num
   return k < 0 ? '' : `${what}[${k}] = ${got[k]}, expected ${want[k]} (±${tol.atol} + ${tol.rtol}·|expected|)`;
 }
 
-/** The gradient of each differentiable argument, flat; null where the op gives none (a null sp_weights). */
-function vjpValues(rt: Runtime, op: string, args: Args, upstream: number[], shape: number[], dtype: FloatDType) {
-  const grads = rt.vjp(op, args, tensor(upstream, dtype, shape));
+/**
+ * The gradient of each differentiable argument, flat; null where the op gives none (a null sp_weights). Through
+ * vjpAsync, which every backend has and an asynchronous one (webgpu) needs.
+ */
+async function vjpValues(rt: Runtime, op: string, args: Args, upstream: number[], shape: number[], dtype: FloatDType) {
+  const grads = await rt.vjpAsync(op, args, tensor(upstream, dtype, shape));
   return Object.fromEntries(Object.entries(grads).map(([k, v]) => [k, v === null ? null : valuesOf(v)]));
 }
 
@@ -61,9 +64,7 @@ describe('gradients declared by the specs', () => {
   });
 });
 
-// Through the synchronous API; webgpu, whose results arrive asynchronously (rt.vjpAsync, rt.sparseAsync), is not
-// yet run here.
-for (const backend of listBackends().filter((b) => b !== 'webgpu')) {
+for (const backend of listBackends()) {
   describe(`gradients on ${backend}`, () => {
     let rt: Runtime;
     let reference: Runtime;
@@ -75,15 +76,15 @@ for (const backend of listBackends().filter((b) => b !== 'webgpu')) {
     for (const { spec, wrt, examples } of DIFFERENTIABLE) {
       const op = spec.name;
       for (const dtype of FLOAT_ONLY[backend] ?? (['float32', 'float64'] as const)) {
-        it(`${op} (${dtype}) against finite differences`, () => {
+        it(`${op} (${dtype}) against finite differences`, async () => {
           const tol = TOLERANCE.finiteDifferences[dtype];
-          fc.assert(
-            fc.property(fc.constantFrom(...examples), fc.integer(), (ex, seed) => {
+          await fc.assert(
+            fc.asyncProperty(fc.constantFrom(...examples), fc.integer(), async (ex, seed) => {
               const r = rng(seed);
               const args = redrawn(op, ex.args, wrt, dtype, r);
-              const out = outputOf(rt, op, args);
+              const out = await outputOfAsync(rt, op, args);
               const upstream = out.values.map(() => 2 * r.next() - 1);
-              const got = vjpValues(rt, op, args, upstream, out.shape, dtype);
+              const got = await vjpValues(rt, op, args, upstream, out.shape, dtype);
               const args64 = inFloat64(args);
               for (const name of wrt) {
                 const x = args[name];
@@ -103,30 +104,28 @@ for (const backend of listBackends().filter((b) => b !== 'webgpu')) {
         });
       }
 
-      it(`${op} against its formula on the spec examples`, () => {
+      it(`${op} against its formula on the spec examples`, async () => {
         const formula = ANALYTIC[op];
-        const problems = examples
+        const checked = examples
           .filter((ex) => (FLOAT_ONLY[backend] ?? [ex.dtype]).includes(ex.dtype))
           // The formulas are of finite values (where a nan or an infinity goes, the derivative is not one).
-          .filter((ex) => wrt.every((name) => valuesOf(ex.args[name]).every(Number.isFinite)))
-          .flatMap((ex) => {
-            const r = rng(7);
-            const out = outputOf(rt, op, ex.args);
-            const upstream = out.values.map(() => Math.fround(2 * r.next() - 1));
-            const got = vjpValues(rt, op, ex.args, upstream, out.shape, ex.dtype);
-            // The formula in float64, then in the example's dtype (a float32 past its range is infinite).
-            const exact = formula(inFloat64(ex.args), upstream);
-            const want = Object.fromEntries(
-              Object.entries(exact).map(([k, v]) => [k, ex.dtype === 'float32' ? v.map(Math.fround) : v]),
-            );
-            return wrt.map((name) =>
-              got[name] === null
-                ? ''
-                : closeness(got[name], want[name], TOLERANCE.formula[ex.dtype], `${ex.name}: ${name}_grad`),
-            );
-          })
-          .filter(Boolean);
-        expect(problems).toEqual([]);
+          .filter((ex) => wrt.every((name) => valuesOf(ex.args[name]).every(Number.isFinite)));
+        const problems: string[] = [];
+        for (const ex of checked) {
+          const r = rng(7);
+          const out = await outputOfAsync(rt, op, ex.args);
+          const upstream = out.values.map(() => Math.fround(2 * r.next() - 1));
+          const got = await vjpValues(rt, op, ex.args, upstream, out.shape, ex.dtype);
+          // The formula in float64, then in the example's dtype (a float32 past its range is infinite).
+          const exact = formula(inFloat64(ex.args), upstream);
+          const want = Object.fromEntries(
+            Object.entries(exact).map(([k, v]) => [k, ex.dtype === 'float32' ? v.map(Math.fround) : v]),
+          );
+          for (const name of wrt)
+            if (got[name] !== null)
+              problems.push(closeness(got[name], want[name], TOLERANCE.formula[ex.dtype], `${ex.name}: ${name}_grad`));
+        }
+        expect(problems.filter(Boolean)).toEqual([]);
       });
     }
   });

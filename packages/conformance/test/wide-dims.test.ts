@@ -60,35 +60,35 @@ function spread(x: SparseTensor, d: number): Json {
   };
 }
 
-// Each op, on a small matrix and on its spread form, and which dim of its result is the spread one.
-const COMPARED: { op: string; run: (rt: Runtime, x: SparseTensor, y: SparseTensor) => SparseTensor; dim: number }[] = [
-  { op: 'sparse_reorder', run: (rt, x) => rt.sparse.reorder(x), dim: 1 },
-  { op: 'sparse_transpose', run: (rt, x) => rt.sparse.transpose(x), dim: 0 },
+// Each op, on a small matrix and on its spread form, and which dim of its result is the spread one. Through
+// rt.sparseAsync, which every backend has and an asynchronous one (webgpu) needs.
+type Run = (s: Runtime['sparseAsync'], x: SparseTensor, y: SparseTensor) => Promise<SparseTensor>;
+const COMPARED: { op: string; run: Run; dim: number }[] = [
+  { op: 'sparse_reorder', run: (s, x) => s.reorder(x), dim: 1 },
+  { op: 'sparse_transpose', run: (s, x) => s.transpose(x), dim: 0 },
   {
     op: 'sparse_add',
-    run: (rt, x, y) => rt.sparse.add(rt.sparse.reorder(x), rt.sparse.reorder(y)) as SparseTensor,
+    run: async (s, x, y) => (await s.add(await s.reorder(x), await s.reorder(y))) as SparseTensor,
     dim: 1,
   },
-  { op: 'sparse_maximum', run: (rt, x, y) => rt.sparse.maximum(rt.sparse.reorder(x), rt.sparse.reorder(y)), dim: 1 },
-  { op: 'sparse_reduce_sum_sparse', run: (rt, x) => rt.sparse.reduceSumSparse(x, { axis: 0 }), dim: 0 },
-  { op: 'sparse_softmax', run: (rt, x) => rt.sparse.softmax(rt.sparse.reorder(x)), dim: 1 },
-  { op: 'sparse_concat', run: (rt, x, y) => rt.sparse.concat(0, [x, y]), dim: 1 },
-  { op: 'sparse_fill_empty_rows', run: (rt, x) => rt.sparse.fillEmptyRows(rt.sparse.reorder(x), -1).output, dim: 1 },
-  { op: 'sparse_expand_dims', run: (rt, x) => rt.sparse.expandDims(x, { axis: 0 }), dim: 2 },
+  { op: 'sparse_maximum', run: async (s, x, y) => s.maximum(await s.reorder(x), await s.reorder(y)), dim: 1 },
+  { op: 'sparse_reduce_sum_sparse', run: (s, x) => s.reduceSumSparse(x, { axis: 0 }), dim: 0 },
+  { op: 'sparse_softmax', run: async (s, x) => s.softmax(await s.reorder(x)), dim: 1 },
+  { op: 'sparse_concat', run: (s, x, y) => s.concat(0, [x, y]), dim: 1 },
+  { op: 'sparse_fill_empty_rows', run: async (s, x) => (await s.fillEmptyRows(await s.reorder(x), -1)).output, dim: 1 },
+  { op: 'sparse_expand_dims', run: (s, x) => s.expandDims(x, { axis: 0 }), dim: 2 },
 ];
 
-// Through the synchronous API; webgpu, whose results arrive asynchronously (rt.vjpAsync, rt.sparseAsync), is not
-// yet run here.
-for (const backend of listBackends().filter((b) => b !== 'webgpu')) {
+for (const backend of listBackends()) {
   describe(`dims past 2^53 - 1 on ${backend}`, () => {
     for (const { op, run, dim } of COMPARED) {
       it(`${op} gives the small result, spread`, async () => {
-        const rt = await createRuntime({ backend });
-        fc.assert(
-          fc.property(matrixArb, matrixArb, (a, b) => {
+        const s = (await createRuntime({ backend })).sparseAsync;
+        await fc.assert(
+          fc.asyncProperty(matrixArb, matrixArb, async (a, b) => {
             const [sa, sb] = [small(a), small(b.rows === a.rows ? b : { ...a, values: a.values.map((v) => -v) })];
             const [wa, wb] = [wide(a), wide(b.rows === a.rows ? b : { ...a, values: a.values.map((v) => -v) })];
-            expect(run(rt, wa, wb).toJSON()).toEqual(spread(run(rt, sa, sb), dim));
+            expect((await run(s, wa, wb)).toJSON()).toEqual(spread(await run(s, sa, sb), dim));
           }),
           { numRuns: RUNS },
         );
@@ -96,26 +96,26 @@ for (const backend of listBackends().filter((b) => b !== 'webgpu')) {
     }
 
     it('sparse_reshape computes each position exactly', async () => {
-      const rt = await createRuntime({ backend });
-      fc.assert(
-        fc.property(matrixArb, (m) => {
-          const got = rt.sparse.reshape(wide(m), [-1]);
+      const s = (await createRuntime({ backend })).sparseAsync;
+      await fc.assert(
+        fc.asyncProperty(matrixArb, async (m) => {
+          const got = await s.reshape(wide(m), [-1]);
           const want = m.cells.map(([r, c]) => [int64(BigInt(r) * WIDE + SPREAD(c))]);
           expect(got.toJSON().indices).toEqual(want);
           expect(got.exactShape).toEqual([BigInt(m.rows) * WIDE]);
           // And back: the row-major positions, read in the old shape again.
-          expect(rt.sparse.reshape(got, [m.rows, WIDE]).toJSON()).toEqual(wide(m).toJSON());
+          expect((await s.reshape(got, [m.rows, WIDE])).toJSON()).toEqual(wide(m).toJSON());
         }),
         { numRuns: RUNS },
       );
     });
 
     it('sparse_slice keeps the box exactly', async () => {
-      const rt = await createRuntime({ backend });
-      fc.assert(
-        fc.property(matrixArb, fc.nat(C - 1), fc.nat(C - 1), (m, c0, c1) => {
+      const s = (await createRuntime({ backend })).sparseAsync;
+      await fc.assert(
+        fc.asyncProperty(matrixArb, fc.nat(C - 1), fc.nat(C - 1), async (m, c0, c1) => {
           const [lo, hi] = [Math.min(c0, c1), Math.max(c0, c1)];
-          const got = rt.sparse.slice(wide(m), [0, SPREAD(lo)], [m.rows, SPREAD(hi) - SPREAD(lo)]);
+          const got = await s.slice(wide(m), [0, SPREAD(lo)], [m.rows, SPREAD(hi) - SPREAD(lo)]);
           const kept = m.cells.map((cell, i) => ({ cell, i })).filter(({ cell: [, c] }) => c >= lo && c < hi);
           expect(got.toJSON().indices).toEqual(kept.map(({ cell: [r, c] }) => [r, int64(SPREAD(c) - SPREAD(lo))]));
           expect(Array.from(got.values)).toEqual(kept.map(({ i }) => m.values[i]));

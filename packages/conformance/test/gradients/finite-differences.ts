@@ -3,7 +3,20 @@ import { valuesOf, withValue, type Args } from './gradient-cases.js';
 
 /** The flat values of an op's one output (a SparseTensor's stored values, a Tensor's data) and their shape. */
 export function outputOf(rt: Runtime, op: string, args: Args): { values: number[]; shape: number[] } {
-  const out = Object.values(rt.run(op, args))[0] as SparseTensor | Tensor;
+  return flat(rt.run(op, args));
+}
+
+/** `outputOf` through `runAsync`, which every backend has and an asynchronous one (webgpu) needs. */
+export async function outputOfAsync(
+  rt: Runtime,
+  op: string,
+  args: Args,
+): Promise<{ values: number[]; shape: number[] }> {
+  return flat(await rt.runAsync(op, args));
+}
+
+function flat(outputs: Record<string, unknown>): { values: number[]; shape: number[] } {
+  const out = Object.values(outputs)[0] as SparseTensor | Tensor;
   const values = valuesOf(out);
   return { values, shape: out instanceof SparseTensor ? [values.length] : [...out.shape] };
 }
