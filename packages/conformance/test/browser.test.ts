@@ -9,14 +9,16 @@ import { listBackends } from '@sparse/runtime';
 
 // The browser bundles run every spec example in headless Chromium: the runtime's (packages/runtime/dist/browser:
 // sparse.js, one ES module with the js and wasm backends, and the kernels.wasm beside it) and the GPU backend's
-// (packages/kernels-gpu/dist/browser/sparse-gpu.js, with gpu.js inside: WebGL2 on SwiftShader under these flags),
-// registered by the page as a user would. The page is served on 127.0.0.1 and loads nothing else but the
+// (packages/kernels-gpu/dist/browser/sparse-gpu.js, with gpu.js inside: WebGL2 on SwiftShader under these flags)
+// and the WebGPU backend's (packages/kernels-webgpu/dist/browser/sparse-webgpu.js: navigator.gpu on SwiftShader's
+// Vulkan), registered by the page as a user would. The page is served on 127.0.0.1 and loads nothing else but the
 // conformance runner; it reports the results back to this test. The server serves only those files, so a bundle
 // that reached for anything else (a module, gpu.js's own script, a wasm file elsewhere) fails the test.
 
 const ROOT = join(import.meta.dirname, '../../..');
 const BUNDLE_DIR = join(ROOT, 'packages/runtime/dist/browser');
 const GPU_BUNDLE_DIR = join(ROOT, 'packages/kernels-gpu/dist/browser');
+const WEBGPU_BUNDLE_DIR = join(ROOT, 'packages/kernels-webgpu/dist/browser');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const TYPES: Record<string, string> = {
   '.js': 'text/javascript',
@@ -31,9 +33,11 @@ const PAGE = `<!doctype html>
 <script type="module">
   import { createRuntime, listBackends, registerBackend, SparseTensor, tensor } from '${BUNDLE_URL}';
   import { createGpuBackend } from '/vendor/sparse/sparse-gpu.js';
+  import { createWebGpuBackend } from '/vendor/sparse/sparse-webgpu.js';
   import { runCase } from '/run-case.js';
   try {
     registerBackend('gpu', createGpuBackend);
+    registerBackend('webgpu', createWebGpuBackend);
     const { cases } = await (await fetch('/cases.json')).json();
     const runAll = async (rt) => {
       const counts = { passed: 0, failed: 0, unsupported: 0, delegated: 0 };
@@ -46,9 +50,7 @@ const PAGE = `<!doctype html>
       return { counts, failures: failures.slice(0, 10), cases: cases.length };
     };
     const report = {};
-    // webgpu needs a browser bundle of its own and the page's WebGPU flags: not yet run here.
-    for (const backend of listBackends().filter((b) => b !== 'webgpu'))
-      report[backend] = await runAll(await createRuntime({ backend }));
+    for (const backend of listBackends()) report[backend] = await runAll(await createRuntime({ backend }));
     // The wasm backend on three threads (the page is cross-origin isolated): every example, then a product big
     // enough to be cut between the threads, which must equal one thread's exactly.
     const threaded = await createRuntime({ backend: 'wasm', threads: 3 });
@@ -115,6 +117,7 @@ beforeAll(async () => {
   expect(existsSync(join(GPU_BUNDLE_DIR, 'sparse-gpu.js')), `sparse-gpu.js in ${GPU_BUNDLE_DIR} (npm run build)`).toBe(
     true,
   );
+  expect(existsSync(join(WEBGPU_BUNDLE_DIR, 'sparse-webgpu.js')), `sparse-webgpu.js (npm run build)`).toBe(true);
   const runner = await bundleRunner();
   const files: Record<string, string> = {
     '/cases.json': join(ROOT, 'packages/conformance/generated/cases.json'),
@@ -130,6 +133,9 @@ beforeAll(async () => {
     ),
     ...Object.fromEntries(
       ['sparse-gpu.js', 'sparse-gpu.js.map'].map((f) => [`/vendor/sparse/${f}`, join(GPU_BUNDLE_DIR, f)]),
+    ),
+    ...Object.fromEntries(
+      ['sparse-webgpu.js', 'sparse-webgpu.js.map'].map((f) => [`/vendor/sparse/${f}`, join(WEBGPU_BUNDLE_DIR, f)]),
     ),
   };
   server = createServer((req, res) => {
@@ -158,7 +164,7 @@ afterAll(() => {
   rmSync(profile, { recursive: true, force: true });
 });
 
-it('the browser bundles run every spec example in headless Chromium on the js, wasm and gpu backends', async () => {
+it('the browser bundles run every spec example in headless Chromium on the js, wasm, gpu and webgpu backends', async () => {
   expect(existsSync(CHROMIUM), `Chromium at ${CHROMIUM} (apt-get install chromium)`).toBe(true);
   const browser = await launchChromium(profile);
   try {
@@ -176,14 +182,13 @@ it('the browser bundles run every spec example in headless Chromium on the js, w
     expect(refused).toEqual([]);
     expect(requested).toContain('/vendor/sparse/kernels.wasm');
     // Every backend the runtime knows (in Node: the same list) ran in the page, and wasm on threads.
-    const inPage = listBackends().filter((b) => b !== 'webgpu');
-    expect(Object.keys(report).sort()).toEqual([...inPage, 'wasm-threads'].sort());
+    expect(Object.keys(report).sort()).toEqual([...listBackends(), 'wasm-threads'].sort());
     expect(requested).toContain('/vendor/sparse/kernels-threads.wasm');
     expect(requested).toContain('/vendor/sparse/thread-worker.js');
     const threaded = report['wasm-threads'] as { threads: number; sameProduct: boolean };
     expect(threaded.threads).toBe(3);
     expect(threaded.sameProduct).toBe(true);
-    for (const backend of [...inPage, 'wasm-threads']) {
+    for (const backend of [...listBackends(), 'wasm-threads']) {
       const r = report[backend] as { counts: Record<string, number>; failures: string[]; cases: number };
       expect(r.failures, `${backend} in Chromium`).toEqual([]);
       expect(r.counts.failed + r.counts.unsupported).toBe(0);

@@ -14,11 +14,14 @@ export function noWebGpuMessage(node: boolean, detail?: string): string {
   return `No WebGPU device is available for the 'webgpu' backend${detail ? ` (${detail})` : ''}: ${how}.`;
 }
 
+/** Dawn's package: not a literal, so that bundlers leave a browser build without it (browsers have navigator.gpu). */
+const DAWN = 'webgpu';
+
 /** Dawn's GPU object in Node, from the optional `webgpu` package, its globals (GPUBufferUsage…) installed. */
 async function dawnGpu(): Promise<GPU> {
   let mod: { create(flags: string[]): GPU; globals: Record<string, unknown> };
   try {
-    mod = (await import(/* @vite-ignore */ 'webgpu' as string)) as typeof mod;
+    mod = (await import(/* webpackIgnore: true */ /* @vite-ignore */ DAWN)) as typeof mod;
   } catch (e) {
     throw new Error(noWebGpuMessage(true, `'webgpu' did not load: ${(e as Error).message}`), { cause: e });
   }

@@ -17,6 +17,10 @@ export function launchChromium(profileDir: string) {
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
+      // WebGPU (the webgpu backend) on SwiftShader's Vulkan, which needs no GPU: navigator.gpu on a localhost page.
+      '--enable-unsafe-webgpu',
+      '--enable-features=Vulkan',
+      '--use-webgpu-adapter=swiftshader',
     ],
   });
 }
