@@ -26,6 +26,8 @@ export interface WebGpuBackend {
   /** Every op by id. Each returns a promise: WebGPU reads results back asynchronously (`rt.runAsync`). */
   kernels: Record<string, Kernel>;
   readonly device: GPUDevice;
+  /** The adapter the device is on, in words (its vendor, architecture and description). */
+  readonly adapter: string;
   /** How many compute pipelines have been compiled: a later call of a kernel already seen compiles none. */
   pipelinesCompiled(): number;
   /** How many command buffers have been submitted: one per call that computes on the GPU. */
@@ -60,10 +62,17 @@ export async function createWebGpuBackend(options: WebGpuBackendOptions = {}): P
     asynchronous: true,
     kernels,
     device,
+    adapter: describeAdapter(device),
     pipelinesCompiled: () => ctx.pipelinesCompiled(),
     submissions: () => ctx.submissions(),
     destroy: () => ctx.destroy(),
   };
+}
+
+function describeAdapter(device: GPUDevice): string {
+  const info = (device as GPUDevice & { adapterInfo?: GPUAdapterInfo }).adapterInfo;
+  if (!info) return 'an adapter that does not describe itself';
+  return [info.vendor, info.architecture, info.description].filter(Boolean).join(' ');
 }
 
 /**
