@@ -5,6 +5,7 @@ import { emitAsErrorCodes } from './emit-error-codes.js';
 import { emitAsFamilies, emitAsFamilyTable } from './emit-as-kernels.js';
 import { emitGpuFamilies } from './emit-gpu-kernels.js';
 import { emitWebGpuFamilies } from './emit-webgpu-kernels.js';
+import { emitWebGpuGradients, webGpuGeneratesGradient } from './emit-webgpu-gradients.js';
 import { emitSourceCopy } from './emit-source-copy.js';
 import type { LoadedSpec } from './spec-types.js';
 
@@ -71,17 +72,20 @@ export const BACKEND_TARGETS: readonly BackendTarget[] = [
       'src/generated/family-ops.ts': emitAsFamilyTable(specs, { gradients: false }),
     }),
   },
-  // WGSL computes f32 and i32: an expression-family op is generated where it allows either. Everything without
-  // a kernel file runs on the JS kernels there, reported as delegated.
+  // WGSL computes f32 and i32: an expression-family op is generated where it allows either, and the derived
+  // gradients of the map and cwise ops in float32. Everything without a kernel file runs on the JS kernels there,
+  // reported as delegated.
   {
     name: 'webgpu',
     dir: 'kernels-webgpu',
     package: '@sparse/kernels-webgpu',
     factory: 'createWebGpuBackend',
-    generates: (s) => s.compiled?.dtypes.some((d) => d === 'float32' || d === 'int32') ?? false,
+    generates: (s) =>
+      (s.compiled?.dtypes.some((d) => d === 'float32' || d === 'int32') ?? false) || webGpuGeneratesGradient(s),
     unported: 'js',
     outputs: (specs) => ({
       'src/generated/families.ts': emitWebGpuFamilies(specs, join(TEMPLATES, 'webgpu/families.ts.hbs')),
+      'src/generated/gradients.ts': emitWebGpuGradients(specs, join(TEMPLATES, 'webgpu/gradients.ts.hbs')),
     }),
   },
 ];

@@ -1,0 +1,103 @@
+import { magnitude as M, magnitudesOf, type DenseData, type KernelResult, type SparseData } from '@sparse/kernel-abi';
+import { broadcastStrides } from '@sparse/kernels-js/internals';
+import type { WebGpuContext } from '../context.js';
+import { REASONS } from '../delegation.js';
+import type { WebGpuGradientSource } from '../generated/gradients.js';
+import type { Args, JsKernel, Kernel } from '../kernel.js';
+import { delegate, inputsOk, params, resultBad, tooLarge } from './run.js';
+
+/**
+ * The derived gradient of a map or cwise op on the GPU, float32 (the gradients' other dtype, float64, runs on the
+ * JS kernels): each stored entry's part in one thread; a cwise op's dense operand gets, per element, the sum of its
+ * entries' parts in entry order (listed on the host by a stable counting sort), so float32 rounds as the JS kernel
+ * does. Both passes are recorded before one read.
+ */
+export function gradientKernel(ctx: WebGpuContext, src: WebGpuGradientSource, js: JsKernel): Kernel {
+  return async (args: Args): Promise<KernelResult<Args>> => {
+    const sp = args[src.roles.sparse!] as SparseData;
+    if (sp.dtype !== 'float32') return delegate(js, args, REASONS.notComputed(sp.dtype));
+    if ('not' in src.wgsl)
+      return delegate(js, args, `float32 ${src.wgsl.not} is not what WGSL computes: ran on the JS kernels`);
+    const dense = src.roles.dense ? (args[src.roles.dense] as DenseData) : undefined;
+    const x = sp.values as Float32Array;
+    const b = dense?.data as Float32Array | undefined;
+    const g = (args.grad as DenseData).data as Float32Array;
+    const scalars = Float32Array.from(src.roles.scalars.map((s) => Number(args[s])));
+    const operands = b ? [x, b] : [x];
+    if (!inputsOk('float32', ...operands, g, scalars)) return delegate(js, args, REASONS.nonFinite);
+    if (mayBeSubnormal(src, operands, g, scalars)) return delegate(js, args, REASONS.subnormal);
+    const n = x.length;
+    const size = b?.length ?? 0;
+    if (![n, size].every((k) => ctx.fits(4 * Math.max(k, 1) * 2))) return tooLarge(ctx, js, args);
+    const wgsl = src.wgsl;
+    const buffers: GPUBuffer[] = [];
+    const up = (data: Float32Array | Uint32Array) => (buffers.push(ctx.upload(data)), buffers.at(-1)!);
+    const out = (bytes: number) => (buffers.push(ctx.buffer(bytes)), buffers.at(-1)!);
+    try {
+      const P = up(params(n, 0, scalars));
+      const [X, G] = [up(x), up(g)];
+      const O = out(4 * n);
+      let OB: GPUBuffer | undefined;
+      if (!b) ctx.dispatch({ code: wgsl.values, buffers: [P, X, G, O], threads: n });
+      if (b) {
+        const off = offsets(sp, dense!.shape);
+        const B = up(b);
+        ctx.dispatch({ code: wgsl.values, buffers: [P, X, B, up(off), G, O], threads: n });
+        const { start, count, order } = byOffset(off, size);
+        OB = out(4 * size);
+        const PB = up(params(size, 0, scalars));
+        ctx.dispatch({ code: wgsl.dense!, buffers: [PB, X, B, G, up(start), up(count), up(order), OB], threads: size });
+      }
+      const read = await ctx.read([O, 4 * n], ...(OB ? [[OB, 4 * size] as [GPUBuffer, number]] : []));
+      const [values, denseGrad] = read.map((r) => new Float32Array(r));
+      if (resultBad('float32', values) || (denseGrad && resultBad('float32', denseGrad)))
+        return delegate(js, args, REASONS.nonFiniteResult);
+      const result: Args = { [src.outputs.sparse]: { kind: 'dense', data: values, shape: [n], dtype: 'float32' } };
+      if (dense)
+        result[src.outputs.dense!] = { kind: 'dense', data: denseGrad, shape: dense.shape.slice(), dtype: 'float32' };
+      return result;
+    } finally {
+      ctx.release(...buffers);
+    }
+  };
+}
+
+/** Whether a product, or (cwise) a sum of the dense operand's parts, could take a subnormal value. */
+function mayBeSubnormal(
+  src: WebGpuGradientSource,
+  operands: Float32Array[],
+  g: Float32Array,
+  scalars: Float32Array,
+): boolean {
+  const ms = [...operands.map(magnitudesOf), magnitudesOf(g), ...Array.from(scalars, M.lit)];
+  const products = (['x', 'a', 'b'] as const).flatMap((f) => (src.float32[f] ? [src.float32[f]!(...ms)] : []));
+  if (products.some((p) => !p)) return true;
+  // The dense operand's gradient sums its entries' parts: a sum of multiples of the least power of two is one too.
+  const b = src.float32.b?.(...ms);
+  return !!src.float32.b && !M.add(b, b);
+}
+
+/** Each entry's offset in the (broadcast) dense operand. */
+function offsets(sp: SparseData, shape: readonly number[]): Uint32Array {
+  const rank = sp.shape.length;
+  const strides = broadcastStrides(shape, rank);
+  const off = new Uint32Array(sp.values.length);
+  for (let i = 0; i < off.length; i++) {
+    let o = 0;
+    for (let d = 0; d < rank; d++) o += sp.indices[i * rank + d] * strides[d];
+    off[i] = o;
+  }
+  return off;
+}
+
+/** The entries at each dense element, in entry order: a stable counting sort by offset (linear). */
+function byOffset(off: Uint32Array, size: number): { start: Uint32Array; count: Uint32Array; order: Uint32Array } {
+  const count = new Uint32Array(size);
+  for (const o of off) count[o]++;
+  const start = new Uint32Array(size);
+  for (let p = 1; p < size; p++) start[p] = start[p - 1] + count[p - 1];
+  const fill = start.slice();
+  const order = new Uint32Array(off.length);
+  off.forEach((o, i) => (order[fill[o]++] = i));
+  return { start, count, order };
+}
