@@ -21,6 +21,11 @@ export function delegation<O>(outputs: O, reason: string): Delegation<O> {
   return { [DELEGATION]: true, reason, outputs };
 }
 
+/** Runs the JS backend's kernel instead, saying so (reported as `delegated`, never as `passed`). */
+export function delegate<A, O>(jsKernel: (args: A) => O, args: A, reason: string): Delegation<O> {
+  return delegation(jsKernel(args), reason);
+}
+
 export function isDelegation<O>(result: KernelResult<O>): result is Delegation<O> {
   return typeof result === 'object' && result !== null && (result as Partial<Delegation<O>>)[DELEGATION] === true;
 }

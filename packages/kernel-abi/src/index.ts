@@ -3,6 +3,7 @@
 export * from './generated/kernel-types.js';
 export { KERNEL_ERRORS, KernelError, isKernelError, type KernelErrorName } from './generated/kernel-error.js';
 export {
+  delegate,
   delegation,
   isDelegation,
   type BackendKernelTable,
@@ -39,6 +40,7 @@ export {
   POOL_MIN_BYTES,
 } from './storage.js';
 export { rememberedProductsBound } from './csr-products-bound.js';
+export { assembleKernels, type KernelParts } from './assemble-kernels.js';
 export * as magnitude from './generated/magnitude.js';
 export { groupBound, type BoundDomain, type GroupReduction } from './group-bound.js';
 export {

@@ -1,5 +1,6 @@
 import {
   allocValues,
+  delegate,
   type Combiner,
   type DenseData,
   type EmbeddingPlan,
@@ -8,7 +9,6 @@ import {
 } from '@sparse/kernel-abi';
 import { bytesPerElement } from './heap.js';
 import { fitsI32, type WasmContext } from './wasm-context.js';
-import { delegate } from './delegate.js';
 import { REASONS, WASM_BYTES } from './delegation.js';
 
 const I32_MAX = 2 ** 31 - 1;

@@ -1,7 +1,7 @@
+import { assembleKernels, delegate } from '@sparse/kernel-abi';
 import { kernels as jsKernels } from '@sparse/kernels-js';
 import { FAMILY_OPS } from './generated/family-ops.js';
 import { REASONS, WASM_BYTES } from './delegation.js';
-import { delegate } from './delegate.js';
 import { compileKernels, instantiateKernels, type WasmExports } from './wasm-module.js';
 import type { ThreadPool } from './thread-pool.js';
 import { WasmContext } from './wasm-context.js';
@@ -161,28 +161,25 @@ export async function createWasmBackend(
     (releasing ??= instantiate()
       .then(({ exports, pool }) => ctx.replaceInstance(exports, pool))
       .finally(() => (releasing = undefined)));
-  const kernels: Record<string, Kernel> = {};
-  for (const [op, js] of Object.entries(jsKernels) as [string, JsKernel][]) {
-    const family = FAMILY_OPS[op];
-    let kernel: Kernel | undefined;
-    if (family)
-      kernel = (FAMILY_DRIVERS[family.family] as (c: WasmContext, o: string, m: typeof family, j: JsKernel) => Kernel)(
-        ctx,
-        op,
-        family,
-        js,
-      );
-    else if (DELEGATED_OPS[op]) kernel = (args) => delegate(js, args, DELEGATED_OPS[op]);
-    else if (Object.hasOwn(HAND_WRITTEN, op)) {
-      // The op id is known only at run time here; the generated table has typed each factory by its op.
-      const factory = HAND_WRITTEN[op as keyof typeof HAND_WRITTEN] as unknown as (
+  const kernels = assembleKernels<WasmContext, Kernel>({
+    js: jsKernels as unknown as Record<string, JsKernel>,
+    context: ctx,
+    family: (op, js) => {
+      const family = FAMILY_OPS[op];
+      if (!family) return undefined;
+      const driver = FAMILY_DRIVERS[family.family] as (
         c: WasmContext,
+        o: string,
+        m: typeof family,
         j: JsKernel,
       ) => Kernel;
-      kernel = factory(ctx, js);
-    }
-    if (kernel) kernels[op] = withinWasmMemory(ctx, kernel, js, releaseMemory);
-  }
+      return driver(ctx, op, family, js as JsKernel);
+    },
+    handWritten: HAND_WRITTEN,
+    delegated: JS_DISPATCHED,
+    delegate: (op, js) => (args) => delegate(js as JsKernel, args, DELEGATED_OPS[op]),
+    wrap: (kernel, js) => withinWasmMemory(ctx, kernel, js as JsKernel, releaseMemory),
+  });
   if (options.warmUp !== false) warmUp(ctx, kernels);
   const backend: WasmBackend = {
     name: 'wasm',

@@ -1,9 +1,8 @@
 import type { DenseData, DType, KernelResult, SparseSegmentSumArgs } from '@sparse/kernel-abi';
-import { allocValues, sizeOf } from '@sparse/kernel-abi';
+import { allocValues, delegate, sizeOf } from '@sparse/kernel-abi';
 import { segmentRows } from '@sparse/kernels-js/internals';
 import { bytesPerElement } from './heap.js';
 import { fitsI32, type WasmContext } from './wasm-context.js';
-import { delegate } from './delegate.js';
 import { REASONS, WASM_BYTES } from './delegation.js';
 import { isNumeric } from './kernel.js';
 

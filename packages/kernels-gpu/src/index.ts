@@ -1,9 +1,9 @@
+import { assembleKernels, delegate } from '@sparse/kernel-abi';
 import { kernels as jsKernels } from '@sparse/kernels-js';
 import type { GPU } from 'gpu.js';
 import { FAMILY_OPS } from './generated/family-ops.js';
 import { GPU_FAMILIES, type GpuFamilySource } from './generated/families.js';
 import { REASONS } from './delegation.js';
-import { delegate } from './delegate.js';
 import { GpuContext } from './gpu-context.js';
 import type { JsKernel, Kernel } from './kernel.js';
 import { HAND_WRITTEN, JS_DISPATCHED } from './generated/kernel-table.js';
@@ -147,19 +147,18 @@ async function openGpu(options: GpuBackendOptions): Promise<GPU> {
 export async function createGpuBackend(options: GpuBackendOptions = {}): Promise<GpuBackend> {
   const gpu = options.gpu ?? (await openGpu(options));
   const ctx = new GpuContext(gpu, { pipeline: options.pipeline, maxTextureSize: options.maxTextureSize });
-  const kernels: Record<string, Kernel> = {};
-  for (const [op, js] of Object.entries(jsKernels) as [string, JsKernel][]) {
-    const src = GPU_FAMILIES[op];
-    if (src) kernels[op] = withinTextureLimit(FAMILY_DRIVERS[src.family](ctx, op, FAMILY_OPS[op], src, js), js);
-    else if (Object.hasOwn(HAND_WRITTEN, op)) {
-      // The op id is known only at run time here; the generated table has typed each factory by its op.
-      const factory = HAND_WRITTEN[op as keyof typeof HAND_WRITTEN] as unknown as (
-        c: GpuContext,
-        j: JsKernel,
-      ) => Kernel;
-      kernels[op] = withinTextureLimit(factory(ctx, js), js);
-    } else if (Object.hasOwn(DELEGATED_OPS, op)) kernels[op] = (args) => delegate(js, args, DELEGATED_OPS[op]);
-  }
+  const kernels = assembleKernels<GpuContext, Kernel>({
+    js: jsKernels as unknown as Record<string, JsKernel>,
+    context: ctx,
+    family: (op, js) => {
+      const src = GPU_FAMILIES[op];
+      return src && FAMILY_DRIVERS[src.family](ctx, op, FAMILY_OPS[op], src, js as JsKernel);
+    },
+    handWritten: HAND_WRITTEN,
+    delegated: JS_DISPATCHED,
+    delegate: (op, js) => (args) => delegate(js as JsKernel, args, DELEGATED_OPS[op]),
+    wrap: (kernel, js) => withinTextureLimit(kernel, js as JsKernel),
+  });
   return {
     name: 'gpu',
     kernels,

@@ -1,4 +1,4 @@
-import { delegate } from './delegate.js';
+import { delegate } from '@sparse/kernel-abi';
 import { REASONS } from './delegation.js';
 import type { JsKernel, Kernel } from './kernel.js';
 

@@ -1,5 +1,5 @@
 /// <reference types="@webgpu/types" />
-import { delegation, type KernelResult } from '@sparse/kernel-abi';
+import { assembleKernels, delegate, delegation, type KernelResult } from '@sparse/kernel-abi';
 import { kernels as jsKernels } from '@sparse/kernels-js';
 import { WebGpuContext } from './context.js';
 import { openDevice } from './device.js';
@@ -44,19 +44,15 @@ export async function createWebGpuBackend(options: WebGpuBackendOptions = {}): P
   const device = options.device ?? (await openDevice(options.powerPreference));
   const ctx = new WebGpuContext(device);
   const families = familyKernels(ctx);
-  const kernels: Record<string, Kernel> = {};
-  for (const [op, js] of Object.entries(jsKernels) as [string, JsKernel][]) {
-    const family = families[op];
-    if (family) kernels[op] = serialized(ctx, family(js), js);
-    else if (Object.hasOwn(HAND_WRITTEN, op)) {
-      // The op id is known only at run time here; the generated table has typed each factory by its op.
-      const factory = HAND_WRITTEN[op as keyof typeof HAND_WRITTEN] as unknown as (
-        c: WebGpuContext,
-        j: JsKernel,
-      ) => Kernel;
-      kernels[op] = serialized(ctx, factory(ctx, js), js);
-    } else if (JS_DISPATCHED.includes(op)) kernels[op] = async (args) => delegation(js(args), REASONS.notPorted);
-  }
+  const kernels = assembleKernels<WebGpuContext, Kernel>({
+    js: jsKernels as unknown as Record<string, JsKernel>,
+    context: ctx,
+    family: (op, js) => families[op]?.(js as JsKernel),
+    handWritten: HAND_WRITTEN,
+    delegated: JS_DISPATCHED,
+    delegate: (_op, js) => async (args) => delegate(js as JsKernel, args, REASONS.notPorted),
+    wrap: (kernel, js) => serialized(ctx, kernel, js as JsKernel),
+  });
   return {
     name: 'webgpu',
     asynchronous: true,

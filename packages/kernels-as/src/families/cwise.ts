@@ -1,8 +1,8 @@
+import { delegate } from '@sparse/kernel-abi';
 import type { DenseData, KernelResult, SparseData } from '@sparse/kernel-abi';
 import { broadcastStrides } from '@sparse/kernels-js/internals';
 import { fitsI32, scalarArg, type WasmContext } from '../wasm-context.js';
 import { bytesPerElement } from '../heap.js';
-import { delegate } from '../delegate.js';
 import { REASONS } from '../delegation.js';
 import type { FamilyOp } from '../generated/family-ops.js';
 import type { Args, JsKernel } from '../kernel.js';

@@ -1,8 +1,7 @@
 import type { KernelResult, SparseData } from '@sparse/kernel-abi';
-import { rowMajorStrides, sizeOf, reducedAxes } from '@sparse/kernel-abi';
+import { delegate, reducedAxes, rowMajorStrides, sizeOf } from '@sparse/kernel-abi';
 import { reducePlan } from '@sparse/kernels-js/internals';
 import { fitsI32, scalarArg, type WasmContext } from '../wasm-context.js';
-import { delegate } from '../delegate.js';
 import { REASONS } from '../delegation.js';
 import type { FamilyOp } from '../generated/family-ops.js';
 import type { Args, JsKernel } from '../kernel.js';

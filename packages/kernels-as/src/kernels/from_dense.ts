@@ -1,7 +1,7 @@
+import { delegate } from '@sparse/kernel-abi';
 import type { DenseData, KernelTable, OpKernel } from '@sparse/kernel-abi';
 import { bytesPerElement } from '../heap.js';
 import { fitsI32, type WasmContext } from '../wasm-context.js';
-import { delegate } from '../delegate.js';
 import { REASONS, WASM_BYTES } from '../delegation.js';
 import { isNumeric, sparse } from '../kernel.js';
 

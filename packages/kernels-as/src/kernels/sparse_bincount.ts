@@ -1,8 +1,8 @@
+import { delegate } from '@sparse/kernel-abi';
 import type { KernelTable, OpKernel, SparseData } from '@sparse/kernel-abi';
 import type { WasmContext } from '../wasm-context.js';
 import { fitsI32 } from '../wasm-context.js';
 import { bytesPerElement } from '../heap.js';
-import { delegate } from '../delegate.js';
 import { REASONS, WASM_BYTES } from '../delegation.js';
 import { sortBytes, sortOrder } from '../sort-gather.js';
 import { sparse } from '../kernel.js';

@@ -1,8 +1,8 @@
+import { delegate } from '@sparse/kernel-abi';
 import type { KernelTable, OpKernel, SparseData } from '@sparse/kernel-abi';
 import { concatShape } from '@sparse/kernels-js/internals';
 import { bytesPerElement } from '../heap.js';
 import { fitsI32, type WasmContext } from '../wasm-context.js';
-import { delegate } from '../delegate.js';
 import { REASONS, WASM_BYTES } from '../delegation.js';
 import { isNumeric, sparse } from '../kernel.js';
 import { sortGather, sortBytes } from '../sort-gather.js';

@@ -1,6 +1,5 @@
-import { copyOut, rememberedProductsBound, type CsrData } from '@sparse/kernel-abi';
+import { copyOut, delegate, rememberedProductsBound, type CsrData } from '@sparse/kernel-abi';
 import { bytesPerElement } from '../heap.js';
-import { delegate } from '../delegate.js';
 import { REASONS } from '../delegation.js';
 import type { KernelFactory } from '../kernel.js';
 import { csrOperand } from '../csr-operand.js';

@@ -1,6 +1,6 @@
+import { delegate } from '@sparse/kernel-abi';
 import type { KernelTable, OpKernel, SparseData } from '@sparse/kernel-abi';
 import type { WasmContext } from '../wasm-context.js';
-import { delegate } from '../delegate.js';
 import { sortGather, whyNotSortable } from '../sort-gather.js';
 
 /** sparse_reorder: canonical order, stable, by the shared wasm sort. */

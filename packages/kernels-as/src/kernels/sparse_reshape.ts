@@ -1,4 +1,5 @@
 import {
+  delegate,
   exactRowMajorStrides,
   exactSizeOf,
   type KernelTable,
@@ -7,7 +8,6 @@ import {
 } from '@sparse/kernel-abi';
 import { resolveReshapeTarget } from '@sparse/kernels-js/internals';
 import { fitsI32, type WasmContext } from '../wasm-context.js';
-import { delegate } from '../delegate.js';
 import { REASONS, WASM_BYTES } from '../delegation.js';
 import { sparse } from '../kernel.js';
 

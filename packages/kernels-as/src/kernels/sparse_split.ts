@@ -1,6 +1,6 @@
+import { delegate } from '@sparse/kernel-abi';
 import type { KernelTable, OpKernel, SparseData, Values } from '@sparse/kernel-abi';
 import { fitsI32, type WasmContext } from '../wasm-context.js';
-import { delegate } from '../delegate.js';
 import { REASONS, WASM_BYTES } from '../delegation.js';
 import { valueBytes, sparse } from '../kernel.js';
 

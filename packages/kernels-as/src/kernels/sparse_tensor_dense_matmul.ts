@@ -1,8 +1,8 @@
+import { delegate } from '@sparse/kernel-abi';
 import type { DenseData, KernelTable, OpKernel } from '@sparse/kernel-abi';
 import { matmulPlan } from '@sparse/kernels-js/internals';
 import { bytesPerElement } from '../heap.js';
 import { fitsI32, type WasmContext } from '../wasm-context.js';
-import { delegate } from '../delegate.js';
 import { REASONS } from '../delegation.js';
 import { isNumeric } from '../kernel.js';
 

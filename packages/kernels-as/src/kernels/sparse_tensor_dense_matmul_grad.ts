@@ -1,9 +1,8 @@
-import { isDelegation, type DenseData, type KernelTable, type OpKernel } from '@sparse/kernel-abi';
+import { delegate, isDelegation, type DenseData, type KernelTable, type OpKernel } from '@sparse/kernel-abi';
 import { kernels as jsKernels } from '@sparse/kernels-js';
 import { matmulPlan } from '@sparse/kernels-js/internals';
 import { bytesPerElement } from '../heap.js';
 import { fitsI32, type WasmContext } from '../wasm-context.js';
-import { delegate } from '../delegate.js';
 import { REASONS } from '../delegation.js';
 import { sparseTensorDenseMatmul } from './sparse_tensor_dense_matmul.js';
 

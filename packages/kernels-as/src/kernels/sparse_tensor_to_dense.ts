@@ -1,6 +1,6 @@
+import { delegate } from '@sparse/kernel-abi';
 import type { KernelTable, OpKernel, Scalar, SparseData } from '@sparse/kernel-abi';
 import { fitsI32, type WasmContext } from '../wasm-context.js';
-import { delegate } from '../delegate.js';
 import { REASONS } from '../delegation.js';
 import { isNumeric } from '../kernel.js';
 import { scatter } from '../scatter-to-dense.js';

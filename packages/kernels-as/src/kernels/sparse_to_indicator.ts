@@ -1,7 +1,6 @@
 import type { DenseData, KernelTable, OpKernel, SparseData } from '@sparse/kernel-abi';
-import { sizeOf, rowMajorStrides } from '@sparse/kernel-abi';
+import { delegate, rowMajorStrides, sizeOf } from '@sparse/kernel-abi';
 import { fitsI32, type WasmContext } from '../wasm-context.js';
-import { delegate } from '../delegate.js';
 import { REASONS, WASM_BYTES } from '../delegation.js';
 
 /**

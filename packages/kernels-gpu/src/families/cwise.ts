@@ -1,9 +1,9 @@
+import { delegate } from '@sparse/kernel-abi';
 import type { DenseData, KernelResult, SparseData } from '@sparse/kernel-abi';
 import type { GpuFamilySource } from '../generated/families.js';
 import { broadcastStrides } from '@sparse/kernels-js/internals';
 import type { GpuContext } from '../gpu-context.js';
 import type { JsKernel, Args } from '../kernel.js';
-import { delegate } from '../delegate.js';
 import { allFinite, gpuRefusal, REASONS } from '../delegation.js';
 import { asFloat32, fromGpu, int32FamilyRefusal, rangeOf } from '../int32-route.js';
 import { magnitudesOf, subnormalFamilyRefusal } from '../subnormal-bound.js';

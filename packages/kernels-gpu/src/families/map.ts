@@ -1,8 +1,8 @@
+import { delegate } from '@sparse/kernel-abi';
 import type { KernelResult, SparseData } from '@sparse/kernel-abi';
 import type { GpuFamilySource } from '../generated/families.js';
 import type { GpuContext } from '../gpu-context.js';
 import type { JsKernel, Args } from '../kernel.js';
-import { delegate } from '../delegate.js';
 import { allFinite, gpuRefusal, REASONS } from '../delegation.js';
 import { asFloat32, fromGpu, int32FamilyRefusal, rangeOf } from '../int32-route.js';
 import { magnitudesOf, subnormalFamilyRefusal } from '../subnormal-bound.js';

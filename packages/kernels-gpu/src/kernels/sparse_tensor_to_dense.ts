@@ -1,6 +1,6 @@
+import { delegate } from '@sparse/kernel-abi';
 import type { KernelTable, OpKernel, SparseData } from '@sparse/kernel-abi';
 import type { GpuContext } from '../gpu-context.js';
-import { delegate } from '../delegate.js';
 import { gpuScatterToDense } from '../scatter.js';
 
 /** sparse_tensor_to_dense (float32, and int32 within 2^24) on the GPU: the stored values gathered into a default-filled dense tensor. */

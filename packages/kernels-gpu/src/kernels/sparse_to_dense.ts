@@ -1,6 +1,6 @@
+import { delegate } from '@sparse/kernel-abi';
 import type { DenseData, KernelTable, OpKernel } from '@sparse/kernel-abi';
 import type { GpuContext } from '../gpu-context.js';
-import { delegate } from '../delegate.js';
 import { gpuScatterToDense } from '../scatter.js';
 
 /**

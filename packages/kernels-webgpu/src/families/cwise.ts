@@ -1,3 +1,4 @@
+import { delegate } from '@sparse/kernel-abi';
 import type { DenseData, KernelResult, SparseData } from '@sparse/kernel-abi';
 import { broadcastStrides } from '@sparse/kernels-js/internals';
 import type { WebGpuContext } from '../context.js';
@@ -5,7 +6,6 @@ import { REASONS } from '../delegation.js';
 import type { WebGpuFamilySource } from '../generated/families.js';
 import type { Args, JsKernel, Kernel } from '../kernel.js';
 import {
-  delegate,
   inputsOk,
   kernelFor,
   mayBeSubnormal,

@@ -1,10 +1,17 @@
-import { magnitude as M, magnitudesOf, type DenseData, type KernelResult, type SparseData } from '@sparse/kernel-abi';
+import {
+  delegate,
+  magnitude as M,
+  magnitudesOf,
+  type DenseData,
+  type KernelResult,
+  type SparseData,
+} from '@sparse/kernel-abi';
 import { broadcastStrides } from '@sparse/kernels-js/internals';
 import type { WebGpuContext } from '../context.js';
 import { REASONS } from '../delegation.js';
 import type { WebGpuGradientSource } from '../generated/gradients.js';
 import type { Args, JsKernel, Kernel } from '../kernel.js';
-import { delegate, inputsOk, params, resultBad, tooLarge } from './run.js';
+import { inputsOk, params, resultBad, tooLarge } from './run.js';
 
 /**
  * The derived gradient of a map or cwise op on the GPU, float32 (the gradients' other dtype, float64, runs on the

@@ -1,10 +1,10 @@
+import { delegate } from '@sparse/kernel-abi';
 import type { KernelResult, SparseData } from '@sparse/kernel-abi';
 import type { WebGpuContext } from '../context.js';
 import { REASONS } from '../delegation.js';
 import type { WebGpuFamilySource } from '../generated/families.js';
 import type { Args, JsKernel, Kernel } from '../kernel.js';
 import {
-  delegate,
   inputsOk,
   kernelFor,
   mayBeSubnormal,

@@ -1,11 +1,17 @@
-import { allocValues, type DenseData, type KernelResult, type SparseData, type Values } from '@sparse/kernel-abi';
+import {
+  allocValues,
+  delegate,
+  type DenseData,
+  type KernelResult,
+  type SparseData,
+  type Values,
+} from '@sparse/kernel-abi';
 import { broadcastStrides, mergePlan, takeMerged } from '@sparse/kernels-js/internals';
 import type { WebGpuContext } from '../context.js';
 import { REASONS } from '../delegation.js';
 import type { WebGpuFamilySource } from '../generated/families.js';
 import type { Args, JsKernel, Kernel } from '../kernel.js';
 import {
-  delegate,
   inputsOk,
   kernelFor,
   mayBeSubnormal,

@@ -96,12 +96,9 @@ export async function runPass(
 export const valuesIn = (dtype: GpuDtype, buf: ArrayBuffer): GpuValues =>
   dtype === 'float32' ? new Float32Array(buf) : new Int32Array(buf);
 
-/** The call on the JS kernel, saying why. */
-export const delegate = (js: JsKernel, args: Args, reason: string): KernelResult<Args> => delegation(js(args), reason);
-
 /** A binding-limit delegation. */
 export const tooLarge = (ctx: WebGpuContext, js: JsKernel, args: Args): KernelResult<Args> =>
-  delegate(js, args, REASONS.bindingLimit(ctx.maxBindingBytes));
+  delegation(js(args), REASONS.bindingLimit(ctx.maxBindingBytes));
 
 /** Whether a GPU result must be rerun on the JS kernels: float32 holding inf, nan (a step WGSL left undefined) or a subnormal. */
 export const resultBad = (dtype: GpuDtype, values: GpuValues): boolean =>
