@@ -4,6 +4,7 @@ import { mdHeader } from './header.js';
 import { camelCase } from './naming.js';
 import { callToTs, expectationText } from './render-example.js';
 import { CHECK_RULES, type CheckRuleDecl } from './check-rules.js';
+import { shapeRuleText } from './shape-rules.js';
 import { BACKEND_TARGETS, dispatchIn, type Dispatch } from './backend-targets.js';
 import { WIDE_DIMS } from './spec-format.js';
 import {
@@ -47,35 +48,7 @@ hb.registerHelper('oneLine', (t: string) =>
     .replace(/\s*\n\s*/g, ' ')
     .replace(/\|/g, '\\|'),
 );
-hb.registerHelper('shapeText', (r: ShapeRule) =>
-  'like' in r
-    ? `dense shape of \`${r.like}\``
-    : 'value' in r
-      ? `the value of \`${r.value}\``
-      : 'reduce' in r
-        ? `\`${r.reduce.input}\` reduced over \`${r.reduce.axes}\` (kept as 1 with \`${r.reduce.keepdims}\`)`
-        : 'replace_first' in r
-          ? `dense shape of \`${r.replace_first.input}\`, the first dim replaced by \`${r.replace_first.with}\``
-          : 'replace_last' in r
-            ? `dense shape of \`${r.replace_last.input}\`, the last dim replaced by \`${r.replace_last.with}\``
-            : 'matmul' in r
-              ? matmulShapeText(r.matmul)
-              : 'matrix_transpose' in r
-                ? `dense shape of \`${r.matrix_transpose}\`, its last two dims swapped`
-                : 'lookup' in r
-                  ? `dense shape of \`${r.lookup.ids}\` without its last dim, then the dims of \`${r.lookup.params}\` after its first`
-                  : 'rows_with_ids' in r
-                    ? `[first coordinate of the last entry of \`${r.rows_with_ids.ids}\` + 1 (0 without entries), ...dims of \`${r.rows_with_ids.params}\` after its first]`
-                    : 'leading_dims' in r
-                      ? `the first ${r.leading_dims.count} dims of the dense shape of \`${r.leading_dims.input}\``
-                      : 'dims' in r
-                        ? `[${r.dims.map((d) => `\`${d}\``).join(', ')}] (a null one: the dim before it)`
-                        : 'segments' in r
-                          ? `[\`${r.segments.num_segments}\`, or the last of \`${r.segments.segment_ids}\` + 1, ...dense shape of \`${r.segments.data}\` after its first dim]`
-                          : 'gradient_of' in r
-                            ? `[stored entries of \`${r.gradient_of}\`] if sparse, its dense shape if dense`
-                            : r.computed,
-);
+hb.registerHelper('shapeText', (r: ShapeRule) => shapeRuleText(r));
 hb.registerHelper('gradientText', (s: LoadedSpec) => {
   const g = s.gradientOf;
   if (!g) return '';
@@ -84,14 +57,6 @@ hb.registerHelper('gradientText', (s: LoadedSpec) => {
     .join(', ');
   return `[\`${g.op}\`](#${g.op})${s.compiled ? ', derived from the expressions,' : ''} gives the gradient of ${whose}; \`rt.vjp('${s.name}', args, grad)\` runs it`;
 });
-/** The matmul rule in words: rows of op(a) and columns of op(b) after the flags (after a's batch dims, if any). */
-function matmulShapeText(m: Extract<ShapeRule, { matmul: unknown }>['matmul']): string {
-  const plain = `[rows of \`${m.a}\`, columns of \`${m.b}\`] after \`${m.adjoint_a}\` / \`${m.adjoint_b}\``;
-  if (!m.transpose_a && !m.transpose_b && !m.transpose_output) return plain;
-  const either = (x: string, y?: string) => (y ? `\`${x}\` or \`${y}\`` : `\`${x}\``);
-  const out = m.transpose_output ? `, the two swapped by \`${m.transpose_output}\`` : '';
-  return `[batch dims of \`${m.a}\`, rows of \`${m.a}\`, columns of \`${m.b}\`], \`${m.a}\` transposed by ${either(m.adjoint_a, m.transpose_a)}, \`${m.b}\` by ${either(m.adjoint_b, m.transpose_b)}${out}`;
-}
 
 hb.registerHelper('checkText', (c: CheckSpec) => (CHECK_RULES[c.rule] as CheckRuleDecl<CheckSpec>).doc(c));
 const DISPATCH_TEXT: Record<Dispatch, string> = {

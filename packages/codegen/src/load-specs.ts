@@ -11,6 +11,7 @@ import { compileKernel } from './expr/family.js';
 import { entriesBounds } from './entries-bound.js';
 import { outputOrders } from './output-order.js';
 import { CHECK_RULES, type CheckRuleDecl, type Field } from './check-rules.js';
+import { shapeRuleProblems } from './shape-rules.js';
 import { keepsZero } from './expr/zero-check.js';
 import { deriveGradientSpec, resolveGradient } from './gradient-specs.js';
 
@@ -187,83 +188,8 @@ function checkSpec(spec: OpSpec, report: Report): void {
     // The byte budget counts a dense output by its shape before the kernel runs: the spec must give it.
     if (o.type === 'dense' && 'computed' in rule)
       report(['outputs', i, 'shape'], 'a dense output needs a shape rule the runtime computes, not `computed`');
-    if ('like' in rule) {
-      const a = argByName.get(rule.like);
-      if (!a || !['sparse', 'dense', 'sparse_or_dense', 'csr'].includes(a.type))
-        report(['outputs', i, 'shape', 'like'], `'${rule.like}' is not a tensor argument`);
-    } else if ('matrix_transpose' in rule) {
-      if (argByName.get(rule.matrix_transpose)?.type !== 'csr')
-        report(['outputs', i, 'shape', 'matrix_transpose'], `'${rule.matrix_transpose}' is not a csr argument`);
-    } else if ('reduce' in rule) {
-      const r = rule.reduce;
-      if (argByName.get(r.input)?.type !== 'sparse')
-        report(['outputs', i, 'shape', 'reduce', 'input'], `'${r.input}' is not a sparse argument`);
-      if (argByName.get(r.axes)?.type !== 'axes')
-        report(['outputs', i, 'shape', 'reduce', 'axes'], `'${r.axes}' is not an axes argument`);
-      if (argByName.get(r.keepdims)?.type !== 'bool')
-        report(['outputs', i, 'shape', 'reduce', 'keepdims'], `'${r.keepdims}' is not a bool argument`);
-    } else if ('replace_last' in rule) {
-      const r = rule.replace_last;
-      if (!['sparse', 'dense', 'sparse_or_sparse_list'].includes(argByName.get(r.input)?.type ?? ''))
-        report(['outputs', i, 'shape', 'replace_last', 'input'], `'${r.input}' is not a tensor argument`);
-      if (!['int', 'int_list', 'int_or_int_list'].includes(argByName.get(r.with)?.type ?? ''))
-        report(['outputs', i, 'shape', 'replace_last', 'with'], `'${r.with}' is not an int argument`);
-    } else if ('replace_first' in rule) {
-      const r = rule.replace_first;
-      if (!['dense', 'sparse'].includes(argByName.get(r.input)?.type ?? ''))
-        report(['outputs', i, 'shape', 'replace_first', 'input'], `'${r.input}' is not a tensor argument`);
-      if (argByName.get(r.with)?.type !== 'int')
-        report(['outputs', i, 'shape', 'replace_first', 'with'], `'${r.with}' is not an int argument`);
-    } else if ('matmul' in rule) {
-      const r = rule.matmul;
-      for (const k of ['a', 'b'] as const)
-        if (!['sparse', 'dense', 'sparse_or_dense', 'csr'].includes(argByName.get(r[k])?.type ?? ''))
-          report(['outputs', i, 'shape', 'matmul', k], `'${r[k]}' is not a tensor argument`);
-      for (const k of ['adjoint_a', 'adjoint_b', 'transpose_a', 'transpose_b', 'transpose_output'] as const)
-        if (r[k] !== undefined && argByName.get(r[k])?.type !== 'bool')
-          report(['outputs', i, 'shape', 'matmul', k], `'${r[k]}' is not a bool argument`);
-    } else if ('lookup' in rule) {
-      const { ids, params } = rule.lookup;
-      if (!['sparse', 'dense'].includes(argByName.get(ids)?.type ?? ''))
-        report(['outputs', i, 'shape', 'lookup', 'ids'], `'${ids}' is not a tensor argument`);
-      if (argByName.get(params)?.type !== 'dense')
-        report(['outputs', i, 'shape', 'lookup', 'params'], `'${params}' is not a dense argument`);
-    } else if ('rows_with_ids' in rule) {
-      const { ids, params } = rule.rows_with_ids;
-      if (argByName.get(ids)?.type !== 'sparse')
-        report(['outputs', i, 'shape', 'rows_with_ids', 'ids'], `'${ids}' is not a sparse argument`);
-      if (argByName.get(params)?.type !== 'dense')
-        report(['outputs', i, 'shape', 'rows_with_ids', 'params'], `'${params}' is not a dense argument`);
-    } else if ('leading_dims' in rule) {
-      const { input } = rule.leading_dims;
-      if (!['sparse', 'dense'].includes(argByName.get(input)?.type ?? ''))
-        report(['outputs', i, 'shape', 'leading_dims', 'input'], `'${input}' is not a tensor argument`);
-    } else if ('gradient_of' in rule) {
-      const a = argByName.get(rule.gradient_of);
-      if (!a || !['sparse', 'dense', 'sparse_or_dense', 'sparse_or_null'].includes(a.type))
-        report(['outputs', i, 'shape', 'gradient_of'], `'${rule.gradient_of}' is not a tensor argument`);
-    } else if ('value' in rule) {
-      const a = argByName.get(rule.value);
-      if (!a || !['shape', 'int_list'].includes(a.type))
-        report(['outputs', i, 'shape', 'value'], `'${rule.value}' is not a shape argument`);
-    } else if ('dims' in rule) {
-      rule.dims.forEach((name, j) => {
-        if (argByName.get(name)?.type !== 'int')
-          report(['outputs', i, 'shape', 'dims', j], `'${name}' is not an int argument`);
-      });
-      if (rule.dims.length > 0 && argByName.get(rule.dims[0])?.default === null)
-        report(
-          ['outputs', i, 'shape', 'dims', 0],
-          `the first dim has no dim before it to stand for a null '${rule.dims[0]}'`,
-        );
-    } else if ('segments' in rule) {
-      const r = rule.segments;
-      for (const k of ['data', 'segment_ids'] as const)
-        if (argByName.get(r[k])?.type !== 'dense')
-          report(['outputs', i, 'shape', 'segments', k], `'${r[k]}' is not a dense argument`);
-      if (argByName.get(r.num_segments)?.type !== 'int')
-        report(['outputs', i, 'shape', 'segments', 'num_segments'], `'${r.num_segments}' is not an int argument`);
-    }
+    for (const p of shapeRuleProblems(rule, (name) => argByName.get(name)))
+      report(['outputs', i, 'shape', ...p.path], p.message);
   });
   (spec.checks ?? []).forEach((c, i) => checkCheck(c, i, argByName, report));
   const wideAxis = spec.kernel.wide_axis;

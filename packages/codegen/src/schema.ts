@@ -12,16 +12,10 @@ import {
 import { BACKEND_NAMES } from './backend-targets.js';
 import { WIDE_DIMS } from './spec-format.js';
 import { CHECK_RULES, type Field } from './check-rules.js';
+import { shapeRuleSchema } from './shape-rules.js';
 
 const identifier = { type: 'string', pattern: '^[a-z][a-z0-9_]*$' };
 
-/** A shape rule's object of argument names, each required. */
-const argNames = (...keys: string[]) => ({
-  type: 'object',
-  additionalProperties: false,
-  required: keys,
-  properties: Object.fromEntries(keys.map((k) => [k, identifier])),
-});
 const camel = { type: 'string', pattern: '^[a-z][A-Za-z0-9]*$' };
 const dtypeVar = { type: 'string', pattern: '^[A-Z][A-Za-z0-9]*$|^(float32|float64|int32|int64|bool|string)$' };
 const text = { type: 'string', minLength: 1 };
@@ -114,46 +108,7 @@ export const specSchema = {
           name: identifier,
           type: { enum: [...OUTPUT_TYPES] },
           dtype: dtypeVar,
-          shape: {
-            type: 'object',
-            minProperties: 1,
-            maxProperties: 1,
-            additionalProperties: false,
-            properties: {
-              like: identifier,
-              value: identifier,
-              computed: text,
-              reduce: argNames('input', 'axes', 'keepdims'),
-              replace_last: argNames('input', 'with'),
-              replace_first: argNames('input', 'with'),
-              matmul: {
-                type: 'object',
-                additionalProperties: false,
-                required: ['a', 'b', 'adjoint_a', 'adjoint_b'],
-                properties: {
-                  a: identifier,
-                  b: identifier,
-                  adjoint_a: identifier,
-                  adjoint_b: identifier,
-                  transpose_a: identifier,
-                  transpose_b: identifier,
-                  transpose_output: identifier,
-                },
-              },
-              lookup: argNames('ids', 'params'),
-              rows_with_ids: argNames('ids', 'params'),
-              leading_dims: {
-                type: 'object',
-                additionalProperties: false,
-                required: ['input', 'count'],
-                properties: { input: identifier, count: { type: 'integer', minimum: 1 } },
-              },
-              gradient_of: identifier,
-              dims: { type: 'array', minItems: 1, items: identifier },
-              segments: argNames('data', 'segment_ids', 'num_segments'),
-              matrix_transpose: identifier,
-            },
-          },
+          shape: shapeRuleSchema(identifier),
           order: {
             oneOf: [
               { const: 'canonical' },
