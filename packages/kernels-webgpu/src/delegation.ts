@@ -30,6 +30,15 @@ export const REASONS = {
     `a buffer of this call passes this device's maxStorageBufferBindingSize (${limit} bytes): ran on the JS kernels`,
   outOfMemory: (message: string) => `the GPU ran out of memory (${message}): ran on the JS kernels`,
   notPorted: 'this op has no WebGPU kernel yet: ran on the JS kernels',
+  notPortedCase: (what: string) => `${what} has no WebGPU kernel yet: ran on the JS kernels`,
+  float32NotWgsl: (what: string) => `float32 ${what} is not what WGSL computes: ran on the JS kernels`,
+  repeatedEntries:
+    'stored entries share a dense element (a repeated index): the JS kernel combines them in turn, ran on the JS kernels',
+  wideKeys:
+    "the dense shape has more than 2^32 elements: the webgpu sort's 32-bit row-major keys cannot hold its offsets, ran on the JS kernels",
+  wideIndex: 'an index past 2^32 - 1, which the webgpu kernel moves as a u32: ran on the JS kernels',
+  unchecked:
+    'arguments the runtime checks before any kernel are not as it requires (indices out of range or order, counts or lengths that disagree, a perm that is no permutation, a rank-0 input): a direct kernel call, ran on the JS kernels',
 } as const;
 
 /** The least normal float32: WGSL may flush anything smaller to zero. */

@@ -100,7 +100,15 @@ function randomCsr(r: Rng, batch: number, rows: number, cols: number, density: n
 }
 
 function dense(r: Rng, shape: number[]): DenseData {
-  return { kind: 'dense', data: floats(r, shape.reduce((a, b) => a * b, 1)), shape, dtype: 'float32' };
+  return {
+    kind: 'dense',
+    data: floats(
+      r,
+      shape.reduce((a, b) => a * b, 1),
+    ),
+    shape,
+    dtype: 'float32',
+  };
 }
 
 const MATMUL = 'sparse_matrix_mat_mul';
@@ -149,7 +157,11 @@ describe('sparse_matrix_mat_mul on webgpu', () => {
   });
 
   it('empty: no entries, no rows, no columns, a batch with one matrix empty', async () => {
-    await expectGpuMatchesJs(MATMUL, { ...matmulArgs(301, 1, 4, 3, 2, {}), a: randomCsr(rng(1), 1, 4, 3, 0, false) }, 0);
+    await expectGpuMatchesJs(
+      MATMUL,
+      { ...matmulArgs(301, 1, 4, 3, 2, {}), a: randomCsr(rng(1), 1, 4, 3, 0, false) },
+      0,
+    );
     await expectGpuMatchesJs(MATMUL, matmulArgs(302, 1, 0, 3, 2, {}), 0);
     await expectGpuMatchesJs(MATMUL, matmulArgs(303, 1, 4, 3, 0, { transpose_a: true }), 0);
     const args = matmulArgs(304, 2, 5, 4, 3, {});
@@ -209,7 +221,12 @@ describe('sparse_matrix_mat_mul on webgpu', () => {
       shape: [2, 3],
       dtype: 'float32',
     };
-    const b: DenseData = { kind: 'dense', data: Float32Array.from([0, 4, 5, 0, 6, 0]), shape: [3, 2], dtype: 'float32' };
+    const b: DenseData = {
+      kind: 'dense',
+      data: Float32Array.from([0, 4, 5, 0, 6, 0]),
+      shape: [3, 2],
+      dtype: 'float32',
+    };
     const { outputs, reason } = await gpu(MATMUL, { ...matmulArgs(0, 1, 1, 1, 1, {}), a, b, transpose_output: true });
     expect(reason).toBeUndefined();
     expect(outputs.output.shape).toEqual([2, 2]);
@@ -229,7 +246,13 @@ function randomCounts(r: Rng, rows: number, cols: number, density: number, range
         idx.push(i, j);
         vals.push(r.int(range));
       }
-  return { kind: 'sparse', indices: Float64Array.from(idx), values: Int32Array.from(vals), shape: [rows, cols], dtype: 'int32' };
+  return {
+    kind: 'sparse',
+    indices: Float64Array.from(idx),
+    values: Int32Array.from(vals),
+    shape: [rows, cols],
+    dtype: 'int32',
+  };
 }
 
 function withValues(sp: SparseData, values: Int32Array | Float32Array | Float64Array, dtype: string): SparseData {
@@ -282,13 +305,23 @@ describe('sparse_bincount on webgpu', () => {
     };
     await expectGpuMatchesJs(BINCOUNT, bincountArgs(rev, { axis: -1 }));
     const big = withValues(rev, BigInt64Array.from(rev.values as Int32Array, BigInt) as never, 'int64');
-    const iw = withValues(rev, Int32Array.from({ length: n }, () => r.int(100)), 'int32');
+    const iw = withValues(
+      rev,
+      Int32Array.from({ length: n }, () => r.int(100)),
+      'int32',
+    );
     await expectGpuMatchesJs(BINCOUNT, bincountArgs(big, { weights: iw }));
     await expectGpuMatchesJs(BINCOUNT, bincountArgs(rev, { binary_output: true, axis: -1 }), 0);
   });
 
   it('empty: no values, everything past maxlength', async () => {
-    const none: SparseData = { kind: 'sparse', indices: new Float64Array(0), values: new Int32Array(0), shape: [4], dtype: 'int32' };
+    const none: SparseData = {
+      kind: 'sparse',
+      indices: new Float64Array(0),
+      values: new Int32Array(0),
+      shape: [4],
+      dtype: 'int32',
+    };
     await expectGpuMatchesJs(BINCOUNT, bincountArgs(none, { minlength: 3 }), 0);
     const values = randomCounts(rng(403), 5, 5, 0.5, 9);
     await expectGpuMatchesJs(BINCOUNT, bincountArgs(values, { maxlength: 0 }), 0);
@@ -301,7 +334,9 @@ describe('sparse_bincount on webgpu', () => {
     const d = await gpu(BINCOUNT, f64);
     expect(d.reason).toBe(REASONS.notComputed('float64'));
     expect(d.outputs.output).toEqual(js(BINCOUNT, f64).output);
-    const i64 = bincountArgs(withValues(values, BigInt64Array.from(values.values as Int32Array, BigInt) as never, 'int64'));
+    const i64 = bincountArgs(
+      withValues(values, BigInt64Array.from(values.values as Int32Array, BigInt) as never, 'int64'),
+    );
     expect((await gpu(BINCOUNT, i64)).reason).toBe(REASONS.notComputed('int64'));
     const fw = new Float32Array(n).fill(0.25);
     fw[1] = NaN;

@@ -1,5 +1,12 @@
 /// <reference types="@webgpu/types" />
-import { lookupPlan, magnitude as M, magnitudesOf, type Combiner, type DenseData, type SparseData } from '@sparse/kernel-abi';
+import {
+  lookupPlan,
+  magnitude as M,
+  magnitudesOf,
+  type Combiner,
+  type DenseData,
+  type SparseData,
+} from '@sparse/kernel-abi';
 import { ENTRY, type WebGpuContext } from '../context.js';
 import { allNormal, REASONS } from '../delegation.js';
 
@@ -49,7 +56,9 @@ const WG_TYPE: Record<WgRead, string> = { ent: 'u32', w: 'f32', eg: 'f32', d: 'f
 
 function wgSource(combiner: Combiner): string {
   const { formula, reads } = WG_READS[combiner];
-  const decls = reads.map((name, k) => `@group(0) @binding(${k + 1}) var<storage, read> ${name}: array<${WG_TYPE[name]}>;`);
+  const decls = reads.map(
+    (name, k) => `@group(0) @binding(${k + 1}) var<storage, read> ${name}: array<${WG_TYPE[name]}>;`,
+  );
   return `${HEAD}${decls.join('\n')}
 @group(0) @binding(${reads.length + 1}) var<storage, read_write> out: array<f32>;
 ${ENTRY}
@@ -107,7 +116,8 @@ export async function gradOnGpu(ctx: WebGpuContext, args: GradArgs): Promise<Gra
   if (weights && weights.dtype !== 'float32' && weights.dtype !== 'float64')
     return { reason: REASONS.notComputed(weights.dtype) };
   // max_norm's gradient runs through the norm of each row: not computed here.
-  if (args.max_norm !== null && args.max_norm !== undefined) return { reason: REASONS.notPorted };
+  if (args.max_norm !== null && args.max_norm !== undefined)
+    return { reason: REASONS.notPortedCase('the gradient of a lookup with max_norm') };
   const { rows, inner } = lookupPlan(params, sp);
   const vocab = params.shape[0];
   const dtype = params.dtype;

@@ -25,10 +25,6 @@ import {
   type GpuValues,
 } from './run.js';
 
-/** Why a sparse ⊕ dense call whose stored entries do not each fall on a dense element of their own runs on JS. */
-export const REPEATED_ENTRIES =
-  'stored entries share a dense element (a repeated index): the JS kernel combines them in turn, ran on the JS kernels';
-
 /**
  * A merge op on the GPU. Two sparse operands: the host plans the merge of the two sorted index sets (linear, the
  * JS backend's shared plan: each output entry's row of a and of b); the GPU computes each entry's value (expr,
@@ -117,7 +113,7 @@ async function mergeDense(
     for (let i = 0; i < n; i++) {
       let o = 0;
       for (let d = 0; d < rank; d++) o += sp.indices[i * rank + d] * strides[d];
-      if (i > 0 && o <= off[i - 1]) return delegate(js, args, REPEATED_ENTRIES);
+      if (i > 0 && o <= off[i - 1]) return delegate(js, args, REASONS.repeatedEntries);
       off[i] = o;
     }
     const out = await runPass(ctx, code, n, [params(n, sparseIsA ? 1 : 0, scalars), sv, off, dv], [3]);

@@ -21,7 +21,7 @@ export function kernelFor(
   const entry: WgslSource | undefined = (src.dtypes as Record<string, WgslSource | undefined>)[dtype];
   if (!entry || (dtype !== 'float32' && dtype !== 'int32')) return { reason: REASONS.notComputed(dtype) };
   if ('not' in entry)
-    return { reason: dtype === 'int32' ? REASONS.int32NotWgsl(entry.not) : float32NotWgsl(entry.not) };
+    return { reason: dtype === 'int32' ? REASONS.int32NotWgsl(entry.not) : REASONS.float32NotWgsl(entry.not) };
   return entry;
 }
 

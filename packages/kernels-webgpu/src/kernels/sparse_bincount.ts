@@ -95,7 +95,11 @@ export const sparseBincount: KernelFactory<'sparse_bincount'> = (ctx, js) => asy
     const out = ctx.buffer(runs * 4);
     const uploaded = [ctx.upload(Uint32Array.of(m)), ctx.upload(slot), ...(wc ? [ctx.upload(wc)] : [])];
     try {
-      ctx.dispatch({ code: ATOMIC_COUNT(!!wc), buffers: [uploaded[0], uploaded[1], out, ...uploaded.slice(2)], threads: m });
+      ctx.dispatch({
+        code: ATOMIC_COUNT(!!wc),
+        buffers: [uploaded[0], uploaded[1], out, ...uploaded.slice(2)],
+        threads: m,
+      });
       const [bytes] = await ctx.read([out, runs * 4]);
       return result(new Int32Array(bytes));
     } finally {

@@ -2,7 +2,6 @@ import { delegation, type DenseData } from '@sparse/kernel-abi';
 import type { KernelFactory } from '../kernel.js';
 import { allNormal, REASONS } from '../delegation.js';
 import { runPass } from '../families/run.js';
-import { UNCHECKED } from '../segments/plan.js';
 import { innermostRows, SOFTMAX_GRAD, softmaxGradMayBeSubnormal } from '../softmax/rows.js';
 
 /**
@@ -18,7 +17,7 @@ export const sparseSoftmaxGrad: KernelFactory<'sparse_softmax_grad'> = (ctx, js)
   const y = sp.values as Float32Array;
   const g = grad.data as Float32Array;
   const n = y.length;
-  if (g.length !== n) return delegation(js(args), UNCHECKED);
+  if (g.length !== n) return delegation(js(args), REASONS.unchecked);
   if (!allNormal(y) || !allNormal(g)) return delegation(js(args), REASONS.nonFinite);
   const rows = innermostRows(sp);
   if (softmaxGradMayBeSubnormal(y, g, rows.longest)) return delegation(js(args), REASONS.subnormal);

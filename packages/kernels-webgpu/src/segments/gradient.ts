@@ -2,7 +2,7 @@ import { delegation, productsMayBeSubnormal, sizeOf, type DenseData, type Kernel
 import { ENTRY, type WebGpuContext } from '../context.js';
 import { allNormal, REASONS } from '../delegation.js';
 import { runPass } from '../families/run.js';
-import { allBelow, groupBy, intsOf, UNCHECKED, type SegmentMode } from './plan.js';
+import { allBelow, groupBy, intsOf, type SegmentMode } from './plan.js';
 
 /** The arguments the three sparse segment gradients share (as their kernel types spell them). */
 export interface SegmentGradArgs {
@@ -80,7 +80,7 @@ export async function segmentGradient(
   const shape = [rows, ...grad.shape.slice(1)];
   const size = rows * inner;
   if (ids.length !== n || !Number.isInteger(rows) || !allBelow(ids, segments) || !allBelow(idx, rows))
-    return delegation(js(args), UNCHECKED);
+    return delegation(js(args), REASONS.unchecked);
   if (size === 0) return { output: { kind: 'dense', data: new Float32Array(0), shape, dtype } };
   if (!ctx.fits(size * 4) || !ctx.fits((rows + 1) * 4))
     return delegation(js(args), REASONS.bindingLimit(ctx.maxBindingBytes));

@@ -9,14 +9,6 @@ import { magnitude as M, type DenseData } from '@sparse/kernel-abi';
 /** How a segment's sum is scaled: not at all, by 1 / count, by 1 / sqrt(count). */
 export type SegmentMode = 'sum' | 'mean' | 'sqrt_n';
 
-/**
- * Arguments the runtime's checks would have refused (an id or index out of range, unsorted ids where the scaling
- * reads runs of ids, lengths that differ): met only by a kernel called without the runtime, whose JS kernel answers
- * whatever it answers.
- */
-export const UNCHECKED =
-  'arguments the runtime checks (ids or indices out of range or order, lengths that differ) are not as it requires: ran on the JS kernels';
-
 /** The entries of an int32 or int64 tensor as numbers (the runtime has refused int64 values past 2^53). */
 export function intsOf(d: DenseData): ArrayLike<number> {
   const v = d.data;

@@ -10,7 +10,7 @@ import { segmentRows } from '@sparse/kernels-js/internals';
 import { ENTRY, type WebGpuContext } from '../context.js';
 import { allNormal, REASONS } from '../delegation.js';
 import { runPass, valuesIn, type Binding } from '../families/run.js';
-import { allBelow, groupBy, intsOf, nonDecreasing, sumOf, UNCHECKED, type SegmentMode } from './plan.js';
+import { allBelow, groupBy, intsOf, nonDecreasing, sumOf, type SegmentMode } from './plan.js';
 
 /** The arguments the three sparse segment reductions share (as their kernel types spell them). */
 export interface SegmentArgs {
@@ -105,7 +105,7 @@ export async function reduceSegments(
     !allBelow(idx, data.shape[0]) ||
     (mode !== 'sum' && !nonDecreasing(ids))
   )
-    return delegation(js(args), UNCHECKED);
+    return delegation(js(args), REASONS.unchecked);
   if (size === 0) return { output: { kind: 'dense', data: new Store(0), shape, dtype } };
   if (!ctx.fits(size * 4) || !ctx.fits((segments + 1) * 4))
     return delegation(js(args), REASONS.bindingLimit(ctx.maxBindingBytes));
