@@ -97,8 +97,6 @@ outputs:
     doc: The negated values, at the indices of sp_input.
 kernel:
   family: structural
-  dispatch:
-    gpu: js
 examples:
   - name: negates
     args:
@@ -168,6 +166,7 @@ it('a new family op runs from its spec alone in a built workspace: npm run build
     `export function ${OP}__int64(`,
   );
   expect(readFileSync(join(work, 'packages/kernels-gpu/src/generated/families.ts'), 'utf8')).toContain(`  ${OP}: {`);
+  expect(readFileSync(join(work, 'packages/kernels-webgpu/src/generated/families.ts'), 'utf8')).toContain(`  ${OP}: {`);
 
   const bundle = JSON.parse(readFileSync(join(work, 'packages/conformance/generated/cases.json'), 'utf8'));
   const cases = bundle.cases.filter((c: { op: string }) => c.op === OP);
@@ -179,20 +178,23 @@ it('a new family op runs from its spec alone in a built workspace: npm run build
     { cwd: work, encoding: 'utf8' },
   );
   const lines = out.trim().split('\n');
-  // Every backend runs it in its own kernels: passed, not delegated — but the gpu declares two cases delegated
-  // (kernels-gpu/src/delegation.ts): int64, and the int32 cube of 2048 (2^33: past the 2^24 its int32 bound allows).
+  // Every backend runs it in its own kernels: passed, not delegated — but the GPU backends declare cases delegated
+  // (their delegation.ts): int64 on both, and on gpu the int32 cube of 2048 (2^33: past the 2^24 its int32 bound
+  // allows; WGSL's int32 wraps as TensorFlow's).
   expect(lines).toEqual(
     expect.arrayContaining(['js: 4 passed, 0 failed, 0 unsupported', 'wasm: 4 passed, 0 failed, 0 unsupported']),
   );
-  for (const line of lines.filter((l) => !l.startsWith('gpu:')))
+  for (const line of lines.filter((l) => !/^(web)?gpu:/.test(l)))
     expect(line).toMatch(/^\w+: 4 passed, 0 failed, 0 unsupported$/);
   expect(lines).toContain('gpu: 2 passed, 0 failed, 0 unsupported, 2 delegated');
+  expect(lines).toContain('webgpu: 3 passed, 0 failed, 0 unsupported, 1 delegated');
   // The generated API has the op too, under the derived name.
   expect(readFileSync(join(work, 'packages/runtime/dist/generated/ops-api.d.ts'), 'utf8')).toContain(
     'specOnlyFixture(spInput',
   );
 
-  // The hand-written op: its own kernel on js and wasm, the JS kernel on the GPU, as its spec declares.
+  // The hand-written op: its own kernel on js and wasm; on the GPU backends, which have no kernel file of it, the
+  // JS kernel, as each backend declares for an op it has none for (no dispatch line in the spec).
   const handCases = bundle.cases.filter((c: { op: string }) => c.op === HAND);
   writeFileSync(join(work, 'hand-cases.json'), JSON.stringify(handCases));
   const handOut = execFileSync(
@@ -204,11 +206,13 @@ it('a new family op runs from its spec alone in a built workspace: npm run build
     'js: 1 passed, 0 failed, 0 unsupported',
     'wasm: 1 passed, 0 failed, 0 unsupported',
     'gpu: 0 passed, 0 failed, 0 unsupported, 1 delegated',
+    'webgpu: 0 passed, 0 failed, 0 unsupported, 1 delegated',
   ]);
   expect(readFileSync(join(work, 'packages/kernels-as/src/generated/kernel-table.ts'), 'utf8')).toContain(
     `  ${HAND}: sparseHandWrittenFixture,`,
   );
-  expect(readFileSync(join(work, 'packages/kernels-gpu/src/generated/kernel-table.ts'), 'utf8')).toContain(`'${HAND}'`);
+  for (const gpu of ['kernels-gpu', 'kernels-webgpu'])
+    expect(readFileSync(join(work, 'packages', gpu, 'src/generated/kernel-table.ts'), 'utf8')).toContain(`'${HAND}'`);
 
   // A template change reaches the built kernels.
   const template = join(work, 'packages/codegen/templates/js/map.ts.hbs');
