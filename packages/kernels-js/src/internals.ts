@@ -9,5 +9,6 @@ export { matmulPlan, type MatmulPlan } from './matmul-plan.js';
 export { concatShape } from './kernels/sparse_concat.js';
 export { resolveReshapeTarget } from './reshape-shape.js';
 export { segmentRows } from './segment-reduce.js';
+export { bincountPlan, sameKey, type BincountPlan } from './bincount-plan.js';
 export { crossPlan, crossTextLengths, type CrossInput, type CrossPlan } from './cross-plan.js';
 export { fingerprint64, fingerprint64Into, fingerprintCat64, fingerprintCat64Into } from './fingerprint.js';

@@ -1,34 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isDelegation, type CsrData, type DenseData, type SparseData } from '@sparse/kernel-abi';
-import { kernels as jsKernels } from '@sparse/kernels-js';
+import { describe, expect, it } from 'vitest';
+import { backend, onGpu, onJs, useBackend, type Args } from './backend.js';
+import type { CsrData, DenseData, SparseData } from '@sparse/kernel-abi';
 import { rng, type Rng } from '@sparse/test-kit/seeded-random';
-import { createWebGpuBackend, REASONS, type WebGpuBackend } from '../src/index.js';
+import { REASONS } from '../src/index.js';
 
 // sparse_matrix_mat_mul (CSR × dense) and sparse_bincount on WebGPU (SwiftShader in CI), against the JS kernels.
 
-type Args = Record<string, unknown>;
 type Data = DenseData | SparseData;
 type Outputs = Record<string, Data>;
 
-let backend: WebGpuBackend;
+useBackend();
 
-beforeAll(async () => {
-  process.env.VK_ICD_FILENAMES ??= '/usr/lib/chromium/vk_swiftshader_icd.json';
-  backend = await createWebGpuBackend();
-}, 60_000);
+const gpu = (op: string, args: Args) => onGpu<Outputs>(op, args);
 
-afterAll(() => backend?.destroy());
-
-async function gpu(op: string, args: Args): Promise<{ outputs: Outputs; reason?: string }> {
-  const result = await backend.kernels[op](args);
-  return isDelegation(result)
-    ? { outputs: result.outputs as Outputs, reason: result.reason }
-    : { outputs: result as Outputs };
-}
-
-function js(op: string, args: Args): Outputs {
-  return (jsKernels as unknown as Record<string, (a: Args) => Outputs>)[op](args);
-}
+const js = (op: string, args: Args) => onJs<Outputs>(op, args);
 
 /** Where `got` differs from `want`: indices and shapes exactly; int32 exactly, float32 within 1e-6 + 1e-5·|want|. */
 function mismatch(got: Data, want: Data): string | undefined {

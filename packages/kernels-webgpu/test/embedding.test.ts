@@ -1,33 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isDelegation, type DenseData, type SparseData } from '@sparse/kernel-abi';
-import { kernels as jsKernels } from '@sparse/kernels-js';
+import { describe, expect, it } from 'vitest';
+import { backend, onGpu, onJs, useBackend, type Args } from './backend.js';
+import type { DenseData, SparseData } from '@sparse/kernel-abi';
 import { rng, type Rng } from '@sparse/test-kit/seeded-random';
-import { createWebGpuBackend, REASONS, type WebGpuBackend } from '../src/index.js';
+import { REASONS } from '../src/index.js';
 
 // embedding_lookup_sparse, safe_embedding_lookup_sparse (and the gradient) on WebGPU, against the JS kernels.
 
-type Args = Record<string, unknown>;
 type Outputs = Record<string, DenseData>;
 
-let backend: WebGpuBackend;
+useBackend();
 
-beforeAll(async () => {
-  process.env.VK_ICD_FILENAMES ??= '/usr/lib/chromium/vk_swiftshader_icd.json';
-  backend = await createWebGpuBackend();
-}, 60_000);
+const gpu = (op: string, args: Args) => onGpu<Outputs>(op, args);
 
-afterAll(() => backend?.destroy());
-
-async function gpu(op: string, args: Args): Promise<{ outputs: Outputs; reason?: string }> {
-  const result = await backend.kernels[op](args);
-  return isDelegation(result)
-    ? { outputs: result.outputs as Outputs, reason: result.reason }
-    : { outputs: result as Outputs };
-}
-
-function js(op: string, args: Args): Outputs {
-  return (jsKernels as unknown as Record<string, (a: Args) => Outputs>)[op](args);
-}
+const js = (op: string, args: Args) => onJs<Outputs>(op, args);
 
 function mismatch(got: DenseData, want: DenseData): string | undefined {
   if (got.dtype !== want.dtype) return `dtype ${got.dtype} vs ${want.dtype}`;
@@ -223,7 +208,11 @@ describe('safe_embedding_lookup_sparse on webgpu', () => {
     const ids: number[] = [];
     for (let a = 0; a < 3; a++)
       for (let b = 0; b < 4; b++)
-        for (let c = 0; c < 3; c++) if (r.next() < 0.5) (idx.push(a, b, c), ids.push(r.int(12)));
+        for (let c = 0; c < 3; c++)
+          if (r.next() < 0.5) {
+            idx.push(a, b, c);
+            ids.push(r.int(12));
+          }
     const sp: SparseData = {
       kind: 'sparse',
       indices: Float64Array.from(idx),

@@ -1,54 +1,24 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isDelegation, type DenseData, type DType, type SparseData } from '@sparse/kernel-abi';
-import { kernels as jsKernels } from '@sparse/kernels-js';
+import { describe, expect, it } from 'vitest';
+import type { DenseData, DType, SparseData } from '@sparse/kernel-abi';
 import { dense, sparse } from '@sparse/test-kit/plain-data';
 import { rng, type Rng } from '@sparse/test-kit/seeded-random';
 import { REASONS } from '../src/delegation.js';
 import { WEBGPU_FAMILIES } from '../src/generated/families.js';
-import type { WebGpuBackend } from '../src/index.js';
+import { backend, onGpu, onJs, useBackend, type Args } from './backend.js';
 
 // The generated expression-family kernels on WebGPU (SwiftShader in CI), against the JS reference kernels on seeded
 // random inputs: which calls run on the GPU, and that their results match (int32 exactly, float32 within rounding).
 
-type Args = Record<string, unknown>;
 type Data = SparseData | DenseData;
 
-let backend: WebGpuBackend;
-/**
- * Dawn's GPU object, held for as long as the device is used: Dawn tears the device down when that object is
- * collected (webgpu's README, "Lifetime"), which crashed the process at the first garbage collection when only
- * openDevice() had held it.
- */
-let gpu: GPU | undefined;
-
-beforeAll(async () => {
-  process.env.VK_ICD_FILENAMES ??= '/usr/lib/chromium/vk_swiftshader_icd.json';
-  const dawn = (await import('webgpu')) as unknown as {
-    create(flags: string[]): GPU;
-    globals: Record<string, unknown>;
-  };
-  for (const [k, v] of Object.entries(dawn.globals))
-    if (!(k in globalThis)) Object.defineProperty(globalThis, k, { value: v, configurable: true, writable: true });
-  gpu = dawn.create([]);
-  const adapter = await gpu.requestAdapter();
-  const { createWebGpuBackend } = await import('../src/index.js');
-  backend = await createWebGpuBackend({ device: await adapter!.requestDevice() });
-}, 30_000);
-
-afterAll(() => {
-  backend?.destroy();
-  gpu = undefined;
-});
+useBackend();
 
 async function runGpu(op: string, args: Args): Promise<{ out: Data; delegated?: string }> {
-  const result = await backend.kernels[op](args);
-  const outputs = (isDelegation(result) ? result.outputs : result) as Record<string, Data>;
-  const out = Object.values(outputs)[0];
-  return isDelegation(result) ? { out, delegated: result.reason } : { out };
+  const { outputs, reason } = await onGpu<Record<string, Data>>(op, args);
+  return { out: Object.values(outputs)[0], delegated: reason };
 }
 
-const runJs = (op: string, args: Args): Data =>
-  Object.values((jsKernels as unknown as Record<string, (a: Args) => Record<string, Data>>)[op](args))[0];
+const runJs = (op: string, args: Args): Data => Object.values(onJs<Record<string, Data>>(op, args))[0];
 
 /** The GPU result as the JS kernel's: kind, dtype, shape and indices exactly; int32 values exactly, float32 close. */
 function expectLike(got: Data, want: Data, what: string): void {

@@ -1,32 +1,24 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isDelegation, type DenseData, type SparseData } from '@sparse/kernel-abi';
-import { kernels as jsKernels } from '@sparse/kernels-js';
+import { describe, expect, it } from 'vitest';
+import type { DenseData } from '@sparse/kernel-abi';
+import { onGpu, onJs, useBackend, type Args } from './backend.js';
 import { dense, sparse } from '@sparse/test-kit/plain-data';
 import { rng, type Rng } from '@sparse/test-kit/seeded-random';
 import { REASONS } from '../src/delegation.js';
 import { WEBGPU_GRADIENTS } from '../src/generated/gradients.js';
-import { createWebGpuBackend, type WebGpuBackend } from '../src/index.js';
 
 // The derived gradients of the map and cwise ops on WebGPU (SwiftShader in CI), against the JS kernels on seeded
 // random inputs: each runs on the GPU in float32, and the dense operand's gradient sums repeated and broadcast
 // entries as the JS kernel does.
 
-type Args = Record<string, unknown>;
 type Outputs = Record<string, DenseData>;
 
-let backend: WebGpuBackend;
-beforeAll(async () => {
-  process.env.VK_ICD_FILENAMES ??= '/usr/lib/chromium/vk_swiftshader_icd.json';
-  backend = await createWebGpuBackend();
-}, 30_000);
-afterAll(() => backend?.destroy());
+useBackend();
 
-const runJs = (op: string, args: Args) => (jsKernels as unknown as Record<string, (a: Args) => Outputs>)[op](args);
-
-async function runGpu(op: string, args: Args): Promise<{ outputs: Outputs; delegated?: string }> {
-  const r = await backend.kernels[op](args);
-  return isDelegation(r) ? { outputs: r.outputs as Outputs, delegated: r.reason } : { outputs: r as Outputs };
-}
+const runJs = (op: string, args: Args) => onJs<Outputs>(op, args);
+const runGpu = async (op: string, args: Args) => {
+  const { outputs, reason } = await onGpu<Outputs>(op, args);
+  return { outputs, delegated: reason };
+};
 
 /** Values in [lo, hi), away from 0: inside every map's domain (asin, atanh need |x| < 1; sqrt's gradient x > 0). */
 const draw = (r: Rng, n: number, lo = 0.2, hi = 0.8) => Array.from({ length: n }, () => lo + (hi - lo) * r.next());

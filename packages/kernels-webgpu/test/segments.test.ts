@@ -1,33 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isDelegation, type DenseData, type DType } from '@sparse/kernel-abi';
-import { kernels as jsKernels } from '@sparse/kernels-js';
+import { describe, expect, it } from 'vitest';
+import { backend, onGpu, onJs, useBackend, type Args } from './backend.js';
+import type { DenseData, DType } from '@sparse/kernel-abi';
 import { rng, type Rng } from '@sparse/test-kit/seeded-random';
 import { dense } from '@sparse/test-kit/plain-data';
-import { createWebGpuBackend, REASONS, type WebGpuBackend } from '../src/index.js';
+import { REASONS } from '../src/index.js';
 
 // sparse_segment_{sum,mean,sqrt_n} and their gradients on WebGPU (SwiftShader in CI), against the JS kernels.
 
-type Args = Record<string, unknown>;
 type Outputs = Record<string, DenseData>;
 
-let backend: WebGpuBackend;
+useBackend();
 
-beforeAll(async () => {
-  process.env.VK_ICD_FILENAMES ??= '/usr/lib/chromium/vk_swiftshader_icd.json';
-  backend = await createWebGpuBackend();
-}, 60_000);
+const gpu = (op: string, args: Args) => onGpu<Outputs>(op, args);
 
-afterAll(() => backend?.destroy());
-
-async function gpu(op: string, args: Args): Promise<{ outputs: Outputs; reason?: string }> {
-  const result = await backend.kernels[op](args);
-  return isDelegation(result)
-    ? { outputs: result.outputs as Outputs, reason: result.reason }
-    : { outputs: result as Outputs };
-}
-
-const js = (op: string, args: Args): Outputs =>
-  (jsKernels as unknown as Record<string, (a: Args) => Outputs>)[op](args);
+const js = (op: string, args: Args) => onJs<Outputs>(op, args);
 
 /** Where `got` differs from `want`: exact for int32, 1e-6 + 1e-5·|want| for float32; undefined where it does not. */
 function mismatch(got: DenseData, want: DenseData): string | undefined {

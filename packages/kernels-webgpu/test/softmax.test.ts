@@ -1,33 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isDelegation, type DenseData, type SparseData } from '@sparse/kernel-abi';
-import { kernels as jsKernels } from '@sparse/kernels-js';
+import { describe, expect, it } from 'vitest';
+import { backend, onGpu, onJs, useBackend, type Args } from './backend.js';
+import type { DenseData, SparseData } from '@sparse/kernel-abi';
 import { rng, type Rng } from '@sparse/test-kit/seeded-random';
 import { dense, sparse } from '@sparse/test-kit/plain-data';
-import { createWebGpuBackend, REASONS, type WebGpuBackend } from '../src/index.js';
+import { REASONS } from '../src/index.js';
 
 // sparse_softmax and its gradient on WebGPU (SwiftShader in CI), against the JS kernels.
 
-type Args = Record<string, unknown>;
 type Outputs = Record<string, DenseData | SparseData>;
 
-let backend: WebGpuBackend;
+useBackend();
 
-beforeAll(async () => {
-  process.env.VK_ICD_FILENAMES ??= '/usr/lib/chromium/vk_swiftshader_icd.json';
-  backend = await createWebGpuBackend();
-}, 60_000);
+const gpu = (op: string, args: Args) => onGpu<Outputs>(op, args);
 
-afterAll(() => backend?.destroy());
-
-async function gpu(op: string, args: Args): Promise<{ outputs: Outputs; reason?: string }> {
-  const result = await backend.kernels[op](args);
-  return isDelegation(result)
-    ? { outputs: result.outputs as Outputs, reason: result.reason }
-    : { outputs: result as Outputs };
-}
-
-const js = (op: string, args: Args): Outputs =>
-  (jsKernels as unknown as Record<string, (a: Args) => Outputs>)[op](args);
+const js = (op: string, args: Args) => onJs<Outputs>(op, args);
 
 /** The values of an output, and everything else about it that must be exact. */
 const valuesOf = (o: DenseData | SparseData) => (o.kind === 'sparse' ? o.values : o.data) as Float32Array;

@@ -1,30 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isDelegation, type DenseData, type DType, type SparseData } from '@sparse/kernel-abi';
-import { kernels as jsKernels } from '@sparse/kernels-js';
+import { describe, expect, it } from 'vitest';
+import { backend, onGpu, onJs, useBackend, type Args } from './backend.js';
+import type { DenseData, DType, SparseData } from '@sparse/kernel-abi';
 import { rng, type Rng } from '@sparse/test-kit/seeded-random';
-import { createWebGpuBackend, REASONS, type WebGpuBackend } from '../src/index.js';
+import { REASONS } from '../src/index.js';
 
 // The structural kernels on WebGPU (SwiftShader in CI) against the JS kernels: every output equal, values by bits.
 
-let backend: WebGpuBackend;
+useBackend();
 
-beforeAll(async () => {
-  process.env.VK_ICD_FILENAMES ??= '/usr/lib/chromium/vk_swiftshader_icd.json';
-  backend = await createWebGpuBackend();
-}, 60_000);
-
-afterAll(() => backend?.destroy());
-
-type Args = Record<string, unknown>;
 type Out = Record<string, SparseData | DenseData>;
-const jsOf = (op: string) => (jsKernels as unknown as Record<string, (a: Args) => Out>)[op];
-
-async function gpu(op: string, args: Args): Promise<{ outputs: Out; reason?: string }> {
-  const result = await backend.kernels[op](args);
-  return isDelegation(result)
-    ? { outputs: result.outputs as Out, reason: result.reason }
-    : { outputs: result as unknown as Out };
-}
+const jsOf = (op: string) => (args: Args) => onJs<Out>(op, args);
+const gpu = (op: string, args: Args) => onGpu<Out>(op, args);
 
 /** A store as comparable plain data: float32 and int32 by their words (nan, -0 included), others as they are. */
 function plain(x: SparseData | DenseData): unknown {
@@ -82,7 +68,7 @@ describe('sparse_reorder and sparse_transpose on webgpu', () => {
         await expectSameAsJs('sparse_transpose', { sp_input, perm: null });
         if (shape.length === 3) await expectSameAsJs('sparse_transpose', { sp_input, perm: [1, 2, 0] });
         // Already ordered: no pass, the identity.
-        const ordered = (jsKernels.sparse_reorder({ sp_input }) as { output: SparseData }).output;
+        const ordered = (jsOf('sparse_reorder')({ sp_input }) as { output: SparseData }).output;
         await expectSameAsJs('sparse_reorder', { sp_input: ordered });
       });
 
@@ -333,7 +319,7 @@ describe('sparse_fill_empty_rows on webgpu', () => {
         const sp_input = randomSparse(r, shape, nnz, dtype);
         const default_value = dtype === 'int32' ? -9 : 2.5;
         await expectSameAsJs('sparse_fill_empty_rows', { sp_input, default_value });
-        const ordered = (jsKernels.sparse_reorder({ sp_input }) as { output: SparseData }).output;
+        const ordered = (jsOf('sparse_reorder')({ sp_input }) as { output: SparseData }).output;
         await expectSameAsJs('sparse_fill_empty_rows', { sp_input: ordered, default_value: 0 });
       });
 

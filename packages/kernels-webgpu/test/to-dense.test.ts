@@ -1,19 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isDelegation, type DenseData, type DType, type Scalar, type SparseData } from '@sparse/kernel-abi';
+import { describe, expect, it } from 'vitest';
+import { backend, onGpu, useBackend } from './backend.js';
+import type { DenseData, DType, Scalar, SparseData } from '@sparse/kernel-abi';
 import { kernels as jsKernels } from '@sparse/kernels-js';
 import { rng, type Rng } from '@sparse/test-kit/seeded-random';
-import { createWebGpuBackend, REASONS, type WebGpuBackend } from '../src/index.js';
+import { REASONS } from '../src/index.js';
 
 // sparse_tensor_to_dense on WebGPU (SwiftShader in CI), against the JS kernel: bit for bit, values move as words.
 
-let backend: WebGpuBackend;
-
-beforeAll(async () => {
-  process.env.VK_ICD_FILENAMES ??= '/usr/lib/chromium/vk_swiftshader_icd.json';
-  backend = await createWebGpuBackend();
-}, 60_000);
-
-afterAll(() => backend?.destroy());
+useBackend();
 
 const OP = 'sparse_tensor_to_dense';
 
@@ -24,10 +18,8 @@ interface Args {
 }
 
 async function gpu(args: Args): Promise<{ output: DenseData; reason?: string }> {
-  const result = await backend.kernels[OP](args as unknown as Record<string, unknown>);
-  return isDelegation(result)
-    ? { output: (result.outputs as { output: DenseData }).output, reason: result.reason }
-    : { output: (result as { output: DenseData }).output };
+  const { outputs, reason } = await onGpu<{ output: DenseData }>(OP, args as unknown as Record<string, unknown>);
+  return { output: outputs.output, reason };
 }
 
 const js = (args: Args): DenseData => jsKernels.sparse_tensor_to_dense(args).output;

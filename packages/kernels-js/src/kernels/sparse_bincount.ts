@@ -1,11 +1,10 @@
 import type { DType, SparseBincountKernel } from '@sparse/kernel-abi';
 import { allocIndices, allocValues } from '@sparse/kernel-abi';
-import { canonicalOrder } from '../canonical-order.js';
+import { bincountPlan, sameKey } from '../bincount-plan.js';
 
 /**
- * Counts each value per batch row (axis -1 over a rank-2 input) or overall: the counted entries (those below
- * maxlength, where given) keyed by [row, value] or [value], put in canonical order by one stable sort, then each run of
- * one key summed into one output entry in that order (so float32 weight sums round as TensorFlow's, entry by entry).
+ * Counts each value per batch row (axis -1 over a rank-2 input) or overall: the counted entries in canonical order
+ * of their keys (bincountPlan), then each run of one key summed into one output entry in that order (so float32 weight sums round as TensorFlow's, entry by entry).
  * The runtime has checked the axis, the rank, the weights' indices and every value (>= 0, counted ones at most
  * 2^53 - 1). O(n log n) in the stored values.
  */
@@ -17,31 +16,9 @@ export const sparseBincount: SparseBincountKernel = ({
   maxlength,
   binary_output,
 }) => {
-  const vals = values.values as Int32Array | BigInt64Array;
-  const n = vals.length;
-  const byRow = axis === -1 && values.shape.length === 2;
-  const cap = maxlength ?? -1;
-  // The entries counted, and the largest value among them (TensorFlow's kernel starts it at 0).
-  const counted: number[] = [];
-  let largest = 0;
-  for (let i = 0; i < n; i++) {
-    const v = Number(vals[i]);
-    if (cap >= 0 && v >= cap) continue;
-    counted.push(i);
-    if (v > largest) largest = v;
-  }
-  const size = cap >= 0 ? cap : Math.max(largest + 1, minlength ?? -1);
-  const shape = byRow ? [values.shape[0], size] : [size];
+  const { counted, shape, keys, order } = bincountPlan(values, axis, minlength, maxlength);
   const rank = shape.length;
   const m = counted.length;
-  const keys = new Float64Array(m * rank);
-  const inRank = values.shape.length;
-  for (let j = 0; j < m; j++) {
-    const i = counted[j];
-    if (byRow) keys[j * 2] = values.indices[i * inRank];
-    keys[j * rank + rank - 1] = Number(vals[i]);
-  }
-  const order = canonicalOrder(keys, m, shape);
   const dtype = weights?.dtype ?? values.dtype;
   // Each run of one key is one output entry.
   let runs = 0;
@@ -65,11 +42,6 @@ export const sparseBincount: SparseBincountKernel = ({
   }
   return { output: { kind: 'sparse', indices, values: out, shape, dtype } };
 };
-
-function sameKey(keys: Float64Array, a: number, b: number, rank: number): boolean {
-  for (let d = 0; d < rank; d++) if (keys[a * rank + d] !== keys[b * rank + d]) return false;
-  return true;
-}
 
 /** 0, 1 and the sum of two values in the dtype: float32 rounds, int32 and int64 wrap. */
 function arithmetic(dtype: DType): {

@@ -1,6 +1,6 @@
 /// <reference types="@webgpu/types" />
 import { allocIndices, delegation, magnitude as M, magnitudesOf, type SparseData } from '@sparse/kernel-abi';
-import { canonicalOrder } from '@sparse/kernels-js/internals';
+import { bincountPlan, sameKey } from '@sparse/kernels-js/internals';
 import { ENTRY } from '../context.js';
 import type { KernelFactory } from '../kernel.js';
 import { allNormal, REASONS } from '../delegation.js';
@@ -43,30 +43,9 @@ export const sparseBincount: KernelFactory<'sparse_bincount'> = (ctx, js) => asy
   const { values, weights, axis, minlength, maxlength } = args;
   const dtype = weights?.dtype ?? values.dtype;
   if (dtype !== 'int32' && dtype !== 'float32') return delegation(js(args), REASONS.notComputed(dtype));
-  const vals = values.values as Int32Array | BigInt64Array;
-  const n = vals.length;
-  const byRow = axis === -1 && values.shape.length === 2;
-  const cap = maxlength ?? -1;
-  const counted: number[] = [];
-  let largest = 0;
-  for (let i = 0; i < n; i++) {
-    const v = Number(vals[i]);
-    if (cap >= 0 && v >= cap) continue;
-    counted.push(i);
-    if (v > largest) largest = v;
-  }
-  const size = cap >= 0 ? cap : Math.max(largest + 1, minlength ?? -1);
-  const shape = byRow ? [values.shape[0], size] : [size];
+  const { counted, shape, keys, order } = bincountPlan(values, axis, minlength, maxlength);
   const rank = shape.length;
   const m = counted.length;
-  const keys = new Float64Array(m * rank);
-  const inRank = values.shape.length;
-  for (let j = 0; j < m; j++) {
-    const i = counted[j];
-    if (byRow) keys[j * 2] = values.indices[i * inRank];
-    keys[j * rank + rank - 1] = Number(vals[i]);
-  }
-  const order = canonicalOrder(keys, m, shape);
   // runPtr: each run's first position in `order`; slot: each counted entry's output entry.
   const runPtr = new Uint32Array(m + 1);
   const slot = new Uint32Array(m);
@@ -129,8 +108,3 @@ export const sparseBincount: KernelFactory<'sparse_bincount'> = (ctx, js) => asy
   if (!allNormal(data)) return delegation(js(args), REASONS.nonFiniteResult);
   return result(data);
 };
-
-function sameKey(keys: Float64Array, a: number, b: number, rank: number): boolean {
-  for (let d = 0; d < rank; d++) if (keys[a * rank + d] !== keys[b * rank + d]) return false;
-  return true;
-}
