@@ -1,6 +1,7 @@
 // Index work shared with the other backends (tfjs's shared kernel implementations): they reuse these rather
 // than write the same plans again.
 export { broadcastStrides } from './broadcast.js';
+export { broadcastOffsets } from './families/broadcast-offsets.js';
 export { canonicalOrder } from './canonical-order.js';
 export { rowEnd } from './innermost-rows.js';
 export { reducePlan } from './families/reduce-plan.js';

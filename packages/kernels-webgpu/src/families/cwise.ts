@@ -1,6 +1,6 @@
 import { delegate } from '@sparse/kernel-abi';
 import type { DenseData, KernelResult, SparseData } from '@sparse/kernel-abi';
-import { broadcastStrides } from '@sparse/kernels-js/internals';
+import { broadcastOffsets } from '@sparse/kernels-js/internals';
 import type { WebGpuContext } from '../context.js';
 import { REASONS } from '../delegation.js';
 import type { WebGpuFamilySource } from '../generated/families.js';
@@ -39,14 +39,7 @@ export function cwiseKernel(ctx: WebGpuContext, src: WebGpuFamilySource, js: JsK
     let values: GpuValues = valuesIn(dtype, new ArrayBuffer(0));
     if (n > 0) {
       if (!ctx.fits(4 * n) || !ctx.fits(b.byteLength)) return tooLarge(ctx, js, args);
-      const rank = sp.shape.length;
-      const strides = broadcastStrides(dense.shape, rank);
-      const off = new Uint32Array(n);
-      for (let i = 0; i < n; i++) {
-        let o = 0;
-        for (let d = 0; d < rank; d++) o += sp.indices[i * rank + d] * strides[d];
-        off[i] = o;
-      }
+      const off = Uint32Array.from(broadcastOffsets(sp, dense.shape));
       const out = await runPass(ctx, kernel.wgsl, n, [params(n, 0, scalars), a, b, off, { bytes: 4 * n }], [4]);
       if (!out) return tooLarge(ctx, js, args);
       values = valuesIn(dtype, out[0]);

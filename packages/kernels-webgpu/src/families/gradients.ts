@@ -6,7 +6,8 @@ import {
   type KernelResult,
   type SparseData,
 } from '@sparse/kernel-abi';
-import { broadcastStrides } from '@sparse/kernels-js/internals';
+import { broadcastOffsets } from '@sparse/kernels-js/internals';
+import { groupBy } from '../segments/plan.js';
 import type { WebGpuContext } from '../context.js';
 import { REASONS } from '../delegation.js';
 import type { WebGpuGradientSource } from '../generated/gradients.js';
@@ -16,7 +17,7 @@ import { inputsOk, params, resultBad, tooLarge } from './run.js';
 /**
  * The derived gradient of a map or cwise op on the GPU, float32 (the gradients' other dtype, float64, runs on the
  * JS kernels): each stored entry's part in one thread; a cwise op's dense operand gets, per element, the sum of its
- * entries' parts in entry order (listed on the host by a stable counting sort), so float32 rounds as the JS kernel
+ * entries' parts in entry order (listed on the host by a stable counting sort, as the segment ops group their rows), so float32 rounds as the JS kernel
  * does. Both passes are recorded before one read.
  */
 export function gradientKernel(ctx: WebGpuContext, src: WebGpuGradientSource, js: JsKernel): Kernel {
@@ -47,13 +48,18 @@ export function gradientKernel(ctx: WebGpuContext, src: WebGpuGradientSource, js
       let OB: GPUBuffer | undefined;
       if (!b) ctx.dispatch({ code: wgsl.values, buffers: [P, X, G, O], threads: n });
       if (b) {
-        const off = offsets(sp, dense!.shape);
+        const off = Uint32Array.from(broadcastOffsets(sp, dense!.shape));
         const B = up(b);
         ctx.dispatch({ code: wgsl.values, buffers: [P, X, B, up(off), G, O], threads: n });
-        const { start, count, order } = byOffset(off, size);
+        // The entries at each dense element, in entry order (a stable counting sort by offset).
+        const { start, item } = groupBy(
+          off,
+          size,
+          off.map((_, i) => i),
+        );
         OB = out(4 * size);
         const PB = up(params(size, 0, scalars));
-        ctx.dispatch({ code: wgsl.dense!, buffers: [PB, X, B, G, up(start), up(count), up(order), OB], threads: size });
+        ctx.dispatch({ code: wgsl.dense!, buffers: [PB, X, B, G, up(start), up(item), OB], threads: size });
       }
       const read = await ctx.read([O, 4 * n], ...(OB ? [[OB, 4 * size] as [GPUBuffer, number]] : []));
       const [values, denseGrad] = read.map((r) => new Float32Array(r));
@@ -82,29 +88,4 @@ function mayBeSubnormal(
   // The dense operand's gradient sums its entries' parts: a sum of multiples of the least power of two is one too.
   const b = src.float32.b?.(...ms);
   return !!src.float32.b && !M.add(b, b);
-}
-
-/** Each entry's offset in the (broadcast) dense operand. */
-function offsets(sp: SparseData, shape: readonly number[]): Uint32Array {
-  const rank = sp.shape.length;
-  const strides = broadcastStrides(shape, rank);
-  const off = new Uint32Array(sp.values.length);
-  for (let i = 0; i < off.length; i++) {
-    let o = 0;
-    for (let d = 0; d < rank; d++) o += sp.indices[i * rank + d] * strides[d];
-    off[i] = o;
-  }
-  return off;
-}
-
-/** The entries at each dense element, in entry order: a stable counting sort by offset (linear). */
-function byOffset(off: Uint32Array, size: number): { start: Uint32Array; count: Uint32Array; order: Uint32Array } {
-  const count = new Uint32Array(size);
-  for (const o of off) count[o]++;
-  const start = new Uint32Array(size);
-  for (let p = 1; p < size; p++) start[p] = start[p - 1] + count[p - 1];
-  const fill = start.slice();
-  const order = new Uint32Array(off.length);
-  off.forEach((o, i) => (order[fill[o]++] = i));
-  return { start, count, order };
 }

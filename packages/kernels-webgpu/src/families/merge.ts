@@ -6,7 +6,7 @@ import {
   type SparseData,
   type Values,
 } from '@sparse/kernel-abi';
-import { broadcastStrides, mergePlan, takeMerged } from '@sparse/kernels-js/internals';
+import { broadcastOffsets, mergePlan, takeMerged } from '@sparse/kernels-js/internals';
 import type { WebGpuContext } from '../context.js';
 import { REASONS } from '../delegation.js';
 import type { WebGpuFamilySource } from '../generated/families.js';
@@ -107,15 +107,8 @@ async function mergeDense(
   let data: GpuValues = dv.slice();
   if (n > 0) {
     if (!ctx.fits(4 * n) || !ctx.fits(dv.byteLength)) return tooLarge(ctx, js, args);
-    const rank = sp.shape.length;
-    const strides = broadcastStrides(dn.shape, rank);
-    const off = new Uint32Array(n);
-    for (let i = 0; i < n; i++) {
-      let o = 0;
-      for (let d = 0; d < rank; d++) o += sp.indices[i * rank + d] * strides[d];
-      if (i > 0 && o <= off[i - 1]) return delegate(js, args, REASONS.repeatedEntries);
-      off[i] = o;
-    }
+    const off = Uint32Array.from(broadcastOffsets(sp, dn.shape));
+    for (let i = 1; i < n; i++) if (off[i] <= off[i - 1]) return delegate(js, args, REASONS.repeatedEntries);
     const out = await runPass(ctx, code, n, [params(n, sparseIsA ? 1 : 0, scalars), sv, off, dv], [3]);
     if (!out) return tooLarge(ctx, js, args);
     data = valuesIn(dtype, out[0]);
