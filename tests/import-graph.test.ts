@@ -37,7 +37,7 @@ describe('the import graph', () => {
       'package.json',
       JSON.stringify({
         name: '@sparse/kernels-fake',
-        dependencies: { '@sparse/kernel-abi': '0.1.0' },
+        dependencies: { '@sparse/kernel-abi': '0.1.0', '@sparse/kernels-js': '0.1.0' },
         devDependencies: { vitest: '4.1.12', '@sparse/runtime': '0.1.0' },
       }),
     );
@@ -46,6 +46,11 @@ describe('the import graph', () => {
       `import { a } from '@sparse/kernel-abi';\nimport { b } from 'vitest';\nimport './local.js';\n`,
     );
     write('src/local.ts', `import type { T } from 'undeclared-types';\n`);
+    write(
+      'src/plans.ts',
+      `import { kernels } from '@sparse/kernels-js';\nimport { p } from '@sparse/kernels-js/internals';\n`,
+    );
+    write('scripts/bundle.mjs', `import { it } from 'vitest';\nimport { x } from '../../elsewhere/x.js';\n`);
     write(
       'test/x.test.ts',
       `import { it } from 'vitest';\nimport { rng } from '../../../tools/seeded-random.js';\nimport { createRuntime } from '@sparse/runtime';\nimport { k } from '../src/index.js';\nimport fc from 'fast-check';\nimport { readFileSync } from 'node:fs';\nimport { join } from 'path';\n`,
@@ -68,8 +73,15 @@ describe('the import graph', () => {
       expect(found).toContain('test/x.test.ts imports the runtime from a kernel package');
     });
 
+    it("shipped code reaching into another backend's insides, and a build script reaching outside its package", () => {
+      expect(found).toContain(
+        'src/plans.ts imports @sparse/kernels-js/internals, inside a backend: share it through @sparse/kernel-abi',
+      );
+      expect(found).toContain('scripts/bundle.mjs imports ../../elsewhere/x.js, outside its package');
+    });
+
     it('nothing else: declared packages, files inside the package and Node built-ins pass', () => {
-      expect(found).toHaveLength(5);
+      expect(found).toHaveLength(7);
     });
   });
 

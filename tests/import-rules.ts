@@ -92,10 +92,12 @@ export function modulesUnder(dir: string): string[] {
 }
 
 /**
- * What breaks the rules in one package, one line each (none: it keeps them). Its sources (src/) import only the
- * packages its package.json gives as dependencies or peerDependencies (what an installed package has); its tests
- * (test/) may add its devDependencies; both reach other files only inside the package, and a kernel package
- * (kernels-*) never imports the runtime: the runtime depends on the kernels, so that arrow would close a cycle.
+ * What breaks the rules in one package, one line each (none: it keeps them). Its sources (src/, and bin/ where it
+ * ships a command) import only the packages its package.json gives as dependencies or peerDependencies (what an
+ * installed package has); its tests (test/) and build scripts (scripts/) may add its devDependencies; all reach
+ * other files only inside the package, but that build scripts may use the repository's own tools (tools/). A kernel package (kernels-*) never imports the runtime: the runtime depends
+ * on the kernels, so that arrow would close a cycle. What ships never reaches into a backend's insides (a subpath
+ * of a kernels-* package other than its browser build): what backends share lives in @sparse/kernel-abi.
  * Type-only imports count: a published type that names an undeclared package breaks its users' type check too.
  */
 export function importViolations(packageDir: string): string[] {
@@ -110,6 +112,8 @@ export function importViolations(packageDir: string): string[] {
   const problems: string[] = [];
   for (const [folder, declared] of [
     ['src', shipped],
+    ['bin', shipped],
+    ['scripts', forTests],
     ['test', forTests],
   ] as const) {
     for (const file of modulesUnder(join(packageDir, folder))) {
@@ -118,7 +122,10 @@ export function importViolations(packageDir: string): string[] {
         if (isBuiltin(spec)) continue;
         if (spec.startsWith('.')) {
           const target = resolve(dirname(file), spec);
-          if (relative(packageDir, target).startsWith('..'))
+          if (
+            relative(packageDir, target).startsWith('..') &&
+            !(folder === 'scripts' && isRepoTool(packageDir, target))
+          )
             problems.push(`${where} imports ${spec}, outside its package`);
         } else if (spec.startsWith('#')) {
           if (!Object.hasOwn(manifest.imports ?? {}, spec))
@@ -128,8 +135,22 @@ export function importViolations(packageDir: string): string[] {
         }
         if (isKernelPackage && packageName(spec) === '@sparse/runtime')
           problems.push(`${where} imports the runtime from a kernel package`);
+        if (folder !== 'test' && reachesIntoBackend(spec, manifest.name))
+          problems.push(`${where} imports ${spec}, inside a backend: share it through @sparse/kernel-abi`);
       }
     }
   }
   return problems;
+}
+
+/** Whether a specifier names a module inside another backend package (a subpath but its browser build). */
+function reachesIntoBackend(spec: string, self: string): boolean {
+  const name = packageName(spec);
+  if (!/^@sparse\/kernels-[a-z]+$/.test(name) || name === self || spec === name) return false;
+  return spec.slice(name.length) !== '/browser';
+}
+
+/** Whether a file is one of the repository's build tools (tools/ beside packages/). */
+function isRepoTool(packageDir: string, file: string): boolean {
+  return !relative(resolve(packageDir, '../../tools'), file).startsWith('..');
 }

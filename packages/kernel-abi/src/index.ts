@@ -50,3 +50,19 @@ export {
   type FamilyMagnitudes,
   type MagnitudeFn,
 } from './subnormal-bound.js';
+// The index plans the backends share (tfjs's shared kernel implementations): each backend computes on them rather
+// than write the same planning again.
+export { broadcastStrides } from './plans/broadcast-strides.js';
+export { broadcastOffsets } from './plans/broadcast-offsets.js';
+export { canonicalOrder } from './plans/canonical-order.js';
+export { copyRow, takeRows } from './plans/index-rows.js';
+export { rowEnd, sameRow } from './plans/innermost-rows.js';
+export { reducePlan, type ReducePlan } from './plans/reduce-plan.js';
+export { mergeSortedUnion, type MergePlan } from './plans/merge-sorted.js';
+export { mergePlan, takeMerged } from './plans/merge-plan.js';
+export { matmulPlan, type MatmulPlan } from './plans/matmul-plan.js';
+export { concatShape } from './plans/concat-shape.js';
+export { resolveReshapeTarget } from './plans/reshape-target.js';
+export { segmentRows } from './plans/segment-rows.js';
+export { bincountPlan, sameKey, type BincountPlan } from './plans/bincount-plan.js';
+export { crossPlan, crossTextLengths, forEachCross, type CrossInput, type CrossPlan } from './plans/cross-plan.js';

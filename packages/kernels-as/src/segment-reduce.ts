@@ -1,6 +1,5 @@
 import type { DenseData, DType, KernelResult, SparseSegmentSumArgs } from '@sparse/kernel-abi';
-import { allocValues, delegate, sizeOf } from '@sparse/kernel-abi';
-import { segmentRows } from '@sparse/kernels-js/internals';
+import { allocValues, delegate, segmentRows, sizeOf } from '@sparse/kernel-abi';
 import { bytesPerElement } from './heap.js';
 import { fitsI32, type WasmContext } from './wasm-context.js';
 import { REASONS, WASM_BYTES } from './delegation.js';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { dense, sparse } from '@sparse/test-kit/plain-data';
 import { createGpuBackend, REASONS } from '../src/index.js';
 import type { SparseTensorDenseMatmulArgs } from '@sparse/kernel-abi';
-import { matmulPlan } from '@sparse/kernels-js/internals';
+import { matmulPlan } from '@sparse/kernel-abi';
 import { expectCloseData, runGpu, runJs, valuesOf } from './against-js.js';
 import { matmulCases } from './matmul-cases.js';
 

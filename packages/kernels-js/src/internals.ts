@@ -1,15 +1,24 @@
-// Index work shared with the other backends (tfjs's shared kernel implementations): they reuse these rather
-// than write the same plans again.
-export { broadcastStrides } from './broadcast.js';
-export { broadcastOffsets } from './families/broadcast-offsets.js';
-export { canonicalOrder } from './canonical-order.js';
-export { rowEnd } from './innermost-rows.js';
-export { reducePlan } from './families/reduce-plan.js';
-export { mergePlan, takeMerged } from './families/merge-plan.js';
-export { matmulPlan, type MatmulPlan } from './matmul-plan.js';
-export { concatShape } from './kernels/sparse_concat.js';
-export { resolveReshapeTarget } from './reshape-shape.js';
-export { segmentRows } from './segment-reduce.js';
-export { bincountPlan, sameKey, type BincountPlan } from './bincount-plan.js';
-export { crossPlan, crossTextLengths, type CrossInput, type CrossPlan } from './cross-plan.js';
+// TensorFlow's Fingerprint64, for tests and benches that hash as the cross kernels do.
 export { fingerprint64, fingerprint64Into, fingerprintCat64, fingerprintCat64Into } from './fingerprint.js';
+// TEMPORARY: the plans moved to @sparse/kernel-abi; re-exported until every import is moved.
+export {
+  broadcastStrides,
+  broadcastOffsets,
+  canonicalOrder,
+  rowEnd,
+  reducePlan,
+  mergePlan,
+  takeMerged,
+  matmulPlan,
+  concatShape,
+  resolveReshapeTarget,
+  segmentRows,
+  bincountPlan,
+  sameKey,
+  crossPlan,
+  crossTextLengths,
+  type MatmulPlan,
+  type BincountPlan,
+  type CrossInput,
+  type CrossPlan,
+} from '@sparse/kernel-abi';

@@ -1,5 +1,5 @@
 import type { DenseData } from '@sparse/kernel-abi';
-import { allocValues, sizeOf } from '@sparse/kernel-abi';
+import { allocValues, segmentRows, sizeOf } from '@sparse/kernel-abi';
 
 /** How the rows of one segment combine: their sum, their mean, or their sum over the square root of their count. */
 export type SegmentMode = 'sum' | 'mean' | 'sqrt_n';
@@ -10,11 +10,6 @@ export interface SegmentArgs {
   indices: DenseData;
   segment_ids: DenseData;
   num_segments: number | null;
-}
-
-/** The output's rows: num_segments where given, else the last segment id + 1 (0 without ids). */
-export function segmentRows(ids: ArrayLike<number | bigint>, numSegments: number | null | undefined): number {
-  return numSegments ?? (ids.length === 0 ? 0 : Number(ids[ids.length - 1]) + 1);
 }
 
 /**

@@ -1,5 +1,11 @@
-import { rememberedProductsBound, sizeOf, type CsrData, type DenseData, type SparseData } from '@sparse/kernel-abi';
-import { crossPlan } from '@sparse/kernels-js/internals';
+import {
+  crossPlan,
+  type CsrData,
+  type DenseData,
+  rememberedProductsBound,
+  sizeOf,
+  type SparseData,
+} from '@sparse/kernel-abi';
 import type { DType } from './dtype.js';
 import { ResourceExhaustedError } from './errors.js';
 import { jsHeapRoom } from '#platform-memory';

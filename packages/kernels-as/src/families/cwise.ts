@@ -1,6 +1,5 @@
-import { delegate } from '@sparse/kernel-abi';
+import { broadcastStrides, delegate } from '@sparse/kernel-abi';
 import type { DenseData, KernelResult, SparseData } from '@sparse/kernel-abi';
-import { broadcastStrides } from '@sparse/kernels-js/internals';
 import { fitsI32, scalarArg, type WasmContext } from '../wasm-context.js';
 import { bytesPerElement } from '../heap.js';
 import { REASONS } from '../delegation.js';

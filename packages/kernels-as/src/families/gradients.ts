@@ -1,6 +1,13 @@
 import type { DenseData, KernelResult, SparseData } from '@sparse/kernel-abi';
-import { delegate, KernelError, reducedAxes, rowMajorStrides, sizeOf } from '@sparse/kernel-abi';
-import { broadcastStrides, reducePlan } from '@sparse/kernels-js/internals';
+import {
+  broadcastStrides,
+  delegate,
+  KernelError,
+  reducedAxes,
+  reducePlan,
+  rowMajorStrides,
+  sizeOf,
+} from '@sparse/kernel-abi';
 import { fitsI32, scalarArg, type WasmContext } from '../wasm-context.js';
 import { REASONS } from '../delegation.js';
 import type { FamilyOp } from '../generated/family-ops.js';

@@ -1,6 +1,5 @@
 import type { KernelResult, SparseData } from '@sparse/kernel-abi';
-import { delegate, reducedAxes, rowMajorStrides, sizeOf } from '@sparse/kernel-abi';
-import { reducePlan } from '@sparse/kernels-js/internals';
+import { delegate, reducedAxes, reducePlan, rowMajorStrides, sizeOf } from '@sparse/kernel-abi';
 import { fitsI32, scalarArg, type WasmContext } from '../wasm-context.js';
 import { REASONS } from '../delegation.js';
 import type { FamilyOp } from '../generated/family-ops.js';

@@ -1,6 +1,5 @@
-import { delegate } from '@sparse/kernel-abi';
+import { concatShape, delegate } from '@sparse/kernel-abi';
 import type { KernelTable, OpKernel, SparseData } from '@sparse/kernel-abi';
-import { concatShape } from '@sparse/kernels-js/internals';
 import { bytesPerElement } from '../heap.js';
 import { fitsI32, type WasmContext } from '../wasm-context.js';
 import { REASONS, WASM_BYTES } from '../delegation.js';

@@ -4,9 +4,9 @@ import {
   exactSizeOf,
   type KernelTable,
   type OpKernel,
+  resolveReshapeTarget,
   type SparseData,
 } from '@sparse/kernel-abi';
-import { resolveReshapeTarget } from '@sparse/kernels-js/internals';
 import { fitsI32, type WasmContext } from '../wasm-context.js';
 import { REASONS, WASM_BYTES } from '../delegation.js';
 import { sparse } from '../kernel.js';

@@ -1,6 +1,5 @@
-import { delegate } from '@sparse/kernel-abi';
+import { delegate, matmulPlan } from '@sparse/kernel-abi';
 import type { DenseData, KernelTable, OpKernel } from '@sparse/kernel-abi';
-import { matmulPlan } from '@sparse/kernels-js/internals';
 import { bytesPerElement } from '../heap.js';
 import { fitsI32, type WasmContext } from '../wasm-context.js';
 import { REASONS } from '../delegation.js';

@@ -1,6 +1,12 @@
-import { delegate, isDelegation, type DenseData, type KernelTable, type OpKernel } from '@sparse/kernel-abi';
+import {
+  delegate,
+  type DenseData,
+  isDelegation,
+  type KernelTable,
+  matmulPlan,
+  type OpKernel,
+} from '@sparse/kernel-abi';
 import { kernels as jsKernels } from '@sparse/kernels-js';
-import { matmulPlan } from '@sparse/kernels-js/internals';
 import { bytesPerElement } from '../heap.js';
 import { fitsI32, type WasmContext } from '../wasm-context.js';
 import { REASONS } from '../delegation.js';

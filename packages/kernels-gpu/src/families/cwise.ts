@@ -1,7 +1,6 @@
-import { delegate } from '@sparse/kernel-abi';
+import { broadcastStrides, delegate } from '@sparse/kernel-abi';
 import type { DenseData, KernelResult, SparseData } from '@sparse/kernel-abi';
 import type { GpuFamilySource } from '../generated/families.js';
-import { broadcastStrides } from '@sparse/kernels-js/internals';
 import type { GpuContext } from '../gpu-context.js';
 import type { JsKernel, Args } from '../kernel.js';
 import { allFinite, gpuRefusal, REASONS } from '../delegation.js';

@@ -1,7 +1,6 @@
-import { delegate } from '@sparse/kernel-abi';
+import { broadcastStrides, delegate, mergePlan, takeMerged } from '@sparse/kernel-abi';
 import type { DenseData, KernelResult, SparseData } from '@sparse/kernel-abi';
 import type { GpuFamilySource } from '../generated/families.js';
-import { broadcastStrides, mergePlan, takeMerged } from '@sparse/kernels-js/internals';
 import type { GpuContext } from '../gpu-context.js';
 import { allFinite, EXACT_INT, gpuRefusal, REASONS } from '../delegation.js';
 import { asFloat32, fromGpu, int32FamilyRefusal, rangeOf } from '../int32-route.js';

@@ -1,7 +1,6 @@
-import { delegate } from '@sparse/kernel-abi';
+import { delegate, reducePlan } from '@sparse/kernel-abi';
 import type { KernelResult, SparseData } from '@sparse/kernel-abi';
 import type { GpuFamilySource } from '../generated/families.js';
-import { reducePlan } from '@sparse/kernels-js/internals';
 import type { GpuContext } from '../gpu-context.js';
 import { allFinite, EXACT_INT, gpuRefusal, REASONS } from '../delegation.js';
 import { fromGpu, int32FamilyRefusal, longestGroup, rangeOf } from '../int32-route.js';

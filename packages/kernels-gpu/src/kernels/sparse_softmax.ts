@@ -1,7 +1,6 @@
-import { delegate } from '@sparse/kernel-abi';
+import { delegate, rowEnd } from '@sparse/kernel-abi';
 import type { KernelTable, OpKernel, SparseData } from '@sparse/kernel-abi';
 import type { GpuContext } from '../gpu-context.js';
-import { rowEnd } from '@sparse/kernels-js/internals';
 import { allFinite, EXACT_INT, gpuRefusal, REASONS } from '../delegation.js';
 import { subnormalSoftmaxRefusal } from '../subnormal-bound.js';
 

@@ -1,7 +1,6 @@
-import { delegate } from '@sparse/kernel-abi';
+import { delegate, matmulPlan } from '@sparse/kernel-abi';
 import type { DenseData, KernelTable, OpKernel } from '@sparse/kernel-abi';
 import type { GpuContext, Staged } from '../gpu-context.js';
-import { matmulPlan } from '@sparse/kernels-js/internals';
 import { allFinite, EXACT_INT, gpuRefusal, REASONS } from '../delegation.js';
 import { asFloat32, fromGpu, int32MatmulRefusal } from '../int32-route.js';
 import { subnormalMatmulRefusal } from '../subnormal-bound.js';

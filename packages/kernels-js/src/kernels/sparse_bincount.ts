@@ -1,6 +1,5 @@
 import type { DType, SparseBincountKernel } from '@sparse/kernel-abi';
-import { allocIndices, allocValues } from '@sparse/kernel-abi';
-import { bincountPlan, sameKey } from '../bincount-plan.js';
+import { allocIndices, allocValues, bincountPlan, sameKey } from '@sparse/kernel-abi';
 
 /**
  * Counts each value per batch row (axis -1 over a rank-2 input) or overall: the counted entries in canonical order

@@ -1,7 +1,5 @@
-import type { SparseConcatKernel, SparseData } from '@sparse/kernel-abi';
-import { canonicalOrder } from '../canonical-order.js';
-import { takeRows } from '../index-rows.js';
-import { allocValues, copyValue, takeValues } from '@sparse/kernel-abi';
+import type { SparseConcatKernel } from '@sparse/kernel-abi';
+import { allocValues, canonicalOrder, concatShape, copyValue, takeRows, takeValues } from '@sparse/kernel-abi';
 
 /**
  * The inputs concatenated along `axis` (checked by the runtime: a non-empty list, one rank, an axis in range,
@@ -55,16 +53,3 @@ export const sparseConcat: SparseConcatKernel = ({ axis, sp_inputs, expand_nonco
     },
   };
 };
-
-/** The sum of the sizes along `ax`; every other dim that of the first input, or the largest with `expand`. */
-export function concatShape(inputs: readonly SparseData[], ax: number, expand: boolean): number[] {
-  const shape = [...inputs[0].shape];
-  shape[ax] = 0;
-  for (const s of inputs) {
-    s.shape.forEach((d, j) => {
-      if (j === ax) shape[j] += d;
-      else if (expand && d > shape[j]) shape[j] = d;
-    });
-  }
-  return shape;
-}

@@ -1,5 +1,11 @@
-import { allocIndices, allocValues, type SparseCrossKernel } from '@sparse/kernel-abi';
-import { crossPlan, forEachCross, type CrossInput } from '../cross-plan.js';
+import {
+  allocIndices,
+  allocValues,
+  type CrossInput,
+  crossPlan,
+  forEachCross,
+  type SparseCrossKernel,
+} from '@sparse/kernel-abi';
 
 /** A column's features as text: strings as they are, integers in decimal (TensorFlow's std::to_string). */
 function featureTexts(x: CrossInput): ArrayLike<string> {

@@ -1,5 +1,12 @@
-import { allocIndices, allocValues, type Scalar, type SparseCrossHashedKernel } from '@sparse/kernel-abi';
-import { crossPlan, forEachCross, type CrossInput } from '../cross-plan.js';
+import {
+  allocIndices,
+  allocValues,
+  type CrossInput,
+  crossPlan,
+  forEachCross,
+  type Scalar,
+  type SparseCrossHashedKernel,
+} from '@sparse/kernel-abi';
 import { fingerprint64Into, fingerprintCat64Into } from '../fingerprint.js';
 
 /** tf.sparse.cross_hashed's key where none is given (its `_DEFAULT_HASH_KEY`), as [high, low] halves. */

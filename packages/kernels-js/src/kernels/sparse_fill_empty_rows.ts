@@ -1,6 +1,5 @@
 import type { SparseFillEmptyRowsKernel } from '@sparse/kernel-abi';
-import { copyRow } from '../index-rows.js';
-import { allocValues, copyValue, storageValue, type Element } from '@sparse/kernel-abi';
+import { allocValues, copyRow, copyValue, type Element, storageValue } from '@sparse/kernel-abi';
 
 /**
  * Every row (index along dim 0) of `sp_input` that holds no entry gets one, `default_value` at `[row, 0, ..., 0]`.

@@ -1,7 +1,5 @@
 import type { SparseMergeKernel } from '@sparse/kernel-abi';
-import { canonicalOrder } from '../canonical-order.js';
-import { takeRows } from '../index-rows.js';
-import { takeValues } from '@sparse/kernel-abi';
+import { canonicalOrder, takeRows, takeValues } from '@sparse/kernel-abi';
 
 /**
  * Entry i of the output sits at `sp_ids[0].indices[i][:-1]` followed by the i-th id of each SparseTensor of

@@ -1,7 +1,5 @@
 import type { SparseReorderKernel } from '@sparse/kernel-abi';
-import { canonicalOrder } from '../canonical-order.js';
-import { takeRows } from '../index-rows.js';
-import { takeValues } from '@sparse/kernel-abi';
+import { canonicalOrder, takeRows, takeValues } from '@sparse/kernel-abi';
 
 /** `sp_input` in canonical row-major order; entries with the same index keep their relative order. */
 export const sparseReorder: SparseReorderKernel = ({ sp_input }) => {

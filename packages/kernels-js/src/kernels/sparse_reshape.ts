@@ -1,6 +1,5 @@
 import type { SparseReshapeKernel } from '@sparse/kernel-abi';
-import { resolveReshapeTarget } from '../reshape-shape.js';
-import { exactRowMajorStrides, rowMajorStrides, sizeOf } from '@sparse/kernel-abi';
+import { exactRowMajorStrides, resolveReshapeTarget, rowMajorStrides, sizeOf } from '@sparse/kernel-abi';
 
 /**
  * `sp_input` with its dense shape changed to `shape` (one -1 inferred), as TensorFlow's SparseReshape: each index

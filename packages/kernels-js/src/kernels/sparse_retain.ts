@@ -1,6 +1,5 @@
 import type { SparseRetainKernel } from '@sparse/kernel-abi';
-import { takeRows } from '../index-rows.js';
-import { takeValues } from '@sparse/kernel-abi';
+import { takeRows, takeValues } from '@sparse/kernel-abi';
 
 /** The entries of `sp_input` whose `to_retain` flag is true, in their input order; the dense shape stays. O(N). */
 export const sparseRetain: SparseRetainKernel = ({ sp_input, to_retain }) => {

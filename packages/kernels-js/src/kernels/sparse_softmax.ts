@@ -1,5 +1,5 @@
 import type { SparseSoftmaxKernel } from '@sparse/kernel-abi';
-import { rowEnd } from '../innermost-rows.js';
+import { rowEnd } from '@sparse/kernel-abi';
 
 /**
  * Softmax over the stored values of each innermost row (the entries that agree on every dim but the last),

@@ -1,6 +1,5 @@
 import type { SparseSoftmaxGradKernel } from '@sparse/kernel-abi';
-import { allocValues } from '@sparse/kernel-abi';
-import { rowEnd } from '../innermost-rows.js';
+import { allocValues, rowEnd } from '@sparse/kernel-abi';
 
 /**
  * Per innermost row of the softmax's output y (a run of entries: the runtime has checked the order), the gradient

@@ -1,5 +1,5 @@
 import type { DenseData, SparseTensorDenseMatmulGradKernel } from '@sparse/kernel-abi';
-import { matmulPlan } from '../matmul-plan.js';
+import { matmulPlan } from '@sparse/kernel-abi';
 import { transposeMatrix } from '../matmul-rows.js';
 import { sampledProducts } from '../sampled-products.js';
 import { sparseTensorDenseMatmul } from './sparse_tensor_dense_matmul.js';

@@ -1,7 +1,5 @@
 import type { SparseTransposeKernel } from '@sparse/kernel-abi';
-import { canonicalOrder } from '../canonical-order.js';
-import { takeRows } from '../index-rows.js';
-import { takeValues } from '@sparse/kernel-abi';
+import { canonicalOrder, takeRows, takeValues } from '@sparse/kernel-abi';
 
 /**
  * Output dim d is input dim `perm[d]` (null: the dims reversed): each index is permuted, the dense shape too, and

@@ -1,6 +1,5 @@
-import { delegate } from '@sparse/kernel-abi';
+import { broadcastOffsets, delegate } from '@sparse/kernel-abi';
 import type { DenseData, KernelResult, SparseData } from '@sparse/kernel-abi';
-import { broadcastOffsets } from '@sparse/kernels-js/internals';
 import type { WebGpuContext } from '../context.js';
 import { REASONS } from '../delegation.js';
 import type { WebGpuFamilySource } from '../generated/families.js';

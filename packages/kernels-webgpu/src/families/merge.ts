@@ -1,12 +1,14 @@
 import {
   allocValues,
+  broadcastOffsets,
   delegate,
   type DenseData,
   type KernelResult,
+  mergePlan,
   type SparseData,
+  takeMerged,
   type Values,
 } from '@sparse/kernel-abi';
-import { broadcastOffsets, mergePlan, takeMerged } from '@sparse/kernels-js/internals';
 import type { WebGpuContext } from '../context.js';
 import { REASONS } from '../delegation.js';
 import type { WebGpuFamilySource } from '../generated/families.js';

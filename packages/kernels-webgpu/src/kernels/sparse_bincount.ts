@@ -1,6 +1,13 @@
 /// <reference types="@webgpu/types" />
-import { allocIndices, delegation, magnitude as M, magnitudesOf, type SparseData } from '@sparse/kernel-abi';
-import { bincountPlan, sameKey } from '@sparse/kernels-js/internals';
+import {
+  allocIndices,
+  bincountPlan,
+  delegation,
+  magnitude as M,
+  magnitudesOf,
+  sameKey,
+  type SparseData,
+} from '@sparse/kernel-abi';
 import { ENTRY } from '../context.js';
 import type { KernelFactory } from '../kernel.js';
 import { allNormal, REASONS } from '../delegation.js';

@@ -1,5 +1,4 @@
-import { delegation, type DenseData } from '@sparse/kernel-abi';
-import { matmulPlan } from '@sparse/kernels-js/internals';
+import { delegation, type DenseData, matmulPlan } from '@sparse/kernel-abi';
 import type { KernelFactory } from '../kernel.js';
 import { allNormal, REASONS } from '../delegation.js';
 import { csrOf, recordSpmm, strides } from '../matmul/spmm.js';

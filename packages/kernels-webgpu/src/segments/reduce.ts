@@ -1,12 +1,12 @@
 import {
   delegation,
-  magnitude as M,
-  magnitudesOf,
-  sizeOf,
   type DenseData,
   type KernelResult,
+  magnitude as M,
+  magnitudesOf,
+  segmentRows,
+  sizeOf,
 } from '@sparse/kernel-abi';
-import { segmentRows } from '@sparse/kernels-js/internals';
 import { ENTRY, type WebGpuContext } from '../context.js';
 import { allNormal, REASONS } from '../delegation.js';
 import { runPass, valuesIn, type Binding } from '../families/run.js';

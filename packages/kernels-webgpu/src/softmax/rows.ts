@@ -1,5 +1,4 @@
-import { magnitude as M, magnitudesOf, type SparseData } from '@sparse/kernel-abi';
-import { rowEnd } from '@sparse/kernels-js/internals';
+import { magnitude as M, magnitudesOf, rowEnd, type SparseData } from '@sparse/kernel-abi';
 import { ENTRY } from '../context.js';
 import { sumOf } from '../segments/plan.js';
 

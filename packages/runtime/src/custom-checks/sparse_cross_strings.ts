@@ -1,5 +1,5 @@
 import type { DenseData, SparseData } from '@sparse/kernel-abi';
-import { crossPlan, crossTextLengths } from '@sparse/kernels-js/internals';
+import { crossPlan, crossTextLengths } from '@sparse/kernel-abi';
 import { guardNewStrings } from '../memory-guard.js';
 
 /**

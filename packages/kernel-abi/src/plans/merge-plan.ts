@@ -1,6 +1,6 @@
-import type { SparseData, Values } from '@sparse/kernel-abi';
-import { mergeSortedUnion, type MergePlan } from '../merge-sorted.js';
-import { copyRow } from '../index-rows.js';
+import type { SparseData, Values } from '../generated/kernel-types.js';
+import { copyRow } from './index-rows.js';
+import { mergeSortedUnion, type MergePlan } from './merge-sorted.js';
 
 /**
  * The entries of a merge of two canonically ordered operands of one shape: their union, or (intersection) only

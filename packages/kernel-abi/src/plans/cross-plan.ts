@@ -1,4 +1,4 @@
-import type { DenseData, SparseData } from '@sparse/kernel-abi';
+import type { DenseData, SparseData } from '../generated/kernel-types.js';
 
 /** An input of a feature cross: a batch-first matrix, sparse (rank 2) or dense (rank 2). */
 export type CrossInput = SparseData | DenseData;

@@ -1,4 +1,4 @@
-import { compareIndexRows } from '@sparse/kernel-abi';
+import { compareIndexRows } from '../compare-indices.js';
 
 /** The union of two index lists: for output entry k, the row of `a` (`fromA[k]`) and of `b` (`fromB[k]`) it holds, -1 where absent. */
 export interface MergePlan {

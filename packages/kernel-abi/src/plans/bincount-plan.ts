@@ -1,4 +1,4 @@
-import type { SparseData } from '@sparse/kernel-abi';
+import type { SparseData } from '../generated/kernel-types.js';
 import { canonicalOrder } from './canonical-order.js';
 
 /** What bincount counts, and where: the same plan on every backend. */

@@ -1,5 +1,5 @@
-import { compareIndexRows, isSortedRows } from '@sparse/kernel-abi';
-import { linearOffsets, rowMajorStrides, sizeOf } from '@sparse/kernel-abi';
+import { compareIndexRows, isSortedRows } from '../compare-indices.js';
+import { linearOffsets, rowMajorStrides, sizeOf } from '../strides.js';
 
 /**
  * The stable permutation that puts the `n` index rows of `indices` (dense shape `shape`) in canonical row-major

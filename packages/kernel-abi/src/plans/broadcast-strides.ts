@@ -1,4 +1,4 @@
-import { rowMajorStrides } from '@sparse/kernel-abi';
+import { rowMajorStrides } from '../strides.js';
 
 /**
  * Strides that read a dense tensor of shape `denseShape` broadcast (numpy rules, aligned on the right) to a

@@ -1,4 +1,4 @@
-import type { DenseData, SparseData, SparseTensorDenseMatmulArgs } from '@sparse/kernel-abi';
+import type { DenseData, SparseData, SparseTensorDenseMatmulArgs } from '../generated/kernel-types.js';
 
 /**
  * sparse_tensor_dense_matmul as one product S·D, whichever operand is sparse: S the sparse operand with its

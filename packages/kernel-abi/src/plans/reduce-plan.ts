@@ -1,5 +1,6 @@
-import type { SparseData } from '@sparse/kernel-abi';
-import { rowMajorStrides, sizeOf, reducedAxes } from '@sparse/kernel-abi';
+import type { SparseData } from '../generated/kernel-types.js';
+import { reducedAxes } from '../axes.js';
+import { rowMajorStrides, sizeOf } from '../strides.js';
 
 /** How the stored entries of a tensor fall into the groups of a reduction. */
 export interface ReducePlan {

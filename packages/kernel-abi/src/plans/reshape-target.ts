@@ -1,4 +1,4 @@
-import { exactSizeOf } from '@sparse/kernel-abi';
+import { exactSizeOf } from '../strides.js';
 
 /**
  * The dense shape a reshape target names: `target` with its one -1 (if any) replaced by the size that keeps the
