@@ -1,34 +1,57 @@
 import { readFileSync } from 'node:fs';
 import Handlebars from 'handlebars';
 import { tsHeader } from './header.js';
+import { emitJs } from './expr/emit-js.js';
 import { emitWgsl, NotWgsl, wgslHelpers } from './expr/emit-wgsl.js';
 import { emitMagnitude } from './expr/emit-magnitude.js';
 import { variablesOf } from './expr/variables.js';
 import type { Expr } from './expr/ast.js';
-import { UPSTREAM, type DerivedGradient } from './gradient-specs.js';
+import { UPSTREAM, type DerivedGradient, type VjpField } from './gradient-specs.js';
 import type { LoadedSpec } from './spec-types.js';
 
 const hb = Handlebars.create();
 hb.registerHelper('eq', (a: unknown, b: unknown) => a === b);
 hb.registerHelper('json', (a: unknown) => JSON.stringify(a));
 
-/** The derived gradients WGSL computes: a map's (one value per entry) and a cwise op's (and its dense operand's sums). */
-const FAMILIES = ['map', 'cwise'] as const;
+/**
+ * The derived gradients WGSL computes: a map's (one value per entry), a cwise op's (and its dense operand's sums),
+ * a merge's (the merge walked again) and a reduce's (each group's steps taken back).
+ */
+const FAMILIES = ['map', 'cwise', 'merge', 'reduce'] as const;
 type Derived = LoadedSpec & { derived: DerivedGradient };
 
-/** Whether the webgpu backend generates this derived gradient op (float32: the gradients' only dtype WGSL has). */
-export function webGpuGeneratesGradient(s: LoadedSpec): boolean {
-  return (
-    s.derived !== undefined &&
-    (FAMILIES as readonly string[]).includes(s.derived.kernel.family) &&
-    s.derived.dtypes.includes('float32')
-  );
+/** The float32 value a reduce's accumulator starts from, as the JS gradient kernel holds it (a literal), if one. */
+function reduceInit(d: DerivedGradient): string | undefined {
+  const init = d.kernel.exprs.init;
+  const text = init ? emitJs(init, 'float32', {}) : '';
+  return /^-?(Infinity|\d+(\.\d+)?(e[+-]?\d+)?)$/.test(text) ? text : undefined;
 }
 
 /**
- * `kernels-webgpu/src/generated/gradients.ts`: for each derived gradient of a map or cwise op, the float32 WGSL of
- * its vector-Jacobian products (or why WGSL cannot compute them), and each product over float32 magnitudes, which
- * the host evaluates to keep subnormal steps off the GPU.
+ * Whether the webgpu backend generates this derived gradient op (float32: the gradients' only dtype WGSL has). A
+ * reduce whose gradient goes through a finalize step or the implicit zeros, or starts from no literal, is not.
+ */
+export function webGpuGeneratesGradient(s: LoadedSpec): boolean {
+  const d = s.derived;
+  if (!d || !(FAMILIES as readonly string[]).includes(d.kernel.family) || !d.dtypes.includes('float32')) return false;
+  if (d.kernel.family !== 'reduce') return true;
+  return d.vjps.finalize === undefined && d.kernel.implicitZeros !== 'include' && reduceInit(d) !== undefined;
+}
+
+/** Per family: the variables a product reads, by position (then the scalars), and the products it computes. */
+const OPERANDS = { map: ['x'], cwise: ['a', 'b'], merge: ['a', 'b'], reduce: ['x', 'acc'] } as const;
+const FIELDS: Record<(typeof FAMILIES)[number], VjpField[]> = {
+  map: ['x'],
+  cwise: ['a', 'b'],
+  merge: ['a', 'b', 'only_a', 'only_b'],
+  reduce: ['x', 'acc'],
+};
+
+/**
+ * `kernels-webgpu/src/generated/gradients.ts`: for each derived gradient of a map, cwise, merge or reduce op, the
+ * float32 WGSL of its vector-Jacobian products (with a merge's and a reduce's forward steps, which they go back
+ * through), or why WGSL cannot compute them, and each product over float32 magnitudes, which the host evaluates to
+ * keep subnormal steps off the GPU.
  */
 export function emitWebGpuGradients(specs: LoadedSpec[], templatePath: string): string {
   const template = hb.compile(readFileSync(templatePath, 'utf8'), { noEscape: true, strict: true });
@@ -37,10 +60,10 @@ export function emitWebGpuGradients(specs: LoadedSpec[], templatePath: string): 
     .map((s) => {
       const d = s.derived;
       const k = d.kernel;
-      const operands = k.family === 'map' ? ['x'] : ['a', 'b'];
+      const family = k.family;
+      const operands: readonly string[] = OPERANDS[family];
       const names = [...operands, UPSTREAM, ...k.roles.scalars];
-      const fields = (k.family === 'map' ? ['x'] : ['a', 'b']) as ('x' | 'a' | 'b')[];
-      const vjps = fields.map((f) => ({ f, e: d.vjps[f] })).filter((v): v is { f: 'x' | 'a' | 'b'; e: Expr } => !!v.e);
+      const vjps = FIELDS[family].map((f) => ({ f, e: d.vjps[f] })).filter((v): v is { f: VjpField; e: Expr } => !!v.e);
       // The magnitudes of each product, its variables by position (one it does not read keeps its place under a _).
       const magnitudes = vjps.map(({ f, e }) => {
         const read = variablesOf(e, new Set<string>());
@@ -52,32 +75,59 @@ export function emitWebGpuGradients(specs: LoadedSpec[], templatePath: string): 
         };
       });
       const vars = Object.fromEntries([
-        ...operands.map((n) => [n, `v_${n}`]),
+        ...['a', 'b', 'x', 'acc', 'out'].map((n) => [n, `v_${n}`]),
         [UPSTREAM, 'v_grad'],
         ...k.roles.scalars.map((sc) => [sc, `s_${sc}`]),
       ]);
-      let wgsl: { not: string } | { helpers: string; scalarLets: string; x?: string; a?: string; b?: string };
+      let wgsl: { not: string } | Record<string, string | boolean>;
       try {
         const helpers = new Set<string>();
-        const code = Object.fromEntries(vjps.map(({ f, e }) => [f, emitWgsl(e, 'float32', vars, helpers)]));
+        const code: Record<string, string> = Object.fromEntries(
+          vjps.map(({ f, e }) => [f, emitWgsl(e, 'float32', vars, helpers)]),
+        );
+        // What a merge and a reduce go back through: a merge's value and keep, a reduce's combine.
+        const forward = (e: Expr | undefined) => (e ? emitWgsl(e, 'float32', vars, helpers) : '');
+        const fwd = {
+          expr: family === 'merge' ? forward(k.exprs.expr) : '',
+          keep: family === 'merge' ? forward(k.exprs.keep) : '',
+          combine: family === 'reduce' ? forward(k.exprs.combine) : '',
+        };
         const scalarLets = k.roles.scalars
           .map((sc, n) => `  let s_${sc} = bitcast<f32>(P[${FIRST_SCALAR + n}]);\n`)
           .join('');
         const helperSource = wgslHelpers(helpers);
-        wgsl = { helpers: helperSource && `${helperSource}\n`, scalarLets, ...code };
+        const zero = '0.0';
+        wgsl = {
+          helpers: helperSource && `${helperSource}\n`,
+          scalarLets,
+          ...fwd,
+          x: code.x ?? zero,
+          a: code.a ?? zero,
+          b: code.b ?? zero,
+          only_a: code.only_a ?? zero,
+          only_b: code.only_b ?? zero,
+          acc: code.acc ?? zero,
+          // A reduce's products that read acc need each step's accumulator: the forward pass.
+          readsAcc: vjps.some(({ e }) => variablesOf(e, new Set<string>()).has('acc')),
+        };
       } catch (e) {
         if (!(e instanceof NotWgsl)) throw e;
         wgsl = { not: e.reason };
       }
+      const r = k.roles;
+      const outputs =
+        family === 'merge'
+          ? { a: `${r.a}_grad`, b: `${r.b}_grad` }
+          : { sparse: `${r.sparse}_grad`, ...(family === 'cwise' ? { dense: `${r.dense}_grad` } : {}) };
       return {
         op: s.name,
-        family: k.family,
+        family,
         forward: d.forward,
-        roles: k.roles,
-        outputs: {
-          sparse: `${k.roles.sparse}_grad`,
-          ...(k.family === 'cwise' ? { dense: `${k.roles.dense}_grad` } : {}),
-        },
+        roles: r,
+        outputs,
+        output: d.output,
+        denseOperands: s.args.some((a) => a.type === 'sparse_or_dense'),
+        init: family === 'reduce' ? reduceInit(d) : undefined,
         magnitudes,
         wgsl,
       };

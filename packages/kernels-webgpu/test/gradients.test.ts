@@ -4,9 +4,9 @@ import { onGpu, onJs, useBackend, type Args } from './backend.js';
 import { dense, sparse } from '@sparse/test-kit/plain-data';
 import { rng, type Rng } from '@sparse/test-kit/seeded-random';
 import { REASONS } from '../src/delegation.js';
-import { WEBGPU_GRADIENTS } from '../src/generated/gradients.js';
+import { WEBGPU_GRADIENTS, type WebGpuGradientSource } from '../src/generated/gradients.js';
 
-// The derived gradients of the map and cwise ops on WebGPU (SwiftShader in CI), against the JS kernels on seeded
+// The derived gradients of the map and cwise ops on WebGPU (merge and reduce: merge-reduce-gradients.test.ts) (SwiftShader in CI), against the JS kernels on seeded
 // random inputs: each runs on the GPU in float32, and the dense operand's gradient sums repeated and broadcast
 // entries as the JS kernel does.
 
@@ -28,7 +28,7 @@ const draw = (r: Rng, n: number, lo = 0.2, hi = 0.8) => Array.from({ length: n }
  * gradient adds repeated entries), `grad` of its values, and for a cwise op a dense operand of `denseShape`.
  */
 function callOf(op: string, r: Rng, n: number, denseShape: number[], dtype: 'float32' | 'float64' = 'float32'): Args {
-  const src = WEBGPU_GRADIENTS[op];
+  const src = WEBGPU_GRADIENTS[op] as WebGpuGradientSource;
   const indices = Array.from({ length: n }, () => [r.int(6), r.int(5)]);
   const args: Args = { [src.roles.sparse!]: sparse(indices, draw(r, n), [6, 5], dtype) };
   if (src.roles.dense) {
@@ -58,6 +58,7 @@ describe('derived gradients on WebGPU', () => {
   });
 
   for (const [op, src] of Object.entries(WEBGPU_GRADIENTS)) {
+    if (src.family !== 'map' && src.family !== 'cwise') continue;
     it(`${op}: float32 on the GPU, as the JS kernel computes it`, async () => {
       const r = rng(op.length * 7919);
       // Broadcast shapes for a cwise op's dense operand: the full shape, a row, a column.

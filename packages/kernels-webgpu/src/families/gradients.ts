@@ -1,4 +1,5 @@
 import {
+  broadcastOffsets,
   delegate,
   magnitude as M,
   magnitudesOf,
@@ -6,21 +7,28 @@ import {
   type KernelResult,
   type SparseData,
 } from '@sparse/kernel-abi';
-import { broadcastOffsets } from '@sparse/kernels-js/internals';
 import { groupBy } from '../segments/plan.js';
 import type { WebGpuContext } from '../context.js';
 import { REASONS } from '../delegation.js';
-import type { WebGpuGradientSource } from '../generated/gradients.js';
+import type { WebGpuGradient, WebGpuGradientSource } from '../generated/gradients.js';
+import { mergeGradientKernel, reduceGradientKernel } from './chain-gradients.js';
 import type { Args, JsKernel, Kernel } from '../kernel.js';
 import { inputsOk, params, resultBad, tooLarge } from './run.js';
 
 /**
- * The derived gradient of a map or cwise op on the GPU, float32 (the gradients' other dtype, float64, runs on the
- * JS kernels): each stored entry's part in one thread; a cwise op's dense operand gets, per element, the sum of its
- * entries' parts in entry order (listed on the host by a stable counting sort, as the segment ops group their rows), so float32 rounds as the JS kernel
- * does. Both passes are recorded before one read.
+ * The derived gradient of an expression-family op on the GPU: merge and reduce in chain-gradients.ts; map and cwise
+ * here, float32 (the gradients' other dtype, float64, runs on the JS kernels): each stored entry's part in one
+ * thread; a cwise op's dense operand gets, per element, the sum of its entries' parts in entry order (listed on the
+ * host by a stable counting sort, as the segment ops group their rows), so float32 rounds as the JS kernel does.
+ * Both passes are recorded before one read.
  */
-export function gradientKernel(ctx: WebGpuContext, src: WebGpuGradientSource, js: JsKernel): Kernel {
+export function gradientKernel(ctx: WebGpuContext, src: WebGpuGradient, js: JsKernel): Kernel {
+  if (src.family === 'merge') return mergeGradientKernel(ctx, src, js);
+  if (src.family === 'reduce') return reduceGradientKernel(ctx, src, js);
+  return valuesGradientKernel(ctx, src, js);
+}
+
+function valuesGradientKernel(ctx: WebGpuContext, src: WebGpuGradientSource, js: JsKernel): Kernel {
   return async (args: Args): Promise<KernelResult<Args>> => {
     const sp = args[src.roles.sparse!] as SparseData;
     if (sp.dtype !== 'float32') return delegate(js, args, REASONS.notComputed(sp.dtype));

@@ -15,7 +15,7 @@ const DRIVERS: Record<
 
 /**
  * The expression-family ops generated for WebGPU, by op id (generated/families.ts: every one that allows float32
- * or int32; generated/gradients.ts: the derived gradients of the map and cwise ops): each made from its JS kernel,
+ * or int32; generated/gradients.ts: the derived gradients of every family): each made from its JS kernel,
  * to delegate to. A dtype WGSL does not compute, or whose WGSL meaning
  * is not TensorFlow's for the op (the generated `not`), runs on the JS kernel, saying why.
  */
