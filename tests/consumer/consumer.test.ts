@@ -20,7 +20,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 
 // What a user does with our packages, from this checkout: publish (dry run) and pack each one, install the
 // runtime's tarballs into fresh apps outside the workspace, type-check a strict TypeScript consumer, run it in
-// Node (ES modules and CommonJS) and bundle a page with Vite, webpack and esbuild that runs in headless Chromium.
+// Node (ES modules and CommonJS) and bundle a page with Vite, webpack and esbuild that runs in headless Chromium;
+// then the same with the webgpu backend installed beside it (Dawn in Node, navigator.gpu in Chromium).
 // The app's tools are the devDependencies of app/package.json, installed from the registry like a user's.
 
 const ROOT = join(import.meta.dirname, '../..');
@@ -37,6 +38,7 @@ interface Manifest {
   exports?: unknown;
   imports?: unknown;
   dependencies?: Record<string, string>;
+  devDependencies?: Record<string, string>;
   [key: string]: unknown;
 }
 
@@ -344,6 +346,62 @@ describe('a user of the published packages', () => {
         expectReport(report, 'vite dev', 1);
       } finally {
         dev.stop();
+      }
+    } finally {
+      await browser.close();
+    }
+  }, 300_000);
+
+  /** The report of app/src/webgpu-checks.js, as it must be wherever the webgpu backend runs. */
+  function expectWebGpuReport(report: Record<string, unknown>, where: string): void {
+    expect(report, where).toEqual({
+      backend: 'webgpu',
+      ...EXPECTED,
+      matmulOn: 'the GPU',
+      sync: expect.stringMatching(/^UnimplementedError: .*await rt\.runAsync/),
+    });
+  }
+
+  it('with @sparse/kernels-webgpu installed: runs in Node on Dawn, and bundled by Vite, webpack and esbuild on navigator.gpu in headless Chromium', async () => {
+    const dawn = (JSON.parse(readFileSync(join(ROOT, 'packages/kernels-webgpu/package.json'), 'utf8')) as Manifest)
+      .devDependencies!.webgpu;
+    npm(['install', '--no-audit', '--no-fund', tarballs.get('@sparse/kernels-webgpu')!, `webgpu@${dawn}`], app);
+    expectWebGpuReport(JSON.parse(node(['node-webgpu.mjs'], app)), 'node');
+
+    const tool = (name: string, args: string[]) => run(join(app, 'node_modules/.bin', name), args, app);
+    const page = (dir: string, script: string, type = 'module') =>
+      writeFileSync(
+        join(dir, 'index.html'),
+        `<!doctype html><link rel="icon" href="data:,"><script type="${type}" src="${script}"></script>`,
+      );
+    const builds: Record<string, string> = {};
+    // Vite: a page of its own (webgpu/index.html) whose script is the app's src/webgpu.js.
+    mkdirSync(join(app, 'webgpu'));
+    page(join(app, 'webgpu'), '../src/webgpu.js');
+    builds.vite = join(app, 'dist-webgpu-vite');
+    tool('vite', ['build', 'webgpu', '--outDir', builds.vite, '--emptyOutDir']);
+    builds.webpack = join(app, 'dist-webgpu-webpack');
+    tool('webpack', ['--entry', './src/webgpu.js', '--output-path', builds.webpack]);
+    page(builds.webpack, 'main.js', 'text/javascript');
+    builds.esbuild = join(app, 'dist-webgpu-esbuild');
+    tool('esbuild', ['src/webgpu.js', '--bundle', '--format=esm', '--minify', `--outdir=${builds.esbuild}`]);
+    page(builds.esbuild, 'webgpu.js');
+
+    const browser = await launchChromium(join(work, 'chromium-webgpu-profile'));
+    try {
+      for (const [name, dir] of Object.entries(builds)) {
+        const files = filesUnder(dir).filter((f) => f.endsWith('.js'));
+        const gzip = files.reduce((s, f) => s + gzipSync(readFileSync(f)).length, 0);
+        log(`${name} webgpu bundle: js ${kib(files.reduce((s, f) => s + statSync(f).size, 0))} (${kib(gzip)} gzipped)`);
+        const folder = await serveFolder(dir);
+        try {
+          const { report, errors } = await reportOf(browser, folder.url);
+          expect(errors, name).toEqual([]);
+          expect(folder.refused, `${name}: every file the page asked for is in the bundle`).toEqual([]);
+          expectWebGpuReport(report, name);
+        } finally {
+          folder.close();
+        }
       }
     } finally {
       await browser.close();
