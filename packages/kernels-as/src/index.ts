@@ -1,9 +1,9 @@
 import { assembleKernels, delegate } from '@sparse/kernel-abi';
 import { kernels as jsKernels } from '@sparse/kernels-js';
 import { FAMILY_OPS } from './generated/family-ops.js';
-import { REASONS, WASM_BYTES } from './delegation.js';
-import { compileKernels, instantiateKernels, type WasmExports } from './wasm-module.js';
-import type { ThreadPool } from './thread-pool.js';
+import { REASONS } from './delegation.js';
+import { InstanceSource } from './instance-source.js';
+import { warn } from './warn.js';
 import { WasmContext } from './wasm-context.js';
 import { HeapExhausted } from './heap.js';
 import { warmUp } from './warm-up.js';
@@ -72,15 +72,20 @@ export interface WasmBackendOptions {
 export interface WasmBackend {
   name: 'wasm';
   kernels: Record<string, Kernel>;
-  /** The threads its calls run on: 1, or the `threads` asked for where shared memory is available. */
-  threads: number;
+  /**
+   * The threads its calls run on: 1, or the `threads` asked for where shared memory is available and until its
+   * threads fail (a worker that dies or does not start): it then runs on one thread, with a warning.
+   */
+  readonly threads: number;
   /** Why it runs on fewer threads than asked for, if it does. */
-  threadsNote?: string;
+  readonly threadsNote?: string;
   /** The bytes of wasm memory held: grows to the largest call, and is given back after a call past 64 MiB. */
   memoryBytes(): number;
   /**
    * Gives the wasm memory back now: a fresh instance of the module replaces the current one, with the memory it
-   * starts with. The backend does this by itself, between calls, after one that left more than 64 MiB behind.
+   * starts with. The backend does this by itself, between calls, after one that left more than 64 MiB behind (if
+   * no fresh instance can be had then, it keeps the one it has, with a warning). Rejects, keeping the current
+   * instance, where none can be made.
    */
   releaseMemory(): Promise<void>;
   /** The runtime's index check, in wasm (see WasmContext.indicesValid). */
@@ -107,7 +112,7 @@ const RELEASE_ABOVE = 64 * 2 ** 20;
  * the engine grants) runs on the JS kernels, declared, never a failed `Memory.grow`; and after a call that left
  * the memory large, a fresh instance replaces it (asynchronously, between calls).
  */
-function withinWasmMemory(ctx: WasmContext, kernel: Kernel, js: JsKernel, releaseMemory: () => Promise<void>): Kernel {
+function withinWasmMemory(ctx: WasmContext, kernel: Kernel, js: JsKernel, releaseMemory: () => void): Kernel {
   const { prepared } = ctx;
   return (args) => {
     try {
@@ -133,7 +138,7 @@ function withinWasmMemory(ctx: WasmContext, kernel: Kernel, js: JsKernel, releas
     } finally {
       prepared.endCall();
       // What the prepared tensors hold is in use: only the rest counts as left behind.
-      if (ctx.heap.bytes - prepared.bytes > RELEASE_ABOVE) void releaseMemory();
+      if (ctx.heap.bytes - prepared.bytes > RELEASE_ABOVE) releaseMemory();
     }
   };
 }
@@ -147,8 +152,8 @@ export async function createWasmBackend(
   wasm?: BufferSource | URL | string,
   options: WasmBackendOptions = {},
 ): Promise<WasmBackend> {
-  const { instantiate, threadsNote } = await instanceMaker(wasm, options);
-  const first = await instantiate();
+  const source = await InstanceSource.create(wasm, checkThreads(options.threads), options.maxHeapBytes);
+  const first = await source.instantiate();
   const ctx = new WasmContext(
     first.exports,
     options.maxHeapBytes,
@@ -156,11 +161,29 @@ export async function createWasmBackend(
     first.pool,
   );
   if (options.parallelMinWork !== undefined) ctx.parallelMinWork = options.parallelMinWork;
+  ctx.onThreadsLost = (why, stale) => {
+    source.lose(`lost its threads: ${why}`);
+    if (!stale) return;
+    try {
+      ctx.replaceInstance(source.instanceNow());
+    } catch {
+      // No memory to be had: the current one stays, its workers told to stop (they stop at their next loop turn).
+    }
+  };
   let releasing: Promise<void> | undefined;
   const releaseMemory = () =>
-    (releasing ??= instantiate()
+    (releasing ??= source
+      .instantiate()
       .then(({ exports, pool }) => ctx.replaceInstance(exports, pool))
       .finally(() => (releasing = undefined)));
+  let releaseWarned = false;
+  // Between calls, with nobody to tell but the app: a failure keeps the current instance, said once.
+  const releaseInBackground = () =>
+    void releaseMemory().catch((e: Error) => {
+      if (releaseWarned) return;
+      releaseWarned = true;
+      warn(`sparse: ${e.message}; it keeps its current memory`, 'SPARSE_WASM_RELEASE_FAILED');
+    });
   const kernels = assembleKernels<WasmContext, Kernel>({
     js: jsKernels as unknown as Record<string, JsKernel>,
     context: ctx,
@@ -178,14 +201,27 @@ export async function createWasmBackend(
     handWritten: HAND_WRITTEN,
     delegated: JS_DISPATCHED,
     delegate: (op, js) => (args) => delegate(js as JsKernel, args, DELEGATED_OPS[op]),
-    wrap: (kernel, js) => withinWasmMemory(ctx, kernel, js as JsKernel, releaseMemory),
+    wrap: (kernel, js) => withinWasmMemory(ctx, kernel, js as JsKernel, releaseInBackground),
   });
-  if (options.warmUp !== false) warmUp(ctx, kernels);
+  if (options.warmUp !== false) {
+    const threads = ctx.threads;
+    try {
+      warmUp(ctx, kernels);
+    } catch (e) {
+      // Threads lost in a warm-up call (said by a warning): warm up again, on one thread.
+      if (ctx.threads === threads) throw e;
+      warmUp(ctx, kernels);
+    }
+  }
   const backend: WasmBackend = {
     name: 'wasm',
     kernels,
-    threads: ctx.threads,
-    ...(threadsNote ? { threadsNote } : {}),
+    get threads() {
+      return ctx.threads;
+    },
+    get threadsNote() {
+      return source.note;
+    },
     memoryBytes: () => ctx.heap.bytes,
     releaseMemory,
     indicesValid: (st) => ctx.indicesValid(st),
@@ -205,33 +241,6 @@ export async function createWasmBackend(
 }
 
 const unreachable = new FinalizationRegistry<WasmContext>((ctx) => ctx.endThreads());
-
-type Instance = { exports: WasmExports; pool?: ThreadPool };
-
-/**
- * How the backend makes an instance of the kernels (at first, and after a call that left its memory large): the
- * single-threaded build, or, for `threads` > 1 where shared memory is available, the threaded build over a fresh
- * shared memory with its worker threads.
- */
-async function instanceMaker(
-  wasm: BufferSource | URL | string | undefined,
-  options: WasmBackendOptions,
-): Promise<{ instantiate: () => Promise<Instance>; threadsNote?: string }> {
-  const threads = checkThreads(options.threads);
-  if (threads > 1) {
-    const threaded = await import('./threaded-kernels.js');
-    const why = threaded.threadsSupported();
-    if (!why) {
-      const module = await threaded.compileThreadedKernels(threaded.threadsWasmSource(wasm));
-      const limit = Math.min(options.maxHeapBytes ?? WASM_BYTES, WASM_BYTES);
-      return { instantiate: () => threaded.instantiateThreaded(module, threads, limit) };
-    }
-    const module = await compileKernels(wasm);
-    return { instantiate: async () => ({ exports: await instantiateKernels(module) }), threadsNote: why };
-  }
-  const module = await compileKernels(wasm);
-  return { instantiate: async () => ({ exports: await instantiateKernels(module) }) };
-}
 
 function checkThreads(threads: number | undefined): number {
   if (threads === undefined) return 1;

@@ -1,28 +1,46 @@
 import type { ThreadInit } from './thread-serve.js';
 
 export interface SpawnedThread {
+  /** Ends the thread (its death is not reported then). */
   terminate(): void;
+  /** Calls `died` with what happened if the thread fails or ends on its own (where the platform says so). */
+  onDeath(died: (why: string) => void): void;
 }
 
+/** How long a thread may take to start before it counts as failed: generous, as a loaded machine starts slowly. */
+export const START_TIMEOUT_MS = 30_000;
+
 /**
- * Starts a wasm kernel thread in a browser (a module Web Worker), resolved once its instance is ready. Written as
+ * Starts a wasm kernel thread in a browser (a module Web Worker), resolved once its instance is ready; rejected,
+ * with what went wrong, when it fails first or is not ready within START_TIMEOUT_MS. Written as
  * `new Worker(new URL(literal, import.meta.url))`, the form bundlers (webpack 5, Vite) recognise and bundle.
  * Node takes spawn-thread-node.ts instead (the package's `#spawn-thread` import, by export condition).
  */
 export function spawnThread(init: ThreadInit): Promise<SpawnedThread> {
-  // Inline, as bundlers recognise it (Vite bundles the worker's imports only in this form).
-  const worker = new Worker(new URL('./thread-worker.js', import.meta.url), { type: 'module' });
   return new Promise((resolve, reject) => {
-    worker.onerror = (e) => {
+    // Inline, as bundlers recognise it (Vite bundles the worker's imports only in this form).
+    const worker = new Worker(new URL('./thread-worker.js', import.meta.url), { type: 'module' });
+    const fail = (why: string) => {
+      clearTimeout(timer);
+      worker.onerror = worker.onmessage = null;
       worker.terminate();
-      const why = e.message || 'its module did not load';
       reject(
         new Error(`a wasm kernel thread did not start: ${why} (thread-worker.js belongs beside the backend's module)`),
       );
     };
+    const timer = setTimeout(() => fail(`not ready after ${START_TIMEOUT_MS / 1000} s`), START_TIMEOUT_MS);
+    worker.onerror = (e) => fail(e.message || 'its module did not load');
     worker.onmessage = () => {
-      worker.onerror = null;
-      resolve({ terminate: () => worker.terminate() });
+      clearTimeout(timer);
+      worker.onerror = worker.onmessage = null;
+      resolve({
+        terminate: () => {
+          worker.onerror = null;
+          worker.terminate();
+        },
+        // A Web Worker that closes itself says nothing: the pool's wait timeouts catch that.
+        onDeath: (died) => (worker.onerror = (e) => died(`it threw ${e.message || 'an error'}`)),
+      });
     };
     worker.postMessage(init);
   });

@@ -32,20 +32,26 @@ export async function compileThreadedKernels(source: URL | string): Promise<WebA
 }
 
 /**
- * A fresh shared memory (growable up to `maxBytes`), the main thread's instance over it, and `threads - 1` worker
- * threads with their own instances over it.
+ * A fresh shared memory (growable up to `maxBytes`) and the calling thread's instance over it, made synchronously
+ * (so that a call that lost its threads can move to clean memory at once). Throws a RangeError where the address
+ * space cannot hold such a memory.
  */
-export async function instantiateThreaded(
-  module: WebAssembly.Module,
-  threads: number,
-  maxBytes: number,
-): Promise<{ exports: WasmExports; pool: ThreadPool }> {
+export function threadedInstance(module: WebAssembly.Module, maxBytes: number): WasmExports {
   const memory = new WebAssembly.Memory({
     initial: INITIAL_PAGES,
     maximum: Math.max(INITIAL_PAGES, Math.floor(maxBytes / 65536)),
     shared: true,
   });
-  const { exports } = await WebAssembly.instantiate(module, { env: { memory } });
-  const pool = await ThreadPool.start(module, memory, threads - 1);
-  return { exports: exports as unknown as WasmExports, pool };
+  return new WebAssembly.Instance(module, { env: { memory } }).exports as unknown as WasmExports;
+}
+
+/** threadedInstance, and `threads - 1` worker threads with their own instances over its memory. */
+export async function instantiateThreaded(
+  module: WebAssembly.Module,
+  threads: number,
+  maxBytes: number,
+): Promise<{ exports: WasmExports; pool: ThreadPool }> {
+  const exports = threadedInstance(module, maxBytes);
+  const pool = await ThreadPool.start(module, exports.memory, threads - 1);
+  return { exports, pool };
 }

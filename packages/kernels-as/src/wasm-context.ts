@@ -4,7 +4,7 @@ import { bytesPerElement, Heap, HeapExhausted } from './heap.js';
 import { WASM_BYTES } from './delegation.js';
 import { PreparedCache, type PreparedOptions, type RowIndex } from './prepared.js';
 import type { WasmExports, WasmFunction } from './wasm-module.js';
-import type { PartOutcome, ThreadPool } from './thread-pool.js';
+import { ThreadsLost, type PartOutcome, type ThreadPool } from './thread-pool.js';
 import { balancedCuts, PARALLEL_MIN_WORK } from './split-work.js';
 import { isNumeric } from './kernel.js';
 
@@ -25,15 +25,37 @@ export class WasmContext {
   ) {
     this.heap = new Heap(exports.memory, maxHeapBytes);
     this.prepared = new PreparedCache(this, maxHeapBytes ?? WASM_BYTES, prepared);
+    this.watch(pool);
   }
+
+  /**
+   * Told when the worker threads are lost (one died, or did not finish its part in time): the backend then runs
+   * on one thread. `stale` when a worker may still be running over the current memory (it was taken for dead
+   * mid-call and told to stop): the current instance should then be replaced.
+   */
+  onThreadsLost?: (why: string, stale: boolean) => void;
 
   /** Moves to a fresh instance of the module (its memory as small as it starts); the old one and all it held go. */
   replaceInstance(exports: WasmExports, pool?: ThreadPool): void {
     this.pool?.terminate();
     this.exports = exports;
     this.pool = pool;
+    this.watch(pool);
     this.heap = new Heap(exports.memory, this.maxHeapBytes);
     this.prepared.newInstance();
+  }
+
+  private watch(pool: ThreadPool | undefined): void {
+    pool?.onDeath((why) => {
+      // Between calls: the others are idle, so the current memory stays sound for one thread.
+      if (this.pool === pool) this.loseThreads(why, false);
+    });
+  }
+
+  private loseThreads(why: string, stale: boolean): void {
+    this.pool?.terminate();
+    this.pool = undefined;
+    this.onThreadsLost?.(why, stale);
   }
 
   /** The threads a call may run on: this one, and the worker threads of a threaded backend. */
@@ -225,24 +247,38 @@ export class WasmContext {
     if (!pool || parts.length === 1) return parts.map((p) => this.call(name, p.args, where) as number);
     const away = parts.slice(1).map((p) => p.args as unknown as (number | bigint | boolean)[]);
     pool.dispatch(name, away);
-    let here: PartOutcome;
-    let outcomes: PartOutcome[];
+    let here: PartOutcome | undefined;
+    let trap: unknown;
+    const start = performance.now();
     try {
       const fn = this.exports[name] as (...a: unknown[]) => number;
       this.exports.clearError();
       const result = fn(...parts[0].args);
       const errorCode = this.exports.lastErrorCode();
       here = { result, errorCode, errorEntry: this.exports.lastErrorEntry(), trapped: false };
-    } finally {
-      // The other threads finish before anything else touches the heap, even when this part trapped.
-      outcomes = pool.wait(away.length);
+    } catch (e) {
+      trap = e;
     }
+    // The other threads finish before anything else touches the heap, even when this part trapped.
+    const outcomes = this.waitForParts(pool, away.length, name, performance.now() - start);
+    if (here === undefined) throw trap;
     const all = [here, ...outcomes];
     all.forEach((o, k) => {
       if (o.trapped) throw new Error(`wasm kernel ${name} trapped in a worker thread`);
       if (o.errorCode !== 0) throw this.kernelError(o.errorCode, o.errorEntry + (parts[k].entryOffset ?? 0), where);
     });
     return all.map((o) => o.result);
+  }
+
+  /** pool.wait; where a worker is lost, the threads go and the call fails, saying so. */
+  private waitForParts(pool: ThreadPool, n: number, name: string, ownMs: number): PartOutcome[] {
+    try {
+      return pool.wait(n, name, ownMs);
+    } catch (e) {
+      if (!(e instanceof ThreadsLost)) throw e;
+      this.loseThreads(e.message, true);
+      throw new Error(`${e.message}; this call is lost, and the backend runs on one thread from now on`, { cause: e });
+    }
   }
 
   /**

@@ -16,7 +16,7 @@ export interface Backend {
    * to use `rt.runAsync` or `rt.sparseAsync`.
    */
   asynchronous?: boolean;
-  /** The threads its calls may run on, if more than one. */
+  /** The threads its calls may run on now, if more than one (read at each use: threads that fail leave one). */
   threads?: number;
   /**
    * A faster form of the runtime's index check, if the backend has one: true when every index is a whole number

@@ -54,13 +54,14 @@ export class Runtime {
 
   /**
    * The threads its calls may run on: 1, or the wasm backend's `threads` where shared memory is available (a page
-   * that is not cross-origin isolated has one).
+   * that is not cross-origin isolated has one) and until its threads fail (it then runs on one, with a warning).
    */
-  readonly threads: number;
+  get threads(): number {
+    return this.#backend.threads ?? 1;
+  }
 
   constructor(backend: Backend, options: Pick<RuntimeOptions, 'maxBytes'> = {}) {
     this.backend = backend.name;
-    this.threads = backend.threads ?? 1;
     this.asynchronous = backend.asynchronous ?? false;
     this.maxBytes = options.maxBytes ?? defaultMaxBytes();
     this.kernels = backend.kernels;
