@@ -5,7 +5,9 @@
  * WGSL computes f32 and i32 natively: float32 values run on the GPU, and int32 values too where the op's int32
  * meaning is WGSL's (addition, subtraction and multiplication wrap in both; TensorFlow's integer division and
  * remainder round toward negative infinity and fail on a zero divisor, so ops that divide int32 run on the JS
- * kernels). float64, int64, bool and string values are delegated, never rounded. Within float32, WGSL may flush
+ * kernels). An op that only moves values (sorts, compactions, scatters, conversions) moves float64, int64 and bool
+ * as their own words, bit for bit; an op that computes on them delegates float64, int64 and bool, and every op
+ * delegates string values (never rounded, never hashed). Within float32, WGSL may flush
  * subnormal values to zero and does not promise IEEE infinities and NaN: a call whose inputs hold inf, nan or a
  * subnormal is delegated, and one whose result holds inf, nan or a subnormal is rerun on the JS kernels; and since a
  * flushed step can also come back as an exact 0 or a wrong small number, a float32 call runs on the GPU only where
@@ -17,7 +19,7 @@
 
 export const REASONS = {
   notComputed: (dtype: string) =>
-    `the webgpu backend computes float32 and int32; ${dtype} values ran on the JS kernels (never rounded to float32)`,
+    `the webgpu backend computes on float32 and int32 values; ${dtype} values ran on the JS kernels (never rounded to float32)`,
   int32NotWgsl: (what: string) =>
     `int32 ${what} is not WGSL's integer arithmetic: ran on the JS kernels, exact in int32`,
   nonFinite:

@@ -144,12 +144,8 @@ describe('sparse_matrix_transpose on webgpu', () => {
     await expectGpuMatchesJs(OP, { input: randomCsr(rng(113), 3, 4, 0, 0.5, true), conjugate: false }, 0);
   });
 
-  it('float64 and invalid input run on the JS kernels', async () => {
-    await expectDelegated(
-      OP,
-      { input: randomCsr(rng(120), 1, 4, 5, 0.5, false, 'float64'), conjugate: false },
-      REASONS.notComputed('float64'),
-    );
+  it('float64 moves as word pairs; invalid input runs on the JS kernels', async () => {
+    await expectGpuMatchesJs(OP, { input: randomCsr(rng(120), 1, 4, 5, 0.5, false, 'float64'), conjugate: false });
     const m = randomCsr(rng(121), 1, 4, 5, 0.5, false);
     await expectDelegated(
       OP,
@@ -169,7 +165,7 @@ describe('csr_sparse_matrix_to_dense on webgpu', () => {
     }),
   );
 
-  it('empty inputs need no GPU; repeated or unsorted columns, float64 run on the JS kernels', async () => {
+  it('empty inputs need no GPU; float64 on it; repeated or unsorted columns run on the JS kernels', async () => {
     await expectGpuMatchesJs(OP, { sparse_input: randomCsr(rng(210), 2, 5, 4, 0, true) }, 0);
     await expectGpuMatchesJs(OP, { sparse_input: randomCsr(rng(211), 1, 3, 0, 0.5, false) }, 0);
     const m = randomCsr(rng(212), 1, 6, 6, 0.6, false);
@@ -179,11 +175,7 @@ describe('csr_sparse_matrix_to_dense on webgpu', () => {
       { sparse_input: randomCsr(rng(213), 1, 6, 6, 0.6, false, 'float32', true) },
       REASONS.unchecked,
     );
-    await expectDelegated(
-      OP,
-      { sparse_input: randomCsr(rng(214), 1, 4, 4, 0.6, false, 'float64') },
-      REASONS.notComputed('float64'),
-    );
+    await expectGpuMatchesJs(OP, { sparse_input: randomCsr(rng(214), 1, 4, 4, 0.6, false, 'float64') });
   });
 });
 
@@ -200,13 +192,9 @@ describe('csr_sparse_matrix_to_sparse_tensor on webgpu', () => {
     }),
   );
 
-  it('empty inputs need no GPU; float64 and invalid input run on the JS kernels', async () => {
+  it('empty inputs need no GPU; float64 on it; invalid input runs on the JS kernels', async () => {
     await expectGpuMatchesJs(OP, { sparse_matrix: randomCsr(rng(310), 2, 5, 4, 0, true) }, 0);
-    await expectDelegated(
-      OP,
-      { sparse_matrix: randomCsr(rng(311), 1, 4, 4, 0.6, false, 'float64') },
-      REASONS.notComputed('float64'),
-    );
+    await expectGpuMatchesJs(OP, { sparse_matrix: randomCsr(rng(311), 1, 4, 4, 0.6, false, 'float64') });
     const m = randomCsr(rng(312), 1, 4, 4, 0.6, false);
     await expectDelegated(
       OP,
@@ -242,13 +230,9 @@ describe('sparse_tensor_to_csr_sparse_matrix on webgpu', () => {
     }),
   );
 
-  it('empty inputs need no GPU; float64, rank 1 and indices out of range run on the JS kernels', async () => {
+  it('empty inputs need no GPU; float64 on it; rank 1 and indices out of range run on the JS kernels', async () => {
     await expectGpuMatchesJs(OP, { sp_input: randomSparse(rng(410), 2, 5, 4, 0, true) }, 0);
-    await expectDelegated(
-      OP,
-      { sp_input: randomSparse(rng(411), 1, 4, 4, 0.6, false, 'float64') },
-      REASONS.notComputed('float64'),
-    );
+    await expectGpuMatchesJs(OP, { sp_input: randomSparse(rng(411), 1, 4, 4, 0.6, false, 'float64') });
     const sp = randomSparse(rng(412), 1, 4, 4, 0.6, false);
     await expectDelegated(OP, { sp_input: { ...sp, indices: sp.indices.map(() => 4) } }, REASONS.unchecked);
     const rank1: SparseData = {
@@ -299,9 +283,9 @@ describe('dense_to_csr_sparse_matrix on webgpu', () => {
     }),
   );
 
-  it('no positions need no GPU; float64 and positions outside run on the JS kernels', async () => {
+  it('no positions need no GPU; float64 on it; positions outside run on the JS kernels', async () => {
     await expectGpuMatchesJs(OP, denseArgs(rng(510), 2, 4, 3, 0, true), 0);
-    await expectDelegated(OP, denseArgs(rng(511), 1, 4, 3, 0.5, false, 'float64'), REASONS.notComputed('float64'));
+    await expectGpuMatchesJs(OP, denseArgs(rng(511), 1, 4, 3, 0.5, false, 'float64'));
     const args = denseArgs(rng(512), 1, 4, 3, 0.5, false);
     const idx = args.indices as DenseData;
     await expectDelegated(

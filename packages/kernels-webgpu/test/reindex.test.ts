@@ -114,13 +114,9 @@ describe('sparse_reshape on webgpu', () => {
     await same('sparse_reshape', { sp_input: sp([], new Float32Array(0), [0, 4], 'float32'), shape: [-1, 2] }, false);
   });
 
-  it('delegates other dtypes, targets and indices js refuses, shapes of 2^64 elements or more', async () => {
+  it('strings too (values copied); delegates targets and indices js refuses, shapes of 2^64 elements or more', async () => {
     const ok = sp([1, 2, 0, 1], Int32Array.of(1, 2), [2, 3], 'int32');
-    await delegates(
-      'sparse_reshape',
-      { sp_input: { ...ok, values: Float64Array.of(1, 2), dtype: 'float64' }, shape: [6] },
-      REASONS.notComputed('float64'),
-    );
+    await same('sparse_reshape', { sp_input: { ...ok, values: ['a', 'b'], dtype: 'string' }, shape: [6] });
     for (const shape of [
       [4, 2],
       [4, -1],
@@ -166,17 +162,13 @@ describe('sparse_expand_dims on webgpu', () => {
           await same('sparse_expand_dims', { sp_input, axis });
       });
 
-  it('indices past 2^32 and specials bit for bit, rank 0, no entries; delegates a bad axis and float64', async () => {
+  it('indices past 2^32 and specials bit for bit, rank 0, no entries; strings; delegates a bad axis', async () => {
     const wide = sp([2 ** 52 + 1, 0, 3, 2 ** 40], SPECIAL.slice(0, 2), [2 ** 53 - 1, 2 ** 41], 'float32');
     await same('sparse_expand_dims', { sp_input: wide, axis: 1 });
     await same('sparse_expand_dims', { sp_input: sp([], Int32Array.of(4, 5), [], 'int32'), axis: -1 });
     await same('sparse_expand_dims', { sp_input: sp([], new Int32Array(0), [3, 0], 'int32'), axis: 0 }, false);
     await delegates('sparse_expand_dims', { sp_input: wide, axis: 3 }, REASONS.unchecked);
-    await delegates(
-      'sparse_expand_dims',
-      { sp_input: { ...wide, values: Float64Array.of(1, 2), dtype: 'float64' }, axis: 0 },
-      REASONS.notComputed('float64'),
-    );
+    await same('sparse_expand_dims', { sp_input: { ...wide, values: ['a', 'b'], dtype: 'string' }, axis: 0 });
   });
 });
 
@@ -207,8 +199,7 @@ describe('sparse_reset_shape on webgpu', () => {
       const sp_input = sp([1, bad, 2, 0], Int32Array.of(1, 2), [3, 3], 'int32');
       await delegates('sparse_reset_shape', { sp_input, new_shape: null }, REASONS.unchecked);
     }
-    const f64 = sp([1, 2], Float64Array.of(1), [3, 3], 'float64');
-    await delegates('sparse_reset_shape', { sp_input: f64, new_shape: null }, REASONS.notComputed('float64'));
+    await same('sparse_reset_shape', { sp_input: sp([1, 2], ['a'], [3, 3], 'string'), new_shape: null });
   });
 });
 
@@ -227,11 +218,9 @@ describe('sparse_eye on webgpu', () => {
         await same('sparse_eye', { num_rows, num_columns, dtype });
   });
 
-  it('no entries; delegates other dtypes and negative dims', async () => {
+  it('no entries; delegates negative dims', async () => {
     await same('sparse_eye', { num_rows: 0, num_columns: 4, dtype: 'float32' }, false);
     await same('sparse_eye', { num_rows: 4, num_columns: 0, dtype: 'int32' }, false);
-    for (const dtype of ['float64', 'int64', 'bool'])
-      await delegates('sparse_eye', { num_rows: 3, num_columns: null, dtype }, REASONS.notComputed(dtype));
     await delegates('sparse_eye', { num_rows: -1, num_columns: 2, dtype: 'float32' }, REASONS.unchecked);
   });
 });
@@ -323,11 +312,11 @@ describe('sparse_merge on webgpu', () => {
   it('delegates other value dtypes, shapes past 2^32 elements, and what js refuses', async () => {
     const sp_ids = sp([0, 0, 1, 0], Int32Array.of(1, 0), [2, 2], 'int32');
     const sp_values = sp([0, 1], Int32Array.of(5, 6), [2], 'int32');
-    const f64 = { ...sp_values, values: Float64Array.of(1, 2), dtype: 'float64' as const };
+    const strings = { ...sp_values, values: ['a', 'b'], dtype: 'string' as const };
     await delegates(
       'sparse_merge',
-      { sp_ids, sp_values: f64, vocab_size: 2, already_sorted: false },
-      REASONS.notComputed('float64'),
+      { sp_ids, sp_values: strings, vocab_size: 2, already_sorted: false },
+      REASONS.notComputed('string'),
     );
     await delegates(
       'sparse_merge',

@@ -125,12 +125,12 @@ describe('sparse_slice on webgpu', () => {
   });
 
   it('delegates other dtypes, indices past 2^32 - 1, -0 indices and a bad box, saying why', async () => {
-    const sp64: SparseData = {
+    const strings: SparseData = {
       ...sparse([1, 2], Int32Array.of(1, 2), [4]),
-      values: Float64Array.of(1, 2),
-      dtype: 'float64',
+      values: ['a', 'b'],
+      dtype: 'string',
     };
-    await delegates('sparse_slice', { sp_input: sp64, start: [0], size: [4] }, REASONS.notComputed('float64'));
+    await delegates('sparse_slice', { sp_input: strings, start: [0], size: [4] }, REASONS.notComputed('string'));
     const wide = sparse([0, 2 ** 33], Int32Array.of(1), [1, 2 ** 40]);
     await delegates('sparse_slice', { sp_input: wide, start: [0, 0], size: [1, 2 ** 40] }, REASONS.wideIndex);
     const negZero = sparse([-0, 1], Float32Array.of(1), [2, 2]);
@@ -171,15 +171,15 @@ describe('sparse_retain on webgpu', () => {
   });
 
   it('delegates other dtypes and a mask of another length, saying why', async () => {
-    const sp64: SparseData = {
+    const strings: SparseData = {
       ...sparse([1, 2], Int32Array.of(1, 2), [4]),
-      values: Float64Array.of(1, 2),
-      dtype: 'float64',
+      values: ['a', 'b'],
+      dtype: 'string',
     };
     await delegates(
       'sparse_retain',
-      { sp_input: sp64, to_retain: mask([true, false]) },
-      REASONS.notComputed('float64'),
+      { sp_input: strings, to_retain: mask([true, false]) },
+      REASONS.notComputed('string'),
     );
     const sp_input = sparse([1, 2, 3], Int32Array.of(1, 2, 3), [4]);
     await delegates('sparse_retain', { sp_input, to_retain: mask([true, false]) }, REASONS.unchecked);
@@ -218,12 +218,12 @@ describe('sparse_split on webgpu', () => {
   });
 
   it('delegates other dtypes, wide indices, -0 and a num_split out of range, saying why', async () => {
-    const sp64: SparseData = {
+    const strings: SparseData = {
       ...sparse([1, 2], Int32Array.of(1, 2), [4]),
-      values: Float64Array.of(1, 2),
-      dtype: 'float64',
+      values: ['a', 'b'],
+      dtype: 'string',
     };
-    await delegates('sparse_split', { sp_input: sp64, axis: 0, num_split: 2 }, REASONS.notComputed('float64'));
+    await delegates('sparse_split', { sp_input: strings, axis: 0, num_split: 2 }, REASONS.notComputed('string'));
     const wide = sparse([0, 2 ** 33], Int32Array.of(1), [2, 2 ** 40]);
     await delegates('sparse_split', { sp_input: wide, axis: 0, num_split: 2 }, REASONS.wideIndex);
     await delegates('sparse_split', { sp_input: wide, axis: 1, num_split: 2 }, REASONS.wideIndex);
@@ -302,13 +302,13 @@ describe('sparse_concat on webgpu', () => {
   });
 
   it('delegates other dtypes, results past 2^32 elements and -0 off the axis, saying why', async () => {
-    const sp64: SparseData = {
+    const strings: SparseData = {
       ...sparse([1, 2], Int32Array.of(1, 2), [4]),
-      values: Float64Array.of(1, 2),
-      dtype: 'float64',
+      values: ['a', 'b'],
+      dtype: 'string',
     };
-    const args = { sp_inputs: [sp64, sp64], axis: 0, expand_nonconcat_dim: false };
-    await delegates('sparse_concat', args, REASONS.notComputed('float64'));
+    const args = { sp_inputs: [strings, strings], axis: 0, expand_nonconcat_dim: false };
+    await delegates('sparse_concat', args, REASONS.notComputed('string'));
     const huge = sparse([1, 5, 0, 7], Int32Array.of(1, 2), [2 ** 20, 2 ** 20]);
     await delegates(
       'sparse_concat',

@@ -121,17 +121,17 @@ describe('sparse_reorder and sparse_transpose on webgpu', () => {
   });
 
   it('delegates other dtypes, shapes past 2^32 elements and a perm that is not one, saying why', async () => {
-    const sp64: SparseData = {
+    const strings: SparseData = {
       kind: 'sparse',
       indices: Float64Array.from([2, 0]),
-      values: Float64Array.from([1.5, 2.5]),
+      values: ['b', 'a'],
       shape: [3],
-      dtype: 'float64',
+      dtype: 'string',
     };
     for (const op of ['sparse_reorder', 'sparse_transpose']) {
-      const args = { sp_input: sp64, perm: null };
+      const args = { sp_input: strings, perm: null };
       const { outputs, reason } = await gpu(op, args);
-      expect(reason).toBe(REASONS.notComputed('float64'));
+      expect(reason).toBe(REASONS.notComputed('string'));
       expect(plain(outputs.output)).toEqual(plain(jsOf(op)(args).output));
     }
     const huge: SparseData = {
@@ -178,10 +178,10 @@ describe('from_dense on webgpu', () => {
     await expectSameAsJs('from_dense', { tensor: dense(new Float32Array(0), [0, 4]) }, false);
   });
 
-  it('delegates float64, saying so', async () => {
-    const args = { tensor: { kind: 'dense', data: Float64Array.of(0, 1.5), shape: [2], dtype: 'float64' } };
+  it('delegates strings, saying so', async () => {
+    const args = { tensor: { kind: 'dense', data: ['', 'x'], shape: [2], dtype: 'string' } };
     const { outputs, reason } = await gpu('from_dense', args);
-    expect(reason).toBe(REASONS.notComputed('float64'));
+    expect(reason).toBe(REASONS.notComputed('string'));
     expect(plain(outputs.output)).toEqual(plain(jsOf('from_dense')(args).output));
   });
 });
@@ -291,16 +291,16 @@ describe('sparse_to_dense on webgpu', () => {
     );
   });
 
-  it('delegates float64 values, saying so', async () => {
+  it('delegates string values, saying so', async () => {
     const args = {
       sparse_indices: { kind: 'dense', data: Int32Array.of(1), shape: [1], dtype: 'int32' },
       output_shape: [3],
-      sparse_values: { kind: 'dense', data: Float64Array.of(2.5), shape: [1], dtype: 'float64' },
-      default_value: 0,
+      sparse_values: { kind: 'dense', data: ['x'], shape: [1], dtype: 'string' },
+      default_value: '',
       validate_indices: true,
     };
     const { outputs, reason } = await gpu('sparse_to_dense', args);
-    expect(reason).toBe(REASONS.notComputed('float64'));
+    expect(reason).toBe(REASONS.notComputed('string'));
     expect(plain(outputs.output)).toEqual(plain(jsOf('sparse_to_dense')(args).output));
   });
 });
@@ -353,19 +353,19 @@ describe('sparse_fill_empty_rows on webgpu', () => {
     await expectSameAsJs('sparse_fill_empty_rows', { sp_input: wide, default_value: 1e-40 });
   });
 
-  it('delegates float64, saying so', async () => {
+  it('delegates strings, saying so', async () => {
     const args = {
       sp_input: {
         kind: 'sparse',
         indices: Float64Array.of(2),
-        values: Float64Array.of(5.5),
+        values: ['x'],
         shape: [4],
-        dtype: 'float64',
+        dtype: 'string',
       },
-      default_value: 0.25,
+      default_value: 'y',
     };
     const { outputs, reason } = await gpu('sparse_fill_empty_rows', args);
-    expect(reason).toBe(REASONS.notComputed('float64'));
+    expect(reason).toBe(REASONS.notComputed('string'));
     const want = jsOf('sparse_fill_empty_rows')(args);
     expect(plain(outputs.output)).toEqual(plain(want.output));
     expect(plain(outputs.empty_row_indicator)).toEqual(plain(want.empty_row_indicator));

@@ -158,14 +158,9 @@ describe('sparse_tensor_to_dense on webgpu', () => {
     });
   });
 
-  it('float64, int64, bool and string run on the JS kernel, saying so', async () => {
+  it('strings run on the JS kernel, saying so (float64, int64, bool: wide-values.test.ts)', async () => {
     const indices = Float64Array.from([0, 2]);
-    const cases: [DType, SparseData['values'], Scalar][] = [
-      ['float64', Float64Array.from([1.5, 2.5]), 0],
-      ['int64', BigInt64Array.from([1n, 2n ** 60n]), 0n],
-      ['bool', Uint8Array.from([1, 1]), false],
-      ['string', ['a', 'b'], 'x'],
-    ];
+    const cases: [DType, SparseData['values'], Scalar][] = [['string', ['a', 'b'], 'x']];
     for (const [dtype, vals, default_value] of cases) {
       const args = {
         sp_input: { kind: 'sparse', indices, values: vals, shape: [3], dtype } as SparseData,

@@ -33,8 +33,9 @@ export interface GlobalRows {
   /** batch · rows + 1 entry positions: row g holds entries rowPtr[g] to rowPtr[g + 1]. */
   rowPtr: Uint32Array;
   col: Uint32Array;
-  /** The value bits (float32 or int32), moved as words so that they stay exact. */
+  /** The value bits, `width` words a value (structural/value-words.ts), moved as words so that they stay exact. */
   words: Uint32Array;
+  width: number;
   /** Rows and columns of each matrix of op(m). */
   rows: number;
   cols: number;
@@ -43,9 +44,10 @@ export interface GlobalRows {
 /**
  * op(m) (m, or the transpose of each matrix of it) as rows over the whole batch. Transposed, by a counting sort on
  * the column walking m's rows in order, so each row of the transpose holds its columns (m's rows) in increasing
- * order, as the JS kernel's transposeCsr. `words`: the bits of m's values. O(nnz + batch · (rows + cols)).
+ * order, as the JS kernel's transposeCsr. `words`: the bits of m's values, `width` words a value.
+ * O(nnz · width + batch · (rows + cols)).
  */
-export function globalRows(m: CsrData, words: Uint32Array, transposed: boolean): GlobalRows {
+export function globalRows(m: CsrData, words: Uint32Array, transposed: boolean, width = 1): GlobalRows {
   const [batch, rows, cols] = csrDims(m);
   const nnz = m.colIndices.length;
   const { batchPointers: bp, rowPointers: rp, colIndices: ci } = m;
@@ -54,11 +56,11 @@ export function globalRows(m: CsrData, words: Uint32Array, transposed: boolean):
     for (let b = 0; b < batch; b++)
       for (let r = 0; r < rows; r++) rowPtr[b * rows + r] = bp[b] + rp[b * (rows + 1) + r];
     rowPtr[batch * rows] = nnz;
-    return { rowPtr, col: new Uint32Array(ci.buffer, ci.byteOffset, nnz), words, rows, cols };
+    return { rowPtr, col: new Uint32Array(ci.buffer, ci.byteOffset, nnz), words, width, rows, cols };
   }
   const rowPtr = new Uint32Array(batch * cols + 1);
   const col = new Uint32Array(nnz);
-  const out = new Uint32Array(nnz);
+  const out = new Uint32Array(nnz * width);
   const next = new Uint32Array(cols);
   for (let b = 0; b < batch; b++) {
     const first = b * cols;
@@ -73,10 +75,10 @@ export function globalRows(m: CsrData, words: Uint32Array, transposed: boolean):
       for (let k = bp[b] + rp[p]; k < bp[b] + rp[p + 1]; k++) {
         const at = next[ci[k]]++;
         col[at] = r;
-        out[at] = words[k];
+        for (let w = 0; w < width; w++) out[at * width + w] = words[k * width + w];
       }
     }
   }
   rowPtr[batch * cols] = nnz;
-  return { rowPtr, col, words: out, rows: cols, cols: rows };
+  return { rowPtr, col, words: out, width, rows: cols, cols: rows };
 }

@@ -1,6 +1,7 @@
 /// <reference types="@webgpu/types" />
 import { ENTRY, type WebGpuContext } from '../context.js';
 import { recordRadixSort } from '../structural/radix.js';
+import { moveValue } from '../structural/value-words.js';
 import type { GlobalRows } from './global-rows.js';
 import { lastAtMost } from './row-search.js';
 
@@ -25,8 +26,10 @@ ${ENTRY}
 }
 `;
 
-/** The transpose's entries in sorted order: each one's row (its column there) and its value bits. p = [nnz]. */
-const EMIT = `@group(0) @binding(0) var<storage, read> p: array<u32>;
+/**
+ * The transpose's entries in sorted order: each one's row (its column there) and its value's `width` words. p = [nnz].
+ */
+const emit = (width: number) => `@group(0) @binding(0) var<storage, read> p: array<u32>;
 @group(0) @binding(1) var<storage, read> perm: array<u32>;
 @group(0) @binding(2) var<storage, read> rowOf: array<u32>;
 @group(0) @binding(3) var<storage, read> val: array<u32>;
@@ -36,11 +39,11 @@ ${ENTRY}
   if (i >= p[0]) { return; }
   let e = perm[i];
   outCol[i] = rowOf[e];
-  outVal[i] = val[e];
+  ${moveValue(width, 'outVal', 'i', 'val', 'e')}
 }
 `;
 
-/** The transpose's buffers: nnz columns and value words, and batch · cols row counts. */
+/** The transpose's buffers: nnz columns and values (m.width words each), and batch · cols row counts. */
 export interface TransposeBuffers {
   col: GPUBuffer;
   val: GPUBuffer;
@@ -79,9 +82,9 @@ export function recordCsrTranspose(
   });
   const sorted = recordRadixSort(ctx, key, nnz, batch * m.cols - 1, false, owned);
   const col = make(nnz);
-  const val = make(nnz);
+  const val = make(nnz * m.width);
   ctx.dispatch({
-    code: EMIT,
+    code: emit(m.width),
     buffers: [up(Uint32Array.of(nnz)), sorted.perm, rowOf, up(m.words), col, val],
     threads: nnz,
   });

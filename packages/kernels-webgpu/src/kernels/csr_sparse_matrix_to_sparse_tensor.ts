@@ -31,7 +31,7 @@ ${ENTRY}
 `;
 
 /**
- * csr_sparse_matrix_to_sparse_tensor (float32 and int32; float64 runs on the JS kernels) on the GPU: one thread an
+ * csr_sparse_matrix_to_sparse_tensor (values of any dtype) on the GPU: one thread an
  * entry writes its index (batch, row, column) in stored order, as the JS kernel's walk does; the values are the
  * input's, copied on the host as the JS kernel copies them. One submission; none without entries.
  */
@@ -39,7 +39,6 @@ export const csrSparseMatrixToSparseTensor: KernelFactory<'csr_sparse_matrix_to_
   (ctx, js) => async (args) => {
     const m = args.sparse_matrix;
     const { dtype } = m;
-    if (dtype !== 'float32' && dtype !== 'int32') return delegation(js(args), REASONS.notComputed(dtype));
     if (!csrIsValid(m)) return delegation(js(args), REASONS.unchecked);
     const [batch, rows] = csrDims(m);
     const rank = m.shape.length;
@@ -50,7 +49,7 @@ export const csrSparseMatrixToSparseTensor: KernelFactory<'csr_sparse_matrix_to_
       output: {
         kind: 'sparse',
         indices,
-        values: m.values.slice() as Float32Array | Int32Array,
+        values: m.values.slice() as typeof m.values,
         shape: m.shape.slice(),
         dtype,
       } satisfies SparseData,

@@ -25,15 +25,14 @@ ${ENTRY}
 `;
 
 /**
- * sparse_expand_dims (float32 and int32 values) on the GPU: each index moves as its float64 bits, a 0 inserted at
+ * sparse_expand_dims (values of any dtype) on the GPU: each index moves as its float64 bits, a 0 inserted at
  * the new dim, so the output's indices are the JS kernel's bit for bit whatever they hold (and no dim limits
  * them). The values are copied on the host, unchanged, as js. An axis outside [-rank-1, rank] (the runtime refuses
- * one) and other dtypes run on the JS kernels. One submission, one read; none without entries.
+ * one) runs on the JS kernels. One submission, one read; none without entries.
  */
 export const sparseExpandDims: KernelFactory<'sparse_expand_dims'> = (ctx, js) => async (args) => {
   const { sp_input, axis } = args;
   const { indices, values, shape, dtype } = sp_input;
-  if (dtype !== 'float32' && dtype !== 'int32') return delegation(js(args), REASONS.notComputed(dtype));
   const rank = shape.length;
   const n = values.length;
   const at = axis < 0 ? axis + rank + 1 : axis;

@@ -1,13 +1,13 @@
 /// <reference types="@webgpu/types" />
-import { delegation, rowMajorStrides, sizeOf, type SparseData } from '@sparse/kernel-abi';
+import { delegation, rowMajorStrides, sizeOf, type SparseData, type Values } from '@sparse/kernel-abi';
 import { ENTRY } from '../context.js';
 import { REASONS } from '../delegation.js';
 import type { KernelFactory } from '../kernel.js';
 import { FLOAT64_INDEX, indexWords, indicesOf } from '../structural/float64-index.js';
 import { idWords, READ_ID } from '../structural/id-words.js';
 import { recordRadixSort, sortBytes } from '../structural/radix.js';
-import { wordsOf } from '../structural/sort-entries.js';
 import { u64Words } from '../structural/u64.js';
+import { moveValue, valuesOf, valueWidth, valueWords, type MovedDType } from '../structural/value-words.js';
 
 /**
  * What both passes bind first: p = [n, in rank, kept, m, per, out dims (word pairs)…, out strides…] (a stride of
@@ -54,8 +54,11 @@ ${ENTRY}
 }
 `;
 
-/** Output entry k is input entry perm[k]: its leading index's words as they are, its ids encoded, its value. */
-const EMIT = `${HEAD}
+/**
+ * Output entry k is input entry perm[k]: its leading index's words as they are, its ids encoded, its value's `width`
+ * words.
+ */
+const emit = (width: number) => `${HEAD}
 @group(0) @binding(3) var<storage, read> perm: array<u32>;
 @group(0) @binding(4) var<storage, read> vals: array<u32>;
 @group(0) @binding(5) var<storage, read_write> outIdx: array<u32>;
@@ -80,24 +83,25 @@ ${ENTRY}
     outIdx[2u * (i * outRank + d)] = e.x;
     outIdx[2u * (i * outRank + d) + 1u] = e.y;
   }
-  outVal[i] = vals[src];
+  ${moveValue(width, 'outVal', 'i', 'vals', 'src')}
 }
 `;
 
 /**
- * sparse_merge (float32 and int32 values; int32 or int64 ids, read as their words: exact) on the GPU: one pass
+ * sparse_merge (values of every dtype but string, moved as their words; int32 or int64 ids, read as their words:
+ * exact) on the GPU: one pass
  * checks each entry's leading index and ids as the runtime does (else the JS kernel runs, unchecked) and makes its
  * 32-bit row-major key in the output shape; unless `already_sorted`, a stable radix sort of the keys with their
  * permutation (structural/radix.ts) puts the entries in canonical order with ties in input order, as js's
  * canonicalOrder; a last pass writes each output entry's index (float64 words) and value (bit for bit). Output
- * shapes of more than 2^32 elements, other value dtypes, and ids or counts the runtime refuses run on the JS
+ * shapes of more than 2^32 elements, string values, and ids or counts the runtime refuses run on the JS
  * kernels. One submission, one read; none without entries.
  */
 export const sparseMerge: KernelFactory<'sparse_merge'> = (ctx, js) => async (args) => {
   const { sp_ids, sp_values, vocab_size, already_sorted } = args;
   const { values, dtype } = sp_values;
-  if (dtype !== 'float32' && dtype !== 'int32') return delegation(js(args), REASONS.notComputed(dtype));
-  const Store = dtype === 'float32' ? Float32Array : Int32Array;
+  const width = valueWidth(dtype);
+  if (!width) return delegation(js(args), REASONS.notComputed(dtype));
   const list = Array.isArray(sp_ids) ? sp_ids : [sp_ids];
   const vocab = Array.isArray(vocab_size) ? vocab_size : [vocab_size];
   const first = list[0];
@@ -119,14 +123,20 @@ export const sparseMerge: KernelFactory<'sparse_merge'> = (ctx, js) => async (ar
   const outRank = kept + m;
   const outShape = [...first.shape.slice(0, kept), ...vocab];
   const size = sizeOf(outShape);
-  const result = (indices: Float64Array, vals: Float32Array | Int32Array) => ({
+  const result = (indices: Float64Array, vals: Values) => ({
     output: { kind: 'sparse', indices, values: vals, shape: outShape, dtype } satisfies SparseData,
   });
-  if (n === 0) return result(new Float64Array(0), new Store(0));
+  if (n === 0) return result(new Float64Array(0), values.slice(0, 0));
   if (size === 0) return delegation(js(args), REASONS.unchecked); // entries, yet no element holds them
   if (size > 2 ** 32) return delegation(js(args), REASONS.wideKeys);
   const per = words[0]!.per;
-  if (!ctx.fits(n * inRank * 8) || !ctx.fits(n * m * per * 4) || !ctx.fits(n * outRank * 8) || !ctx.fits(sortBytes(n)))
+  if (
+    !ctx.fits(n * inRank * 8) ||
+    !ctx.fits(n * m * per * 4) ||
+    !ctx.fits(n * outRank * 8) ||
+    !ctx.fits(n * width * 4) ||
+    !ctx.fits(sortBytes(n))
+  )
     return delegation(js(args), REASONS.bindingLimit(ctx.maxBindingBytes));
 
   const allIds = new Uint32Array(n * m * per);
@@ -137,19 +147,19 @@ export const sparseMerge: KernelFactory<'sparse_merge'> = (ctx, js) => async (ar
     const p = ctx.upload(Uint32Array.of(n, inRank, kept, m, per, ...outShape.flatMap(u64Words), ...strides));
     const idx = ctx.upload(indexWords(first.indices));
     const ids = ctx.upload(allIds);
-    const vals = ctx.upload(wordsOf(values as Float32Array | Int32Array));
+    const vals = ctx.upload(valueWords(values));
     const keys = ctx.buffer(n * 4);
     const bad = ctx.buffer(4);
     owned.push(p, idx, ids, vals, keys, bad);
     ctx.dispatch({ code: KEYS, buffers: [p, idx, ids, keys, bad], threads: n });
     const sorted = recordRadixSort(ctx, keys, n, size - 1, already_sorted, owned);
     const outIdx = ctx.buffer(n * outRank * 8);
-    const outVal = ctx.buffer(n * 4);
+    const outVal = ctx.buffer(n * width * 4);
     owned.push(outIdx, outVal);
-    ctx.dispatch({ code: EMIT, buffers: [p, idx, ids, sorted.perm, vals, outIdx, outVal], threads: n });
-    const [ib, vb, bb] = await ctx.read([outIdx, n * outRank * 8], [outVal, n * 4], [bad, 4]);
+    ctx.dispatch({ code: emit(width), buffers: [p, idx, ids, sorted.perm, vals, outIdx, outVal], threads: n });
+    const [ib, vb, bb] = await ctx.read([outIdx, n * outRank * 8], [outVal, n * width * 4], [bad, 4]);
     if (new Uint32Array(bb)[0] !== 0) return delegation(js(args), REASONS.unchecked);
-    return result(indicesOf(ib), new Store(vb));
+    return result(indicesOf(ib), valuesOf(vb, dtype as MovedDType));
   } finally {
     ctx.release(...owned);
   }

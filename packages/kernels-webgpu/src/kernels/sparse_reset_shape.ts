@@ -38,16 +38,15 @@ ${ENTRY}
 `;
 
 /**
- * sparse_reset_shape (float32 and int32 values) on the GPU: with `new_shape` null, the tight bounding box (each
+ * sparse_reset_shape (values of any dtype) on the GPU: with `new_shape` null, the tight bounding box (each
  * dim's largest index plus one) is a maximum over the indices' float64 bits (two atomic passes: high words, then
  * low words under the highest), one thread an index; an index js's maximum would treat differently (negative, -0,
  * nan) runs on the JS kernels. A given `new_shape` needs nothing computed: indices and values are copied as js
- * copies them. Other dtypes run on the JS kernels. One submission for a bounding box, none otherwise.
+ * copies them. One submission for a bounding box, none otherwise.
  */
 export const sparseResetShape: KernelFactory<'sparse_reset_shape'> = (ctx, js) => async (args) => {
   const { sp_input, new_shape } = args;
   const { indices, values, shape, dtype } = sp_input;
-  if (dtype !== 'float32' && dtype !== 'int32') return delegation(js(args), REASONS.notComputed(dtype));
   const rank = shape.length;
   const n = values.length;
   if (indices.length !== n * rank) return delegation(js(args), REASONS.unchecked);

@@ -54,18 +54,17 @@ ${ENTRY}
 const MAX_SIZE = 2n ** 64n;
 
 /**
- * sparse_reshape (float32 and int32 values) on the GPU: the host checks the target as the runtime does (at most
+ * sparse_reshape (values of any dtype) on the GPU: the host checks the target as the runtime does (at most
  * one -1, no other negative, element counts that agree; else the JS kernel runs, unchecked) and fills in its -1
  * with resolveReshapeTarget, as js; the GPU rewrites each index, reading and writing its float64 bits, through its
  * exact 64-bit position (structural/u64.ts), and checks it is a whole number below its dim (else the JS kernel
  * runs). The values are copied on the host, unchanged, as js. Dense shapes of more than 2^64 elements (past
- * 64-bit positions), a dim past 2^53 - 1 and other dtypes run on the JS kernels. One submission, one read;
+ * 64-bit positions) and a dim past 2^53 - 1 run on the JS kernels. One submission, one read;
  * none without entries or for a rank-0 output (no index to write).
  */
 export const sparseReshape: KernelFactory<'sparse_reshape'> = (ctx, js) => async (args) => {
   const { sp_input, shape: target } = args;
   const { indices, values, shape, dtype } = sp_input;
-  if (dtype !== 'float32' && dtype !== 'int32') return delegation(js(args), REASONS.notComputed(dtype));
   if (!validTarget(shape, target)) return delegation(js(args), REASONS.unchecked);
   const outShape = resolveReshapeTarget(shape, target);
   if (outShape.some((d) => !Number.isSafeInteger(d)))

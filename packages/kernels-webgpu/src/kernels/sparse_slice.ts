@@ -1,10 +1,10 @@
 /// <reference types="@webgpu/types" />
-import { delegation, type SparseData } from '@sparse/kernel-abi';
+import { delegation, type SparseData, type Values } from '@sparse/kernel-abi';
 import { ENTRY } from '../context.js';
 import type { KernelFactory } from '../kernel.js';
 import { REASONS } from '../delegation.js';
 import { recordCompaction } from '../structural/compact.js';
-import { wordsOf } from '../structural/sort-entries.js';
+import { valuesOf, valueWidth, valueWords, type MovedDType } from '../structural/value-words.js';
 import { u32Indices } from '../structural/u32-indices.js';
 
 /** flags[i] = 1 where entry i lies in the box: lo[d] <= index <= hi[d] in every dim d. p = [n, rank, lo…, hi…]. */
@@ -24,18 +24,18 @@ ${ENTRY}
 `;
 
 /**
- * sparse_slice (float32 and int32) on the GPU, as a stream compaction: a flag per entry (inside the box), the
- * flags' scan, then each kept entry moves its index less `start` and its value word (bit for bit) to its place, in
- * input order (structural/compact.ts). The host converts the indices to u32 (one past 2^32 - 1 runs on the JS
- * kernels) and counts the kept entries as the JS kernel tests them, to size the outputs; the box's end, which may
- * pass 2^32, becomes an inclusive u32 bound, exact since every index is below 2^32. Nothing kept needs no GPU. One
- * submission, one read.
+ * sparse_slice (every dtype but string) on the GPU, as a stream compaction: a flag per entry (inside the box), the
+ * flags' scan, then each kept entry moves its index less `start` and its value's words (bit for bit, two a float64 or
+ * int64: value-words.ts) to its place, in input order (structural/compact.ts). The host converts the indices to u32
+ * (one past 2^32 - 1 runs on the JS kernels) and counts the kept entries as the JS kernel tests them, to size the
+ * outputs; the box's end, which may pass 2^32, becomes an inclusive u32 bound, exact since every index is below 2^32.
+ * Nothing kept needs no GPU. One submission, one read.
  */
 export const sparseSlice: KernelFactory<'sparse_slice'> = (ctx, js) => async (args) => {
   const { sp_input: sp, start, size } = args;
   const { dtype, shape } = sp;
-  if (dtype !== 'float32' && dtype !== 'int32') return delegation(js(args), REASONS.notComputed(dtype));
-  const Store = dtype === 'float32' ? Float32Array : Int32Array;
+  const width = valueWidth(dtype);
+  if (!width) return delegation(js(args), REASONS.notComputed(dtype));
   const rank = shape.length;
   const whole = (x: number) => Number.isInteger(x) && x >= 0;
   if (start.length !== rank || size.length !== rank || !start.every(whole) || !size.every(whole))
@@ -52,11 +52,11 @@ export const sparseSlice: KernelFactory<'sparse_slice'> = (ctx, js) => async (ar
     if (inside) m++;
   }
   const outShape = shape.map((dim, d) => Math.max(Math.min(end[d], dim) - start[d], 0));
-  const result = (indices: Float64Array, values: Float32Array | Int32Array) => ({
+  const result = (indices: Float64Array, values: Values) => ({
     output: { kind: 'sparse', indices, values, shape: outShape, dtype } satisfies SparseData,
   });
-  if (m === 0) return result(new Float64Array(0), new Store(0));
-  if (!ctx.fits(n * Math.max(rank, 1) * 4)) return delegation(js(args), REASONS.bindingLimit(ctx.maxBindingBytes));
+  if (m === 0) return result(new Float64Array(0), sp.values.slice(0, 0));
+  if (!ctx.fits(n * Math.max(rank, width) * 4)) return delegation(js(args), REASONS.bindingLimit(ctx.maxBindingBytes));
 
   // An entry is kept, so every start is at most an index (below 2^32) and every end at least 1.
   const hi = end.map((e) => Math.min(e, 2 ** 32) - 1);
@@ -64,13 +64,17 @@ export const sparseSlice: KernelFactory<'sparse_slice'> = (ctx, js) => async (ar
   try {
     const p = ctx.upload(Uint32Array.of(n, rank, ...start, ...hi));
     const rows = ctx.upload(idx);
-    const values = ctx.upload(wordsOf(sp.values as Float32Array | Int32Array));
+    const values = ctx.upload(valueWords(sp.values));
     const flags = ctx.buffer(n * 4);
     owned.push(p, rows, values, flags);
     ctx.dispatch({ code: INSIDE, buffers: [p, rows, flags], threads: n });
-    const out = recordCompaction(ctx, { flags, n, m, rows, width: rank, shift: start, values }, owned);
-    const [ib, vb] = await ctx.read([out.rows, m * rank * 4], [out.values, m * 4]);
-    return result(Float64Array.from(new Uint32Array(ib)), new Store(vb));
+    const out = recordCompaction(
+      ctx,
+      { flags, n, m, rows, width: rank, shift: start, values, valueWidth: width },
+      owned,
+    );
+    const [ib, vb] = await ctx.read([out.rows, m * rank * 4], [out.values, m * width * 4]);
+    return result(Float64Array.from(new Uint32Array(ib)), valuesOf(vb, dtype as MovedDType));
   } finally {
     ctx.release(...owned);
   }

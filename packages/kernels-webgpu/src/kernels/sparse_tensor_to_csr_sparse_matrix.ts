@@ -26,7 +26,7 @@ ${ENTRY}
 `;
 
 /**
- * sparse_tensor_to_csr_sparse_matrix (float32 and int32; float64 runs on the JS kernels) on the GPU: one thread an
+ * sparse_tensor_to_csr_sparse_matrix (values of any dtype) on the GPU: one thread an
  * entry takes its column and counts its row; the row and batch pointers are the counts' running totals, the values
  * the input's, copied on the host as the JS kernel does. The host reads the indices into words, checking each
  * against its dim (the runtime's check: a direct call past it runs on the JS kernels). One submission; none
@@ -36,7 +36,6 @@ export const sparseTensorToCsrSparseMatrix: KernelFactory<'sparse_tensor_to_csr_
   (ctx, js) => async (args) => {
     const sp = args.sp_input;
     const { dtype } = sp;
-    if (dtype !== 'float32' && dtype !== 'int32') return delegation(js(args), REASONS.notComputed(dtype));
     const rank = sp.shape.length;
     const nnz = sp.values.length;
     if (rank !== 2 && rank !== 3) return delegation(js(args), REASONS.unchecked);
@@ -50,7 +49,7 @@ export const sparseTensorToCsrSparseMatrix: KernelFactory<'sparse_tensor_to_csr_
         kind: 'csr',
         ...pointersFromCounts(counts, batch, rows),
         colIndices,
-        values: sp.values.slice() as Float32Array | Int32Array,
+        values: sp.values.slice() as typeof sp.values,
         shape: sp.shape.slice(),
         dtype,
       } satisfies CsrData,

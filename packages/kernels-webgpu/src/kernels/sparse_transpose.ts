@@ -4,10 +4,11 @@ import type { KernelFactory } from '../kernel.js';
 import { sortEntries } from '../structural/sort-entries.js';
 
 /**
- * sparse_transpose (float32 and int32) on the GPU: output dim d is input dim perm[d] (null: the dims reversed); the
- * host permutes each index into its 32-bit row-major key in the output shape as it reads it, and the GPU sorts the
- * entries by key, stably, and writes the permuted indices and the values (structural/sort-entries.ts). A perm that
- * is not a permutation (the runtime refuses one) and what sortEntries does not take run on the JS kernels.
+ * sparse_transpose (every dtype but string, values moved as their words) on the GPU: output dim d is input dim perm[d]
+ * (null: the dims reversed); the host permutes each index into its 32-bit row-major key in the output shape as it reads
+ * it, and the GPU sorts the entries by key, stably, and writes the permuted indices and the values
+ * (structural/sort-entries.ts). A perm that is not a permutation (the runtime refuses one) and what sortEntries does
+ * not take run on the JS kernels.
  */
 export const sparseTranspose: KernelFactory<'sparse_transpose'> = (ctx, js) => async (args) => {
   const sp = args.sp_input;
