@@ -20,10 +20,15 @@ import type { LoadedCase } from './unreadable-case.js';
 const log = (line: StepLine) => writeSync(STEPS_FD, JSON.stringify(line) + '\n');
 
 // Each listener is in place before the message it waits for can be sent: one sent before would be lost.
-process.once('message', ({ load }: RunnerLoad) => {
+process.once('message', ({ load, maxFileBytes }: RunnerLoad) => {
   let cases: LoadedCase[];
+  let files = 0;
   try {
-    cases = loadCases(load, { onFile: (path) => log({ step: 'loading', path, at: Date.now() }) });
+    const onFile = (path: string) => {
+      files++;
+      log({ step: 'loading', path, at: Date.now() });
+    };
+    cases = loadCases(load, { onFile, maxFileBytes });
   } catch (e) {
     if (!(e instanceof CaseFormatError)) throw e;
     process.send!({ loadError: e.message } satisfies RunnerLoaded);
@@ -37,12 +42,12 @@ process.once('message', ({ load }: RunnerLoad) => {
       if (step.step !== 'running' || previous !== 'finished') log({ ...step, at: Date.now() });
       previous = step.step;
     };
-    void runCases(cases, job.backends, { from: job.from, onStep }).then(() => {
+    void runCases(cases, job.backends, { from: job.from, maxBytes: job.maxBytes, onStep }).then(() => {
       log({ step: 'done' });
       // Whatever a backend left open (a GPU context, a timer) is not to keep the command waiting.
       process.exit(0);
     });
   });
-  process.send!({ cases: cases.map(({ op, name }) => ({ op, name })) } satisfies RunnerLoaded);
+  process.send!({ cases: cases.map(({ op, name }) => ({ op, name })), files } satisfies RunnerLoaded);
 });
 process.send!({ backends: listBackends() } satisfies RunnerReady);

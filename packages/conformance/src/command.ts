@@ -9,7 +9,7 @@ import { countByBackend, formatSummaryLine } from './summary.js';
  * (runner-process.ts: the cases are loaded and run there; this process checks the arguments, keeps the time and
  * reports). Returns the exit code: 0 nothing failed, 1 some case failed, 2 bad usage, an unreadable case file or
  * one that did not load within --load-timeout-ms, no process to run the cases in (one that died or did not start
- * within --load-timeout-ms), or an unwritable report.
+ * within --load-timeout-ms), no case run (without --allow-empty), or an unwritable report.
  */
 export async function runCommand(argv: string[], runner: RunnerProcess): Promise<number> {
   const options = readCliOptions(argv);
@@ -19,11 +19,22 @@ export async function runCommand(argv: string[], runner: RunnerProcess): Promise
   }
   if ('usageError' in options) return usageError(options.usageError);
 
-  const loaded = await runner.load(options.cases, options.loadTimeoutMs);
+  const loaded = await runner.load(options, options.loadTimeoutMs);
   if ('loadError' in loaded) return fail(loaded.loadError);
   if (!('cases' in loaded)) return fail(whyNotLoaded(loaded, options.loadTimeoutMs, 'the process to run the cases'));
   const backends = selectBackends(options.backend, loaded.backends);
   if ('usageError' in backends) return usageError(backends.usageError);
+  // A gate must not pass on nothing: a folder of no case file, or of empty ones, is a mistake until said otherwise.
+  if (loaded.cases.length === 0 && !options.allowEmpty) {
+    const n = loaded.files;
+    const what =
+      n === 0
+        ? 'no case file there'
+        : n === 1
+          ? 'its list of cases is empty'
+          : `the lists of cases of its ${n} case files are empty`;
+    return fail(`${options.cases}: no case to run: ${what} (--allow-empty accepts that)`);
+  }
 
   const results = await runCasesWithTimeLimit(options, loaded.cases, backends, runner);
   for (const r of results) {
@@ -40,7 +51,13 @@ export async function runCommand(argv: string[], runner: RunnerProcess): Promise
       return fail(`cannot write the JSON report: ${(e as Error).message}`);
     }
   }
-  return results.some((r) => r.status === 'failed') ? 1 : 0;
+  if (results.some((r) => r.status === 'failed')) return 1;
+  // Every case unsupported on every backend (a backend that cannot open here, say): nothing was checked.
+  if (results.length > 0 && results.every((r) => r.status === 'unsupported') && !options.allowEmpty)
+    return fail(
+      `no case ran: every case was unsupported on ${backends.join(', ')} (--verbose says why; --allow-empty accepts that)`,
+    );
+  return 0;
 }
 
 const usageError = (problem: string) => fail(`${problem} (sparse-conformance --help for the usage)`);

@@ -2,10 +2,14 @@ import type { CaseResult } from './case-result.js';
 import type { CaseName, RunnerLoaded } from './runner-protocol.js';
 import { RunnerProcess, whyNotLoaded, type RunnerEnd } from './runner-process.js';
 
-/** Where the cases are, and the time limits of a run (the command's options). */
+/** Where the cases are, and the limits of a run (the command's options). */
 export interface TimeLimitedRun {
   /** The case file or folder, which each new process loads again. */
   cases: string;
+  /** The most bytes a case file may hold. */
+  maxFileBytes: number;
+  /** The byte budget of each backend's runtime. */
+  maxBytes: number;
   /** How long opening a backend, or running a case on one, may take. */
   timeoutMs: number;
   /** How long a new process may take to start, and to load each case file. */
@@ -21,7 +25,7 @@ export interface TimeLimitedRun {
  * `runner` is the first process, which loaded `cases` from `run.cases`; the others load it again.
  */
 export async function runCasesWithTimeLimit(
-  { cases: casesPath, timeoutMs, loadTimeoutMs }: TimeLimitedRun,
+  { cases: casesPath, maxFileBytes, maxBytes, timeoutMs, loadTimeoutMs }: TimeLimitedRun,
   cases: readonly CaseName[],
   backends: readonly string[],
   runner: RunnerProcess,
@@ -53,13 +57,14 @@ export async function runCasesWithTimeLimit(
   };
   while (results.length < total) {
     const from = results.length;
-    const end = await runner.run({ backends, from }, total, timeoutMs, (r) => results.push(r));
+    const end = await runner.run({ backends, from, maxBytes }, total, timeoutMs, (r) => results.push(r));
     if ('finished' in end) break;
     // Interrupted, the runner leaves nothing to blame: the run goes on from where it was.
     if (!('interrupted' in end)) failWhereItEnded(end);
     if (results.length === total) break;
     runner = new RunnerProcess();
-    const problem = reloadProblem(await runner.load(casesPath, loadTimeoutMs), cases, loadTimeoutMs);
+    const reloaded = await runner.load({ cases: casesPath, maxFileBytes }, loadTimeoutMs);
+    const problem = reloadProblem(reloaded, cases, loadTimeoutMs);
     if (problem !== undefined)
       for (let unit = results.length; unit < total; unit++)
         failUnit(unit, `a new process to run the cases could not load them: ${problem}`);

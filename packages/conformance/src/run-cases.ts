@@ -17,6 +17,8 @@ export interface RunCasesOptions {
   from?: number;
   /** Told of each step as it is taken, before it is taken (so a watcher knows what a stuck run is doing). */
   onStep?: (step: RunStep) => void;
+  /** The byte budget of each backend's runtime (`createRuntime({ maxBytes })`); the runtime's default if absent. */
+  maxBytes?: number;
 }
 
 /**
@@ -26,7 +28,7 @@ export interface RunCasesOptions {
 export async function runCases(
   cases: readonly LoadedCase[],
   backends: readonly string[],
-  { from = 0, onStep }: RunCasesOptions = {},
+  { from = 0, onStep, maxBytes }: RunCasesOptions = {},
 ): Promise<CaseResult[]> {
   const results: CaseResult[] = [];
   let opened: { backend: string; outcome: Awaited<ReturnType<typeof openRuntime>> } | undefined;
@@ -35,7 +37,7 @@ export async function runCases(
     const c = cases[unit % cases.length];
     if (opened?.backend !== backend) {
       onStep?.({ step: 'opening', backend });
-      opened = { backend, outcome: await openRuntime(backend) };
+      opened = { backend, outcome: await openRuntime(backend, maxBytes) };
     }
     onStep?.({ step: 'running', unit });
     const { outcome } = opened;

@@ -101,11 +101,15 @@ export class RunnerProcess {
   }
 
   /**
-   * Has the runner load a case file (or folder), its start-up and the load each within `limitMs`: says what it
+   * Has the runner load a case file (or folder), each file within `maxFileBytes`, its start-up and the load each
+   * within `limitMs`: says what it
    * loaded, or why it could not, with the backends its runtime has registered; or how the runner ended (stopped
    * while starting or loading, if it took too long).
    */
-  async load(casesPath: string, limitMs: number): Promise<(RunnerLoaded & RunnerReady) | RunnerEnd> {
+  async load(
+    { cases: casesPath, maxFileBytes }: { cases: string; maxFileBytes: number },
+    limitMs: number,
+  ): Promise<(RunnerLoaded & RunnerReady) | RunnerEnd> {
     this.watch(limitMs);
     try {
       const ready = await this.ready;
@@ -117,7 +121,7 @@ export class RunnerProcess {
       });
       // Loading begins as the command names the file; the runner's lines then name each file it reads.
       this.during = { step: 'loading', path: casesPath, at: Date.now() };
-      this.child.send({ load: casesPath } satisfies RunnerLoad);
+      this.child.send({ load: casesPath, maxFileBytes } satisfies RunnerLoad);
       const answer = await loaded;
       if (this.stopped || !('cases' in answer || 'loadError' in answer)) return await this.ended;
       this.during = undefined;

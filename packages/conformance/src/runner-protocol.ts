@@ -18,13 +18,17 @@ export interface RunnerReady {
   backends: string[];
 }
 
-/** The case file, or folder of them, to load. */
+/** The case file, or folder of them, to load, and the most bytes a case file may hold. */
 export interface RunnerLoad {
   load: string;
+  maxFileBytes: number;
 }
 
-/** Each case loaded, by op and name, in order; or the file's CaseFormatError message (no job follows then). */
-export type RunnerLoaded = { cases: CaseName[] } | { loadError: string };
+/**
+ * Each case loaded, by op and name, in order, and how many case files held them; or the file's CaseFormatError
+ * message (no job follows then).
+ */
+export type RunnerLoaded = { cases: CaseName[]; files: number } | { loadError: string };
 
 export interface CaseName {
   op: string;
@@ -36,6 +40,8 @@ export interface RunnerJob {
   backends: readonly string[];
   /** The first unit to run, as runCases counts them. */
   from: number;
+  /** The byte budget of each backend's runtime. */
+  maxBytes: number;
 }
 
 /** A step before the job: the runner's start-up (never logged: the command counts it from the spawn), or loading. */
