@@ -77,7 +77,7 @@ export const CHECK_RULES: { [R in CheckRule]: CheckRuleDecl<Extract<CheckSpec, {
   gradient_shape: {
     fields: {
       grad: arg(['dense'], true),
-      values_of: arg(['sparse', 'sparse_or_dense'], false),
+      values_of: arg(['sparse', 'sparse_or_dense', 'csr'], false),
       output_of: optionalIdentifier,
     },
     consistent: (c) =>

@@ -8,6 +8,7 @@ import type { CompiledKernel, ExprField } from './expr/family.js';
 import type { Expr } from './expr/ast.js';
 import { exprText } from './expr/derive.js';
 import { UPSTREAM, type DerivedGradient } from './gradient-specs.js';
+import { selectsValue } from './expr/selection.js';
 import type { DTypeName, LoadedSpec } from './spec-types.js';
 
 const hb = Handlebars.create();
@@ -37,6 +38,7 @@ function gradientOp(s: Derived) {
     denseOperands: s.args.some((a) => a.type === 'sparse_or_dense'),
     includeZeros: k.implicitZeros === 'include',
     backThroughEnd: k.implicitZeros === 'include' || d.vjps.finalize !== undefined,
+    selects: selectsValue(k),
     scalars: k.roles.scalars,
     vjpText: Object.fromEntries(Object.entries(d.vjps).flatMap(([f, e]) => (e ? [[f, exprText(e)]] : []))),
     cases: d.dtypes.map((dtype) => ({

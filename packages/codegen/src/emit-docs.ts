@@ -42,21 +42,45 @@ hb.registerHelper('defaultText', (a: ArgSpec) =>
       ? 'zero of the dtype'
       : `\`${JSON.stringify(a.default)}\``,
 );
-hb.registerHelper('oneLine', (t: string) =>
+const oneLine = (t: string) =>
   t
     .trim()
     .replace(/\s*\n\s*/g, ' ')
-    .replace(/\|/g, '\\|'),
-);
+    .replace(/\|/g, '\\|');
+hb.registerHelper('oneLine', oneLine);
 hb.registerHelper('shapeText', (r: ShapeRule) => shapeRuleText(r));
-hb.registerHelper('gradientText', (s: LoadedSpec) => {
+/** The op's gradient in this library: the gradient op with what it gives, or why there is none. */
+const gradientText = (s: LoadedSpec, forwardOf: Map<string, string>) => {
   const g = s.gradientOf;
-  if (!g) return '';
+  if (!g) return noGradientText(s, forwardOf);
   const whose = Object.entries(g.outputs)
     .map(([arg, out]) => `\`${arg}\` (its \`${out}\`)`)
     .join(', ');
   return `[\`${g.op}\`](#${g.op})${s.compiled ? ', derived from the expressions,' : ''} gives the gradient of ${whose}; \`rt.vjp('${s.name}', args, grad)\` runs it`;
-});
+};
+const noGradientText = (s: LoadedSpec, forwardOf: Map<string, string>) => {
+  const forward = forwardOf.get(s.name);
+  if (forward) return `none: it is the gradient op of [\`${forward}\`](#${forward})`;
+  if (s.not_differentiable) return `none: TensorFlow declares it not differentiable: ${oneLine(s.not_differentiable)}`;
+  return '**none yet**, although TensorFlow differentiates it';
+};
+/**
+ * The op's TensorFlow counterpart, its name as code and what follows as text (`SparseAdd (SparseTensorDenseAdd with
+ * a dense operand)`), and where TensorFlow registers its gradient.
+ */
+const tensorflowOp = (s: LoadedSpec) => (s.tensorflow ? s.tensorflow.op.replace(/^(\S+)/, '`$1`') : '—');
+const tensorflowGradient = (s: LoadedSpec) =>
+  s.tensorflow?.gradient ? oneLine(s.tensorflow.gradient) : s.tensorflow ? 'none' : '—';
+const tensorflowText = (s: LoadedSpec) =>
+  s.tensorflow ? `${tensorflowOp(s)}; its gradient: ${tensorflowGradient(s)}` : 'no TensorFlow op of its own';
+/** The gradients table's cell for our side: the gradient op, or why there is none, in short. */
+const oursCell = (s: LoadedSpec, forwardOf: Map<string, string>) => {
+  const forward = forwardOf.get(s.name);
+  if (s.gradientOf) return `[\`${s.gradientOf.op}\`](#${s.gradientOf.op})`;
+  if (forward) return `(the gradient of [\`${forward}\`](#${forward}))`;
+  if (s.not_differentiable) return `not differentiable: ${oneLine(s.not_differentiable)}`;
+  return '**none yet**';
+};
 
 hb.registerHelper('checkText', (c: CheckSpec) => (CHECK_RULES[c.rule] as CheckRuleDecl<CheckSpec>).doc(c));
 const DISPATCH_TEXT: Record<Dispatch, string> = {
@@ -87,6 +111,13 @@ hb.registerHelper('expectText', (ex: CaseSpec) =>
 /** `docs/ops.md`: the op reference, from the specs through the handlebars template (and the kernel files under `root`). */
 export function emitDocs(specs: LoadedSpec[], templatePath: string, root: string): string {
   hb.registerHelper('backendsText', (s: LoadedSpec) => backendsText(root, s));
+  // Each gradient op, by the op whose gradient it is.
+  const forwardOf = new Map(specs.flatMap((s) => (s.gradientOf ? [[s.gradientOf.op, s.name] as const] : [])));
+  hb.registerHelper('gradientText', (s: LoadedSpec) => gradientText(s, forwardOf));
+  hb.registerHelper('oursCell', (s: LoadedSpec) => oursCell(s, forwardOf));
+  hb.registerHelper('tensorflowOp', tensorflowOp);
+  hb.registerHelper('tensorflowGradient', tensorflowGradient);
+  hb.registerHelper('tensorflowText', tensorflowText);
   const template = hb.compile(readFileSync(templatePath, 'utf8'), { noEscape: true });
   return template({ header: mdHeader.trim(), specs });
 }

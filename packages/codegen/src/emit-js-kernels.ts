@@ -10,6 +10,7 @@ import type { CompiledKernel, ExprField } from './expr/family.js';
 import type { Expr } from './expr/ast.js';
 import { exprText, variable } from './expr/derive.js';
 import { UPSTREAM, type DerivedGradient, type VjpField } from './gradient-specs.js';
+import { selectsValue } from './expr/selection.js';
 import type { DTypeName, LoadedSpec } from './spec-types.js';
 
 const STORAGE: Partial<Record<DTypeName, string>> = {
@@ -85,6 +86,7 @@ function gradientContextOf(s: LoadedSpec, d: DerivedGradient) {
     roles: k.roles,
     join: k.join ?? '',
     includeZeros: k.implicitZeros === 'include',
+    selects: selectsValue(k),
     outputKind: d.output,
     denseOutput: d.output === 'dense',
     denseOperands: s.args.some((a) => a.type === 'sparse_or_dense'),
@@ -111,6 +113,7 @@ function gradientContextOf(s: LoadedSpec, d: DerivedGradient) {
     cases: d.dtypes.map((dtype) => ({
       dtype,
       storage: STORAGE[dtype],
+      round: dtype === 'float32' ? 'Math.fround' : '',
       vjp: Object.fromEntries((Object.keys(v) as VjpField[]).map((f) => [f, v[f] ? code(v[f], dtype) : ''])),
       // cwise: the dense operand's gradient gathers each entry's part, rounded as the dtype adds.
       accumulateB: v.b

@@ -42,6 +42,8 @@ export function emitOpsMeta(specs: LoadedSpec[]): string {
         ...(s.kernel.wide_dims && { wideDims: s.kernel.wide_dims }),
         ...(s.kernel.wide_axis && { wideAxis: s.kernel.wide_axis }),
         ...(s.gradientOf && { gradient: s.gradientOf }),
+        ...(s.tensorflow && { tensorflow: s.tensorflow }),
+        ...(s.not_differentiable && { notDifferentiable: s.not_differentiable.trim() }),
       },
     ]),
   );

@@ -7,6 +7,7 @@ import { emitMagnitude } from './expr/emit-magnitude.js';
 import { variablesOf } from './expr/variables.js';
 import type { Expr } from './expr/ast.js';
 import { UPSTREAM, type DerivedGradient, type VjpField } from './gradient-specs.js';
+import { selectsValue } from './expr/selection.js';
 import type { LoadedSpec } from './spec-types.js';
 
 const hb = Handlebars.create();
@@ -29,12 +30,14 @@ function reduceInit(d: DerivedGradient): string | undefined {
 
 /**
  * Whether the webgpu backend generates this derived gradient op (float32: the gradients' only dtype WGSL has). A
- * reduce whose gradient goes through a finalize step or the implicit zeros, or starts from no literal, is not.
+ * reduce whose gradient goes through a finalize step or the implicit zeros, or starts from no literal, is not; nor
+ * a max or min, whose gradient divides among ties (WGSL's f32 division is not correctly rounded).
  */
 export function webGpuGeneratesGradient(s: LoadedSpec): boolean {
   const d = s.derived;
   if (!d || !(FAMILIES as readonly string[]).includes(d.kernel.family) || !d.dtypes.includes('float32')) return false;
   if (d.kernel.family !== 'reduce') return true;
+  if (selectsValue(d.kernel)) return false;
   return d.vjps.finalize === undefined && d.kernel.implicitZeros !== 'include' && reduceInit(d) !== undefined;
 }
 

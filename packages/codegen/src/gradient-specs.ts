@@ -2,6 +2,7 @@ import { validateCase } from '@sparse/case-format';
 import type { Expr } from './expr/ast.js';
 import { checkExpr } from './expr/check.js';
 import { chain, derive, exprText, variable } from './expr/derive.js';
+import { selectsValue } from './expr/selection.js';
 import type { CompiledKernel } from './expr/family.js';
 import { ExprError } from './expr/ast.js';
 import { apiNameOf } from './naming.js';
@@ -182,6 +183,20 @@ function gradientDoc(f: LoadedSpec, k: CompiledKernel, v: Partial<Record<VjpFiel
           : '')
       );
     case 'reduce':
+      if (selectsValue(k))
+        return (
+          `The gradient of \`${f.name}\` with respect to the stored values of \`${r.sparse}\`, given \`grad\`, the ` +
+          `gradient of a loss with respect to its output. TensorFlow registers none for the sparse op; this is its ` +
+          `gradient of the dense reduction (math_grad.py, Max and Min) over the stored values: each stored value equal ` +
+          `to its group's output gets \`(1 / n) * grad\`, n being how many of the group's values equal it (ties share ` +
+          `equally; a lone -inf or +inf is its group's output too), and every other value \`0 * grad\` (so a NaN or ` +
+          `infinite \`grad\` gives NaN there, as in TensorFlow). A group whose output is NaN (it holds a NaN) ` +
+          `equals none of its values: each of them gets \`0 / 0 * grad\`, NaN. An empty group passes nothing. It ` +
+          `runs on float32 and float64, each operation rounded as the dtype rounds it.` +
+          (f.outputs[0].type === 'sparse'
+            ? ' `grad` has one value per stored entry of the output (an InvalidArgumentError otherwise).'
+            : '')
+        );
       return (
         `${intro}\n\nEach group's steps are taken back in reverse order: starting from the gradient of the group's ` +
         `output${v.finalize ? ` (through its last step, ${t(v.finalize)})` : ''}, each stored value x reached from ` +
@@ -263,7 +278,7 @@ export function resolveGradient(
       report(['gradient'], `the argument '${a.name}' of ${g.op} is bound to nothing: name its source in gradient.args`);
   }
   for (const [arg, out] of Object.entries(g.outputs)) {
-    if (!['sparse', 'dense', 'sparse_or_dense', 'sparse_or_null'].includes(fwdArg.get(arg)?.type ?? ''))
+    if (!['sparse', 'dense', 'sparse_or_dense', 'sparse_or_null', 'csr'].includes(fwdArg.get(arg)?.type ?? ''))
       report(['gradient', 'outputs', arg], `'${arg}' is not a tensor argument of ${f.name}`);
     if (!target.outputs.some((o) => o.name === out))
       report(['gradient', 'outputs', arg], `${g.op} has no output '${out}'`);

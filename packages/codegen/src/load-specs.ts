@@ -129,6 +129,7 @@ function checkSpec(spec: OpSpec, report: Report): void {
       ['kernel', 'family'],
       "a gradient kernel is derived by codegen: declare the op's gradient in its own spec (`gradient:`)",
     );
+  checkDifferentiability(spec, report);
   const dtypeVars = Object.keys(spec.dtypes);
   const checkDtype = (d: string | undefined, p: (string | number)[], required: boolean) => {
     if (d === undefined) {
@@ -212,6 +213,19 @@ function checkSpec(spec: OpSpec, report: Report): void {
   spec.outputs.forEach((o, i) => {
     if (!usedOutputs.has(o.name)) report(['outputs', i, 'name'], `no example shows the output '${o.name}'`);
   });
+}
+
+/** An op TensorFlow does not differentiate says why, and has no gradient; one whose gradient TensorFlow registers is differentiable. */
+function checkDifferentiability(spec: OpSpec, report: Report): void {
+  if (spec.not_differentiable === undefined) return;
+  if (spec.gradient)
+    report(['not_differentiable'], 'the op has a `gradient:`, so it is differentiable: give one of the two, not both');
+  const registered = spec.tensorflow?.gradient;
+  if (registered)
+    report(
+      ['not_differentiable'],
+      `TensorFlow registers the op's gradient (tensorflow.gradient: ${registered}): give it a \`gradient:\` instead`,
+    );
 }
 
 /**

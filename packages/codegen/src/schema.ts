@@ -222,6 +222,13 @@ export const specSchema = {
         examples: { type: 'array', minItems: 1, items: { type: 'object' } },
       },
     },
+    tensorflow: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['op'],
+      properties: { op: text, gradient: text },
+    },
+    not_differentiable: text,
     // What a case holds is @sparse/case-format's to check (load-specs.ts).
     examples: { type: 'array', minItems: 1, items: { type: 'object' } },
   },
@@ -240,4 +247,5 @@ export const schemaMatchesTypes: [
   SameKeys<Props['kernel']['properties'], KernelSpec>,
   SameKeys<Props['api']['properties'], NonNullable<OpSpec['api']>>,
   SameKeys<Props['gradient']['properties'], NonNullable<OpSpec['gradient']>>,
-] = [true, true, true, true, true, true, true];
+  SameKeys<Props['tensorflow']['properties'], NonNullable<OpSpec['tensorflow']>>,
+] = [true, true, true, true, true, true, true, true];

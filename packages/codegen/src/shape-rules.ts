@@ -83,8 +83,8 @@ export const SHAPE_RULES: { [K in RuleName]: ShapeRuleDecl<RuleValue<K>> } = {
     doc: (v) => `the first ${v.count} dims of the dense shape of \`${v.input}\``,
   },
   gradient_of: {
-    value: arg(['sparse', 'dense', 'sparse_or_dense', 'sparse_or_null'], 'tensor'),
-    doc: (v) => `[stored entries of \`${v}\`] if sparse, its dense shape if dense`,
+    value: arg(['sparse', 'dense', 'sparse_or_dense', 'sparse_or_null', 'csr'], 'tensor'),
+    doc: (v) => `[stored entries of \`${v}\`] if sparse or CSR, its dense shape if dense`,
   },
   dims: {
     value: { kind: 'args', types: ['int'], noun: 'int' },

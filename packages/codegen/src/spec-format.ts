@@ -145,6 +145,16 @@ export const WIDE_DIMS: Record<WideDims, string> = {
 export type GradientBinding =
   { arg: string } | { output: string } | { upstream: true } | { not: string } | { dim: [string, number] };
 
+/**
+ * An op's TensorFlow counterpart: its op (a raw op, `SparseToDense`, or the Python function that composes the op of
+ * others, `tf.sparse.from_dense`) and where TensorFlow registers its gradient (`sparse_grad.py`; for a composite,
+ * whose gradients it is made of); absent, TensorFlow registers none.
+ */
+export interface TensorflowRef {
+  op: string;
+  gradient?: string;
+}
+
 /** An op's gradient as the runtime runs it: the gradient op, its arguments, and the gradient of each argument. */
 export interface GradientMeta {
   op: string;

@@ -1,7 +1,16 @@
 /** The shape of one op spec (`specs/<op>.yaml`) once it has passed the schema. */
 
 import type { DTypeName, Example } from '@sparse/case-format';
-import type { ArgType, CheckSpec, EntriesTerm, OutputOrder, OutputType, ShapeRule, WideDims } from './spec-format.js';
+import type {
+  ArgType,
+  CheckSpec,
+  EntriesTerm,
+  OutputOrder,
+  OutputType,
+  ShapeRule,
+  TensorflowRef,
+  WideDims,
+} from './spec-format.js';
 
 export { DTYPE_NAMES, type DTypeName } from '@sparse/case-format';
 export * from './spec-format.js';
@@ -65,8 +74,15 @@ export interface OpSpec {
   outputs: OutputSpec[];
   checks?: CheckSpec[];
   kernel: KernelSpec;
-  /** How the op's gradient is computed (absent: the op has none, as TensorFlow's NotDifferentiable ops). */
+  /** How the op's gradient is computed (absent: the op has none; `not_differentiable` says why). */
   gradient?: GradientSpec;
+  /** TensorFlow's counterpart of the op, and where TensorFlow registers its gradient. */
+  tensorflow?: TensorflowRef;
+  /**
+   * Why the op has no gradient, in TensorFlow's terms: TensorFlow declares its op `NotDifferentiable` or registers no
+   * gradient for it. Never beside `gradient`.
+   */
+  not_differentiable?: string;
   examples: CaseSpec[];
 }
 

@@ -14,11 +14,12 @@ afterEach(() => {
   dirs = [];
 });
 
-/** A specs folder holding one spec, `sparse_tensor_to_dense.yaml`, edited by `edit`. */
+/** A specs folder holding `sparse_tensor_to_dense.yaml` edited by `edit`, beside the gradient op it names. */
 function specsWith(edit: (yaml: string) => string, file = 'sparse_tensor_to_dense.yaml'): string {
   const dir = mkdtempSync(join(tmpdir(), 'specs-'));
   dirs.push(dir);
   writeFileSync(join(dir, file), edit(GOOD));
+  cpSync(join(SPECS, 'sparse_tensor_to_dense_grad.yaml'), join(dir, 'sparse_tensor_to_dense_grad.yaml'));
   return dir;
 }
 

@@ -145,8 +145,9 @@ describe('rt.vjp', () => {
   it('refuses what has no gradient, integers, unknown options and an upstream of the wrong shape', async () => {
     const rt = await createRuntime({ backend: 'js' });
     const x = new SparseTensor([[0]], [1], [2], 'float32');
-    expect(() => rt.vjp('sparse_reorder', { sp_input: x }, [1])).toThrow(UnimplementedError);
-    expect(() => rt.vjp('sparse_reorder', { sp_input: x }, [1])).toThrow(/sparse_reorder has no gradient/);
+    const concat = () => rt.vjp('sparse_concat', { sp_inputs: [x, x], axis: 0 }, [1, 1]);
+    expect(concat).toThrow(UnimplementedError);
+    expect(concat).toThrow(/sparse_concat has no gradient: TensorFlow declares it not differentiable/);
     expect(() => rt.vjp('no_such_op', {}, [1])).toThrow(/unknown op 'no_such_op'/);
     const ints = new SparseTensor([[0]], [1], [2], 'int32');
     expect(() => rt.vjp('sparse_square', { sp_input: ints }, [1])).toThrow(

@@ -86,9 +86,10 @@ const CHECKS: { [R in CheckMeta['rule']]: (op: string, c: Extract<CheckMeta, { r
     let want: number[] | undefined;
     let what: string;
     if (c.values_of !== undefined) {
+      // A sparse or CSR argument's stored values; a dense one's whole tensor.
       const of = args[c.values_of] as Data;
-      want = isSparse(of) ? [of.values.length] : of.shape;
-      what = isSparse(of) ? `one value per stored entry of ${c.values_of}` : `the shape of ${c.values_of}`;
+      want = isDense(of) ? of.shape : [of.values.length];
+      what = isDense(of) ? `the shape of ${c.values_of}` : `one value per stored entry of ${c.values_of}`;
     } else {
       // The forward op's output on the same arguments: a dense one has the shape its rule gives; a sparse one's
       // stored entries are counted by the kernel, so here only its rank (1) is known.

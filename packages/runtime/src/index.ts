@@ -16,6 +16,7 @@ export type {
   OutputMeta,
   OutputOrder,
   ShapeRule,
+  TensorflowRef,
   WideDims,
 } from './op-meta.js';
 export { registerBackend, listBackends, type Backend, type BackendKernel, type BackendLoader } from './backend.js';

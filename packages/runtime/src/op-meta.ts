@@ -8,6 +8,7 @@ import type {
   OutputOrder,
   OutputType as OutputKind,
   ShapeRule,
+  TensorflowRef,
   WideDims,
 } from './generated/spec-format.js';
 
@@ -22,6 +23,7 @@ export type {
   OutputKind,
   OutputOrder,
   ShapeRule,
+  TensorflowRef,
   WideDims,
 };
 
@@ -77,4 +79,8 @@ export interface OpMeta {
   wideAxis?: string;
   /** The op's gradient (Runtime.vjp): the gradient op, where its arguments come from, whose gradient each output is. */
   gradient?: GradientMeta;
+  /** TensorFlow's counterpart of the op, and where TensorFlow registers its gradient (absent there: none). */
+  tensorflow?: TensorflowRef;
+  /** Why the op has no gradient, in TensorFlow's terms (it declares the op NotDifferentiable or registers none). */
+  notDifferentiable?: string;
 }

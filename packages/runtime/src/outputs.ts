@@ -44,8 +44,9 @@ export function expectedShape(o: OutputMeta, bound: BoundArgs): number[] | undef
   }
   if ('gradient_of' in r) {
     const d = bound.values[r.gradient_of] as Data | null;
-    // A sparse argument's gradient is of its stored values (none for a null one); a dense one's, of the whole tensor.
-    return d === null ? [0] : d.kind === 'sparse' ? [d.values.length] : d.shape;
+    // A sparse or CSR argument's gradient is of its stored values (none for a null one); a dense one's, of the whole
+    // tensor.
+    return d === null ? [0] : d.kind === 'dense' ? d.shape : [d.values.length];
   }
   if ('lookup' in r) {
     const ids = (bound.values[r.lookup.ids] as Data).shape;

@@ -6,6 +6,7 @@ import { sameShape, shapeText } from './shape.js';
 import type { OpMeta } from './op-meta.js';
 import { Tensor } from './tensor.js';
 import { toValues, type DType } from './dtype.js';
+import { checkForward, checkGivenOutputs } from './vjp-checks.js';
 import { OPS } from './generated/ops-meta.js';
 
 /** Options of `vjp`. */
@@ -52,7 +53,7 @@ function* steps(opId: string, args: Record<string, unknown>, upstream: unknown, 
   if (!Object.hasOwn(OPS, opId)) throw new UnimplementedError(`vjp: unknown op '${opId}'`);
   const op: OpMeta = OPS[opId];
   const g = op.gradient;
-  if (!g) throw new UnimplementedError(`vjp: ${opId} has no gradient (it is not differentiable, as in TensorFlow)`);
+  if (!g) throw new UnimplementedError(noGradient(opId, op));
   if (typeof options !== 'object' || options === null) throw new TypeError('vjp: options must be an object');
   for (const k of Object.keys(options))
     if (k !== 'outputs') throw new TypeError(`vjp: unknown option '${k}' (options: outputs)`);
@@ -64,7 +65,8 @@ function* steps(opId: string, args: Record<string, unknown>, upstream: unknown, 
     if (d && !FLOATS.has(d.dtype))
       throw new TypeError(`vjp: ${opId} has gradients for float32 and float64 values; ${arg} is ${d.dtype}`);
   }
-  let outputs = options.outputs;
+  checkForward(op, bound);
+  let outputs = options.outputs === undefined ? undefined : checkGivenOutputs(op, bound, options.outputs);
   const gradArgs: Record<string, unknown> = {};
   for (const [name, b] of Object.entries(g.args)) {
     // An argument left out takes its default in the gradient op, which declares the same.
@@ -84,7 +86,7 @@ function* steps(opId: string, args: Record<string, unknown>, upstream: unknown, 
   // reductions' gradient ops, TensorFlow's raw ops, take any rows): say so.
   for (const [arg, out] of Object.entries(g.outputs)) {
     const d = bound.values[arg] as SparseData | DenseData | null;
-    const want = d === null ? [0] : d.kind === 'sparse' ? [d.values.length] : d.shape;
+    const want = d === null ? [0] : d.kind === 'dense' ? d.shape : [d.values.length];
     const got = (grads[out] as Tensor).shape;
     if (!sameShape(got, want)) {
       const o = op.outputs[0];
@@ -108,6 +110,16 @@ function* steps(opId: string, args: Record<string, unknown>, upstream: unknown, 
       return [a.name, cast];
     }),
   );
+}
+
+/** Why an op has no gradient: TensorFlow's own reason, or else that this library lacks one TensorFlow has. */
+function noGradient(opId: string, op: OpMeta): string {
+  if (op.notDifferentiable)
+    return `vjp: ${opId} has no gradient: TensorFlow declares it not differentiable: ${op.notDifferentiable}`;
+  const forward = Object.values(OPS).find((o) => o.gradient?.op === opId);
+  if (forward) return `vjp: ${opId} has no gradient: it is the gradient op of ${forward.name}`;
+  const where = op.tensorflow?.gradient ? ` (${op.tensorflow.gradient})` : '';
+  return `vjp: ${opId} has no gradient here yet, although TensorFlow differentiates it${where}`;
 }
 
 /** A float Tensor in the other float dtype. */

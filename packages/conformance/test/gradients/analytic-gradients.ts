@@ -149,9 +149,11 @@ const reduce =
   };
 
 const prodOfOthers = (vals: number[], k: number) => vals.reduce((p, v, j) => (j === k ? p : p * v), 1);
-/** The first extreme value of a group takes the gradient (the derived gradient's tie rule). */
-const firstOf = (better: (x: number, y: number) => boolean) => (vals: number[], k: number) =>
-  vals.findIndex((v) => vals.every((w) => !better(w, v))) === k ? 1 : 0;
+/** TensorFlow's Max/Min gradient: the values equal to the group's extreme share it equally. */
+const tiesOf = (extreme: (...v: number[]) => number) => (vals: number[], k: number) => {
+  const y = extreme(...vals);
+  return vals[k] === y ? 1 / vals.filter((v) => v === y).length : 0;
+};
 
 /** A matrix: its rows, and how many columns they have (so that an empty matrix keeps its shape). */
 interface Matrix {
@@ -333,22 +335,10 @@ export const ANALYTIC: Record<string, Formula> = {
   sparse_reduce_sum_sparse: reduce(true, () => 1),
   sparse_reduce_prod: reduce(false, prodOfOthers),
   sparse_reduce_prod_sparse: reduce(true, prodOfOthers),
-  sparse_reduce_max: reduce(
-    false,
-    firstOf((x, y) => x > y),
-  ),
-  sparse_reduce_max_sparse: reduce(
-    true,
-    firstOf((x, y) => x > y),
-  ),
-  sparse_reduce_min: reduce(
-    false,
-    firstOf((x, y) => x < y),
-  ),
-  sparse_reduce_min_sparse: reduce(
-    true,
-    firstOf((x, y) => x < y),
-  ),
+  sparse_reduce_max: reduce(false, tiesOf(Math.max)),
+  sparse_reduce_max_sparse: reduce(true, tiesOf(Math.max)),
+  sparse_reduce_min: reduce(false, tiesOf(Math.min)),
+  sparse_reduce_min_sparse: reduce(true, tiesOf(Math.min)),
   sparse_tensor_dense_matmul: matmulGradient,
   sparse_softmax: softmaxGradient,
   sparse_segment_sum: segmentGradient(() => 1),

@@ -1,4 +1,4 @@
-import { SparseTensor, type Runtime, type Tensor } from '@sparse/runtime';
+import { Tensor, type Runtime } from '@sparse/runtime';
 import { valuesOf, withValue, type Args } from './gradient-cases.js';
 
 /** The flat values of an op's one output (a SparseTensor's stored values, a Tensor's data) and their shape. */
@@ -16,9 +16,10 @@ export async function outputOfAsync(
 }
 
 function flat(outputs: Record<string, unknown>): { values: number[]; shape: number[] } {
-  const out = Object.values(outputs)[0] as SparseTensor | Tensor;
+  // A sparse or CSR output's gradient is of its stored values.
+  const out = Object.values(outputs)[0];
   const values = valuesOf(out);
-  return { values, shape: out instanceof SparseTensor ? [values.length] : [...out.shape] };
+  return { values, shape: out instanceof Tensor ? [...out.shape] : [values.length] };
 }
 
 const outputValues = (rt: Runtime, op: string, args: Args) => outputOf(rt, op, args).values;

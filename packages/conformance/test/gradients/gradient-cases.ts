@@ -1,5 +1,5 @@
 import type { LoadedSpec } from '@sparse/codegen';
-import { SparseTensor, Tensor, tensor, type DType } from '@sparse/runtime';
+import { CsrMatrix, SparseTensor, Tensor, run, tensor, type DType } from '@sparse/runtime';
 import type { Rng } from '@sparse/test-kit/seeded-random';
 import { toRuntimeArgs } from '../../src/index.js';
 import { SPECS } from '../properties/spec-ops.js';
@@ -15,7 +15,13 @@ export interface DifferentiableOp {
   spec: LoadedSpec;
   /** The arguments with a gradient (the keys of the spec's gradient outputs). */
   wrt: string[];
-  /** Its examples that compute in a float dtype and succeed, as runtime arguments in kernel-ready form. */
+  /** The float dtypes the op allows them in. */
+  floats: FloatDType[];
+  /**
+   * The arguments its gradient is checked at, as runtime arguments in a float dtype on which the op runs: each of
+   * the op's examples and its derived gradient's examples (without `grad`) that succeeds, an example of integer
+   * values taken in the op's first float dtype.
+   */
   examples: { name: string; dtype: FloatDType; args: Args }[];
 }
 
@@ -42,35 +48,83 @@ const hasWideDims = (args: Args) =>
     (v) => v instanceof SparseTensor && v.exactShape.some((d) => BigInt(d) > BigInt(Number.MAX_SAFE_INTEGER)),
   );
 
-/** The float dtype of an example: that of its first differentiable tensor. */
+/** A tensor of any kind: its values are what a gradient is of. */
+type AnyTensor = SparseTensor | Tensor | CsrMatrix;
+const isTensor = (v: unknown): v is AnyTensor =>
+  v instanceof SparseTensor || v instanceof Tensor || v instanceof CsrMatrix;
+
+/** The same tensor with other values, in `dtype`. */
+function rebuilt(v: AnyTensor, values: number[], dtype: DType): AnyTensor {
+  if (v instanceof SparseTensor) return new SparseTensor(v.indices, values, v.shape, dtype);
+  if (v instanceof CsrMatrix) return new CsrMatrix(v.rowPointers, v.colIndices, values, v.shape, dtype);
+  return tensor(values, dtype, [...v.shape]);
+}
+
+/** The dtype of an example's differentiable tensors, where one is a tensor. */
 function dtypeOf(args: Args, wrt: string[]): string | undefined {
   for (const a of wrt) {
-    const v = args[a];
-    if (v instanceof SparseTensor || v instanceof Tensor) return v.dtype;
+    const v = [args[a]].flat()[0];
+    if (isTensor(v)) return v.dtype;
   }
   return undefined;
 }
 
-export const DIFFERENTIABLE: DifferentiableOp[] = SPECS.filter((s) => s.gradientOf).map((spec) => {
+/** A tensor argument in another dtype (a plain value taken as a dense tensor of it). */
+function inDType(v: unknown, dtype: FloatDType): unknown {
+  if (Array.isArray(v) && v.some(isTensor)) return v.map((x) => inDType(x, dtype));
+  if (isTensor(v)) return rebuilt(v, valuesOf(v), dtype);
+  return tensor(v as number[], dtype);
+}
+
+/** An example's arguments with its differentiable tensors, and those of their dtype variables, in `dtype`. */
+function exampleIn(spec: LoadedSpec, args: Args, wrt: string[], dtype: FloatDType): Args {
+  const vars = new Set(wrt.map((w) => spec.args.find((a) => a.name === w)?.dtype));
+  const out: Args = { ...args };
+  for (const a of spec.args) {
+    const v = args[a.name];
+    if (v === undefined || v === null || !vars.has(a.dtype)) continue;
+    if (!['sparse', 'dense', 'sparse_or_dense', 'sparse_list', 'csr'].includes(a.type)) continue;
+    out[a.name] = inDType(v, dtype);
+  }
+  return out;
+}
+
+/** Whether the op runs on these arguments (on the default runtime, js): an example that does is checked. */
+function runs(op: string, args: Args): boolean {
+  try {
+    run(op, args);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function differentiable(spec: LoadedSpec): DifferentiableOp {
   const wrt = Object.keys(spec.gradientOf!.outputs);
-  const examples = spec.examples.flatMap((ex) => {
-    if (ex.expect_error) return [];
+  const dtypeVar = spec.args.find((a) => a.name === wrt[0])?.dtype;
+  const allowed: readonly string[] = (dtypeVar && spec.dtypes[dtypeVar]) || [dtypeVar ?? ''];
+  const floats = (['float32', 'float64'] as const).filter((d) => allowed.includes(d));
+  const gradientExamples = SPECS.find((s) => s.name === spec.gradientOf!.op && s.derived)?.examples ?? [];
+  const sources = [...spec.examples, ...gradientExamples.map((ex) => ({ ...ex, name: `gradient ${ex.name}` }))];
+  const examples = sources.flatMap((ex) => {
+    if (ex.expect_error || !floats.length) return [];
     let args: Args;
     try {
-      args = toRuntimeArgs(ex.args);
+      const { grad: _, ...forward } = ex.args as Args;
+      args = toRuntimeArgs(forward);
     } catch {
       return [];
     }
-    const dtype = dtypeOf(args, wrt);
-    if (!dtype || !isFloat(dtype) || hasWideDims(args)) return [];
-    // A differentiable argument given as plain values is a dense tensor of the example's dtype.
-    for (const a of wrt)
-      if (args[a] !== null && !(args[a] instanceof SparseTensor || args[a] instanceof Tensor))
-        args[a] = tensor(args[a] as number[], dtype);
-    return [{ name: ex.name, dtype, args }];
+    if (hasWideDims(args)) return [];
+    const own = dtypeOf(args, wrt);
+    const dtype = own && isFloat(own) && floats.includes(own) ? own : floats[0];
+    const converted = exampleIn(spec, args, wrt, dtype);
+    return runs(spec.name, converted) ? [{ name: ex.name, dtype, args: converted }] : [];
   });
-  return { spec, wrt, examples };
-});
+  return { spec, wrt, floats, examples };
+}
+
+export const DIFFERENTIABLE: DifferentiableOp[] = SPECS.filter((s) => s.gradientOf).map(differentiable);
 
 /**
  * `args` with every differentiable tensor's values redrawn in `dtype`, magnitudes in [1, 2) (away from 0, where
@@ -81,49 +135,49 @@ export function redrawn(op: string, args: Args, wrt: string[], dtype: FloatDType
   const out: Args = { ...args };
   const draw = (range?: 'positive' | 'unit') => () =>
     (range === 'positive' || r.next() < 0.5 ? 1 : -1) * (range === 'unit' ? 0.1 + 0.8 * r.next() : 1 + r.next());
-  for (const a of wrt) {
-    const v = args[a];
-    const next = draw(RANGE[op]?.[a]);
-    if (v instanceof SparseTensor)
-      out[a] = new SparseTensor(v.indices, Array.from(v.values as Float64Array, next), v.shape, dtype);
-    else if (v instanceof Tensor) out[a] = tensor(Array.from(v.data as Float64Array, next), dtype, [...v.shape]);
-  }
+  for (const a of wrt) out[a] = withValues(args[a], dtype, draw(RANGE[op]?.[a]));
   // Other float tensors (a dense operand with no gradient here) take the dtype too.
-  for (const [name, v] of Object.entries(args)) {
-    if (wrt.includes(name)) continue;
-    if (v instanceof SparseTensor && isFloat(v.dtype))
-      out[name] = new SparseTensor(v.indices, Array.from(v.values as Float64Array), v.shape, dtype);
-    else if (v instanceof Tensor && isFloat(v.dtype))
-      out[name] = tensor(Array.from(v.data as Float64Array), dtype, [...v.shape]);
-  }
+  for (const [name, v] of Object.entries(args))
+    if (!wrt.includes(name)) out[name] = withValues(v, dtype, undefined, true);
   return out;
 }
 
 /** The same arguments in float64 (float32 values are exact in float64): where finite differences are taken. */
 export function inFloat64(args: Args): Args {
-  return Object.fromEntries(
-    Object.entries(args).map(([name, v]) => {
-      if (v instanceof SparseTensor && isFloat(v.dtype))
-        return [name, new SparseTensor(v.indices, Array.from(v.values as Float64Array), v.shape, 'float64')];
-      if (v instanceof Tensor && isFloat(v.dtype))
-        return [name, tensor(Array.from(v.data as Float64Array), 'float64', [...v.shape])];
-      return [name, v];
-    }),
-  );
+  return Object.fromEntries(Object.entries(args).map(([name, v]) => [name, withValues(v, 'float64', undefined, true)]));
 }
 
-/** The values of a differentiable argument, flat: a SparseTensor's stored values, a Tensor's data. */
+/**
+ * A tensor argument (or a list of SparseTensors) in `dtype`, its values drawn by `next` where given; with
+ * `floatOnly`, anything but a float tensor is left as it is.
+ */
+function withValues(v: unknown, dtype: FloatDType, next?: () => number, floatOnly = false): unknown {
+  if (Array.isArray(v)) return v.map((x) => withValues(x, dtype, next, floatOnly));
+  if (!isTensor(v) || (floatOnly && !isFloat(v.dtype))) return v;
+  return rebuilt(v, next ? valuesOf(v).map(next) : valuesOf(v), dtype);
+}
+
+/** The values of a differentiable argument, flat: a tensor's stored values (a dense one's data), a list's in turn. */
 export function valuesOf(v: unknown): number[] {
-  if (v instanceof SparseTensor) return Array.from(v.values as Float64Array);
-  if (v instanceof Tensor) return Array.from(v.data as Float64Array);
+  if (Array.isArray(v)) return v.flatMap(valuesOf);
+  if (v instanceof Tensor) return Array.from(v.data as ArrayLike<number | bigint>, Number);
+  if (isTensor(v)) return Array.from(v.values as ArrayLike<number | bigint>, Number);
   return [];
 }
 
-/** `args` with value k of argument `name` replaced. */
+/** `args` with value k of argument `name` (counting through a list's tensors in turn) replaced. */
 export function withValue(args: Args, name: string, k: number, x: number): Args {
-  const v = args[name];
-  const values = valuesOf(v);
-  values[k] = x;
-  if (v instanceof SparseTensor) return { ...args, [name]: new SparseTensor(v.indices, values, v.shape, v.dtype) };
-  return { ...args, [name]: tensor(values, (v as Tensor).dtype as DType, [...(v as Tensor).shape]) };
+  let skip = k;
+  const replace = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(replace);
+    const values = valuesOf(v);
+    if (skip < 0 || skip >= values.length) {
+      skip -= values.length;
+      return v;
+    }
+    values[skip] = x;
+    skip = -1;
+    return rebuilt(v as AnyTensor, values, (v as AnyTensor).dtype);
+  };
+  return { ...args, [name]: replace(args[name]) };
 }

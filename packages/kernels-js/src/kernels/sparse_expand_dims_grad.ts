@@ -1,0 +1,7 @@
+import type { SparseExpandDimsGradKernel } from '@sparse/kernel-abi';
+
+/** The output holds the values of `sp_input` in their order (tf.sparse.expand_dims keeps the values as they are), so their gradient is grad itself. */
+export const sparseExpandDimsGrad: SparseExpandDimsGradKernel = ({ sp_input, grad }) => {
+  const n = sp_input.values.length;
+  return { sp_input_grad: { kind: 'dense', data: (grad.data as Float64Array).slice(), shape: [n], dtype: grad.dtype } };
+};
