@@ -156,6 +156,11 @@ doc: |
   TODO the semantics in our own words: what the op computes, the order of its
   output, how it treats implicit zeros, and the errors it raises. Follow
   TensorFlow's documented behaviour; name the TensorFlow op it matches.
+tensorflow:
+  op: TODO the TensorFlow op or function it matches (SparseReorder, tf.sparse.to_dense, ...)
+  # Where TensorFlow registers its gradient (sparse_grad.py, math_grad.py, ...). Where it registers none, drop this
+  # line and say TensorFlow's reason instead, as a top-level field: not_differentiable: <its reason>
+  gradient: TODO sparse_grad.py
 dtypes:
   T: [float32, float64, int32, int64]
 args:
