@@ -14,6 +14,7 @@ import { emitSourceCopy } from './emit-source-copy.js';
 import { emitBackendTable } from './emit-backend-table.js';
 import { BACKEND_TARGETS, kernelsDirOf } from './backend-targets.js';
 import { emitBackendLoaders } from './emit-backend-loaders.js';
+import { emitTfjsApi } from './emit-tfjs-api.js';
 
 const CODEGEN = join(dirname(fileURLToPath(import.meta.url)), '..');
 const TEMPLATES = join(CODEGEN, 'templates');
@@ -47,6 +48,7 @@ export function generatedFiles(opts: GenerateOptions): Map<string, string> {
     ],
     [join(pkg('runtime'), 'src/generated/spec-format.ts'), emitSourceCopy(join(CODEGEN, 'src/spec-format.ts'))],
     [join(pkg('runtime'), 'src/generated/ops-api.ts'), emitOpsApi(specs)],
+    [join(pkg('tfjs'), 'src/generated/ops.ts'), emitTfjsApi(specs)],
     [
       join(pkg('runtime'), 'src/generated/custom-checks.ts'),
       emitCustomChecks(specs, join(opts.root, pkg('runtime'), 'src/custom-checks')),

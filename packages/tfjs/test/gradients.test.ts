@@ -111,7 +111,7 @@ for (const backend of ['js', 'wasm']) {
       expect(tf.memory().numTensors).toBe(before);
     });
 
-    it('ops without a gradient run and convert (their TF.js tensors are constants)', () => {
+    it('runOp runs any op by id and converts its outputs', () => {
       const sp = sparseToTf(
         new SparseTensor(
           [
