@@ -1,10 +1,11 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { loadSpecs, SpecError } from '../src/index.js';
 import { CHECK_RULES } from '../src/check-rules.js';
+import { writeSpec } from './spec-folder.js';
 
 const GOOD = readFileSync(join(import.meta.dirname, '../../../specs/sparse_tensor_to_dense.yaml'), 'utf8');
 const dir = mkdtempSync(join(tmpdir(), 'specs-'));
@@ -13,7 +14,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 /** The problems codegen finds in sparse_tensor_to_dense with these checks instead of its own. */
 function problemsWith(checks: object[]): string {
   const yaml = GOOD.replace(/^checks:\n(?: {2}.*\n)+/m, stringify({ checks }));
-  writeFileSync(join(dir, 'sparse_tensor_to_dense.yaml'), yaml);
+  writeSpec(dir, 'sparse_tensor_to_dense.yaml', yaml);
   try {
     loadSpecs(dir, dir);
     return '';

@@ -1,9 +1,10 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { loadSpecs } from '../src/index.js';
 import { specProblems } from './spec-problems.js';
+import { writeSpec } from './spec-folder.js';
 
 const SPECS = join(import.meta.dirname, '../../../specs');
 const dir = mkdtempSync(join(tmpdir(), 'specs-'));
@@ -12,7 +13,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 function load(file: string, edit: (yaml: string) => string) {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir);
-  writeFileSync(join(dir, file), edit(readFileSync(join(SPECS, file), 'utf8')));
+  writeSpec(dir, file, edit(readFileSync(join(SPECS, file), 'utf8')));
   return loadSpecs(dir, dir);
 }
 

@@ -1,9 +1,10 @@
-import { cpSync, mkdtempSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadSpecs } from '../src/index.js';
 import { specProblems } from './spec-problems.js';
+import { writeSpec } from './spec-folder.js';
 
 const SPECS = join(import.meta.dirname, '../../../specs');
 const GOOD = readFileSync(join(SPECS, 'sparse_tensor_to_dense.yaml'), 'utf8');
@@ -18,8 +19,7 @@ afterEach(() => {
 function specsWith(edit: (yaml: string) => string, file = 'sparse_tensor_to_dense.yaml'): string {
   const dir = mkdtempSync(join(tmpdir(), 'specs-'));
   dirs.push(dir);
-  writeFileSync(join(dir, file), edit(GOOD));
-  cpSync(join(SPECS, 'sparse_tensor_to_dense_grad.yaml'), join(dir, 'sparse_tensor_to_dense_grad.yaml'));
+  writeSpec(dir, file, edit(GOOD));
   return dir;
 }
 
