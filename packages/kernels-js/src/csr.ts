@@ -52,3 +52,42 @@ export function transposeCsr(m: CsrData): CsrData {
   const shape = m.shape.length === 3 ? [batch, cols, rows] : [cols, rows];
   return csrData(m.batchPointers.slice(), rowPointers, colIndices, values, shape, m.dtype);
 }
+
+/**
+ * Matrix `bi` of a CSR matrix or batch as (row, column) pairs, in storage order: `indices` [2 · nnz], `base` the
+ * place of its first entry in colIndices and values, `nnz` its entry count. O(rows + nnz).
+ */
+export function csrEntryPairs(m: CsrData, bi: number): { indices: Float64Array; base: number; nnz: number } {
+  const rows = csrDims(m)[1];
+  const base = m.batchPointers[bi];
+  const nnz = m.batchPointers[bi + 1] - base;
+  const indices = new Float64Array(nnz * 2);
+  for (let r = 0; r < rows; r++) {
+    const p = bi * (rows + 1) + r;
+    for (let k = m.rowPointers[p]; k < m.rowPointers[p + 1]; k++) {
+      indices[2 * k] = r;
+      indices[2 * k + 1] = m.colIndices[base + k];
+    }
+  }
+  return { indices, base, nnz };
+}
+
+/** The matmul flags of op(a) · op(b): op transposes where transpose_ or adjoint_ is set (real dtypes). */
+interface MatMulFlags {
+  transpose_a: boolean;
+  adjoint_a: boolean;
+  transpose_b: boolean;
+  adjoint_b: boolean;
+}
+
+/**
+ * The dims of op(a) · op(b) for a CSR `a` (a matrix or a batch) and a `b` of a's rank: whether each is transposed,
+ * the batch, a's and b's own dims, and op(a) [m × k] · op(b) [k × n].
+ */
+export function matMulDims(args: MatMulFlags & { a: { shape: readonly number[] }; b: { shape: readonly number[] } }) {
+  const ta = args.transpose_a || args.adjoint_a;
+  const tb = args.transpose_b || args.adjoint_b;
+  const [batch, aRows, aCols] = csrDims(args.a);
+  const [, b0, b1] = csrDims(args.b);
+  return { ta, tb, batch, b0, b1, m: ta ? aCols : aRows, k: ta ? aRows : aCols, n: tb ? b0 : b1 };
+}

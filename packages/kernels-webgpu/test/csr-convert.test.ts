@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { backend, onGpu, onJs, useBackend, type Args } from './backend.js';
+import { onGpu, onJs, useBackend, type Args } from './backend.js';
+import { expectOutputMatchesJs } from './compare.js';
+import { randomCsr as randomCsrOf, type CsrShapeArgs } from './random.js';
 import type { CsrData, DenseData, SparseData } from '@sparse/kernel-abi';
 import { rng, type Rng } from '@sparse/test-kit/seeded-random';
 import { REASONS } from '../src/index.js';
@@ -36,14 +38,7 @@ function mismatch(got: Data, want: Data): string | undefined {
   return undefined;
 }
 
-async function expectGpuMatchesJs(op: string, args: Args, submits = 1): Promise<Data> {
-  const before = backend.submissions();
-  const { outputs, reason } = await onGpu<Out>(op, args);
-  expect(reason).toBeUndefined();
-  expect(mismatch(outputs.output, onJs<Out>(op, args).output)).toBeUndefined();
-  expect(backend.submissions() - before).toBe(submits);
-  return outputs.output;
-}
+const expectGpuMatchesJs = (op: string, args: Args, submits = 1) => expectOutputMatchesJs(op, args, mismatch, submits);
 
 async function expectDelegated(op: string, args: Args, reason: string): Promise<void> {
   const got = await onGpu<Out>(op, args);
@@ -64,45 +59,11 @@ function value(r: Rng, dtype: DType): number {
   return dtype === 'int32' ? r.int(2 ** 31) - 2 ** 30 : r.next() * 2 - 1;
 }
 
-/** A random CSR batch [rows × cols], about `density` stored, sorted columns unless `shuffle` (a direct call). */
-function randomCsr(
-  r: Rng,
-  batch: number,
-  rows: number,
-  cols: number,
-  density: number,
-  rank3: boolean,
-  dtype: DType = 'float32',
-  shuffle = false,
-): CsrData {
-  const batchPointers = new Int32Array(batch + 1);
-  const rowPointers = new Int32Array(batch * (rows + 1));
-  const colIndices: number[] = [];
-  for (let b = 0; b < batch; b++) {
-    let k = 0;
-    for (let i = 0; i < rows; i++) {
-      const row: number[] = [];
-      for (let c = 0; c < cols; c++) if (r.next() < density) row.push(c);
-      if (shuffle && r.next() < 0.5) row.reverse();
-      colIndices.push(...row);
-      k += row.length;
-      rowPointers[b * (rows + 1) + i + 1] = k;
-    }
-    batchPointers[b + 1] = batchPointers[b] + k;
-  }
-  return {
-    kind: 'csr',
-    batchPointers,
-    rowPointers,
-    colIndices: Int32Array.from(colIndices),
-    values: store(
-      dtype,
-      colIndices.map(() => value(r, dtype)),
-    ),
-    shape: rank3 ? [batch, rows, cols] : [rows, cols],
-    dtype,
-  };
+/** A random CSR batch (random.ts) with this file's values: sorted columns unless `shuffle` (a direct call). */
+function randomCsr(...[r, batch, rows, cols, density, rank3, dtype = 'float32', shuffle = false]: CsrArgs): CsrData {
+  return randomCsrOf(r, batch, rows, cols, density, rank3, dtype, (q) => value(q, dtype), shuffle ? 0.5 : 0);
 }
+type CsrArgs = [...CsrShapeArgs, dtype?: DType, shuffle?: boolean];
 
 /** The float32 values nothing may change: nan, ±inf, -0, subnormals. */
 const SPECIAL = [NaN, Infinity, -Infinity, -0, 1e-40, -1.4e-45, 3.4e38];
@@ -204,19 +165,11 @@ describe('csr_sparse_matrix_to_sparse_tensor on webgpu', () => {
   });
 });
 
-/** The entries of a random CSR batch as a SparseTensor in canonical order (via the JS kernel). */
-function randomSparse(
-  r: Rng,
-  batch: number,
-  rows: number,
-  cols: number,
-  density: number,
-  rank3: boolean,
-  dtype: DType = 'float32',
-): SparseData {
-  const m = randomCsr(r, batch, rows, cols, density, rank3, dtype);
+/** A random CSR batch's entries (randomCsr's arguments) as a SparseTensor in canonical order (via the JS kernel). */
+function randomSparse(...args: CsrArgs): SparseData {
+  const m = randomCsr(...args);
   return onJs<{ output: SparseData }>('csr_sparse_matrix_to_sparse_tensor', {
-    sparse_matrix: dtype === 'float32' ? withSpecials(m) : m,
+    sparse_matrix: m.dtype === 'float32' ? withSpecials(m) : m,
   }).output;
 }
 

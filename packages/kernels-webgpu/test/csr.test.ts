@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { backend, onGpu, onJs, useBackend, type Args } from './backend.js';
+import { randomCsr } from './random.js';
 import type { CsrData, DenseData, SparseData } from '@sparse/kernel-abi';
 import { rng, type Rng } from '@sparse/test-kit/seeded-random';
 import { REASONS } from '../src/index.js';
@@ -52,36 +53,6 @@ function floats(r: Rng, n: number): Float32Array {
   const v = new Float32Array(n);
   for (let i = 0; i < n; i++) v[i] = r.next() * 2 - 1;
   return v;
-}
-
-/** A batch of `batch` random CSR matrices [rows × cols] (rank 3 when `rank3`), about `density` of them stored. */
-function randomCsr(r: Rng, batch: number, rows: number, cols: number, density: number, rank3: boolean): CsrData {
-  const batchPointers = new Int32Array(batch + 1);
-  const rowPointers = new Int32Array(batch * (rows + 1));
-  const colIndices: number[] = [];
-  for (let b = 0; b < batch; b++) {
-    let k = 0;
-    for (let i = 0; i < rows; i++) {
-      rowPointers[b * (rows + 1) + i] = k;
-      const row: number[] = [];
-      for (let c = 0; c < cols; c++) if (r.next() < density) row.push(c);
-      // Columns in any order within a row (TensorFlow's CSR need not sort them).
-      if (r.next() < 0.3) row.reverse();
-      colIndices.push(...row);
-      k += row.length;
-    }
-    rowPointers[b * (rows + 1) + rows] = k;
-    batchPointers[b + 1] = batchPointers[b] + k;
-  }
-  return {
-    kind: 'csr',
-    batchPointers,
-    rowPointers,
-    colIndices: Int32Array.from(colIndices),
-    values: floats(r, colIndices.length),
-    shape: rank3 ? [batch, rows, cols] : [rows, cols],
-    dtype: 'float32',
-  };
 }
 
 function dense(r: Rng, shape: number[]): DenseData {

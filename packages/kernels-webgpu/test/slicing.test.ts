@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { backend, onGpu, onJs, useBackend, type Args } from './backend.js';
-import type { DenseData, DType, SparseData } from '@sparse/kernel-abi';
-import { rng, type Rng } from '@sparse/test-kit/seeded-random';
+import { plain } from './compare.js';
+import { randomSparse } from './random.js';
+import type { DenseData, SparseData } from '@sparse/kernel-abi';
+import { rng } from '@sparse/test-kit/seeded-random';
 import { REASONS } from '../src/index.js';
 
 // sparse_slice, sparse_split, sparse_retain and sparse_concat on WebGPU (SwiftShader in CI) against the JS kernels:
@@ -11,15 +13,6 @@ useBackend();
 
 type Out = Record<string, SparseData | SparseData[]>;
 const gpu = (op: string, args: Args) => onGpu<Out>(op, args);
-
-/** A store as comparable plain data: float32 and int32 by their words (nan, -0 included), others as they are. */
-function plain(x: SparseData | SparseData[]): unknown {
-  if (Array.isArray(x)) return x.map(plain);
-  const v = x.values;
-  const values =
-    v instanceof Float32Array || v instanceof Int32Array ? Array.from(new Uint32Array(v.slice().buffer)) : v;
-  return { ...x, indices: Array.from(x.indices), values, store: v.constructor.name };
-}
 
 /** Runs op on webgpu, which must not delegate, compares with js, and checks the submissions: 1, or 0 (nothing to move). */
 async function same(op: string, args: Args, submits = 1): Promise<Out> {
@@ -41,19 +34,6 @@ async function delegates(op: string, args: Args, why: string): Promise<void> {
   expect(backend.submissions() - before).toBe(0);
   const want = onJs<Out>(op, args);
   for (const k of Object.keys(want)) expect(plain(outputs[k])).toEqual(plain(want[k]));
-}
-
-function values(r: Rng, dtype: DType, n: number): Float32Array | Int32Array {
-  if (dtype === 'int32') return Int32Array.from({ length: n }, () => (r.next() * 2 ** 32) | 0);
-  return Float32Array.from({ length: n }, () => r.next() * 200 - 100);
-}
-
-/** nnz random indices of `shape` (repeats likely where nnz nears the size), in random order. */
-function randomSparse(r: Rng, shape: number[], nnz: number, dtype: DType): SparseData {
-  const rank = shape.length;
-  const indices = new Float64Array(nnz * rank);
-  for (let k = 0; k < indices.length; k++) indices[k] = r.int(shape[k % rank]);
-  return { kind: 'sparse', indices, values: values(r, dtype, nnz), shape, dtype };
 }
 
 const sparse = (indices: number[], vals: Float32Array | Int32Array, shape: number[]): SparseData => ({

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { backend, onGpu, onJs, useBackend, type Args } from './backend.js';
+import { expectOutputMatchesJs } from './compare.js';
+import { randomCsr, uniform, type ValueOf as Values } from './random.js';
 import type { CsrData } from '@sparse/kernel-abi';
-import { rng, type Rng } from '@sparse/test-kit/seeded-random';
+import { rng } from '@sparse/test-kit/seeded-random';
 import { REASONS } from '../src/index.js';
 
 // sparse_matrix_sparse_mat_mul (CSR × CSR) on WebGPU (SwiftShader in CI), against the JS kernel, bit for bit.
@@ -30,58 +32,7 @@ function mismatch(got: CsrData, want: CsrData): string | undefined {
 const bits = (v: Float32Array | Int32Array) => new Uint32Array(v.buffer, v.byteOffset, v.length);
 
 /** Runs on the GPU, which must not delegate, and compares with js; `submits`: GPU submissions expected. */
-async function expectGpuMatchesJs(args: Args, submits = 1): Promise<CsrData> {
-  const before = backend.submissions();
-  const { outputs, reason } = await onGpu<Out>(OP, args);
-  expect(reason).toBeUndefined();
-  expect(mismatch(outputs.output, onJs<Out>(OP, args).output)).toBeUndefined();
-  expect(backend.submissions() - before).toBe(submits);
-  return outputs.output;
-}
-
-type Values = (r: Rng) => number;
-const uniform: Values = (r) => r.next() * 2 - 1;
-
-/** A batch of random CSR matrices [rows × cols], about `density` stored, columns in any order within a row. */
-function randomCsr(
-  r: Rng,
-  batch: number,
-  rows: number,
-  cols: number,
-  density: number,
-  rank3: boolean,
-  dtype: 'float32' | 'int32' | 'float64' = 'float32',
-  value: Values = uniform,
-): CsrData {
-  const batchPointers = new Int32Array(batch + 1);
-  const rowPointers = new Int32Array(batch * (rows + 1));
-  const colIndices: number[] = [];
-  for (let b = 0; b < batch; b++) {
-    let k = 0;
-    for (let i = 0; i < rows; i++) {
-      rowPointers[b * (rows + 1) + i] = k;
-      const row: number[] = [];
-      for (let c = 0; c < cols; c++) if (r.next() < density) row.push(c);
-      // TensorFlow's CSR need not sort a row's columns: the products then come in another order.
-      if (r.next() < 0.3) row.reverse();
-      colIndices.push(...row);
-      k += row.length;
-    }
-    rowPointers[b * (rows + 1) + rows] = k;
-    batchPointers[b + 1] = batchPointers[b] + k;
-  }
-  const n = colIndices.length;
-  const Store = dtype === 'float32' ? Float32Array : dtype === 'int32' ? Int32Array : Float64Array;
-  return {
-    kind: 'csr',
-    batchPointers,
-    rowPointers,
-    colIndices: Int32Array.from(colIndices),
-    values: Store.from({ length: n }, () => value(r)),
-    shape: rank3 ? [batch, rows, cols] : [rows, cols],
-    dtype,
-  };
-}
+const expectGpuMatchesJs = (args: Args, submits = 1) => expectOutputMatchesJs(OP, args, mismatch, submits);
 
 const NO_FLAGS = { transpose_a: false, transpose_b: false, adjoint_a: false, adjoint_b: false };
 

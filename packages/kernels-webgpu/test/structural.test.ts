@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { backend, onGpu, onJs, useBackend, type Args } from './backend.js';
+import { plain } from './compare.js';
+import { randomSparse, randomValues } from './random.js';
 import type { DenseData, DType, SparseData } from '@sparse/kernel-abi';
 import { rng, type Rng } from '@sparse/test-kit/seeded-random';
 import { REASONS } from '../src/index.js';
@@ -11,15 +13,6 @@ useBackend();
 type Out = Record<string, SparseData | DenseData>;
 const jsOf = (op: string) => (args: Args) => onJs<Out>(op, args);
 const gpu = (op: string, args: Args) => onGpu<Out>(op, args);
-
-/** A store as comparable plain data: float32 and int32 by their words (nan, -0 included), others as they are. */
-function plain(x: SparseData | DenseData): unknown {
-  const words = (v: unknown) =>
-    v instanceof Float32Array || v instanceof Int32Array ? Array.from(new Uint32Array(v.slice().buffer)) : v;
-  if (x.kind === 'sparse')
-    return { ...x, indices: Array.from(x.indices), values: words(x.values), store: x.values.constructor.name };
-  return { ...x, data: words(x.data), store: x.data.constructor.name };
-}
 
 /**
  * Runs op on the webgpu kernel (which must not delegate) and compares every output with js; `submits`: whether the
@@ -34,19 +27,6 @@ async function expectSameAsJs(op: string, args: Args, submits = true): Promise<O
   for (const k of Object.keys(want)) expect(plain(outputs[k])).toEqual(plain(want[k]));
   expect(backend.submissions() - before).toBe(submits ? 1 : 0);
   return outputs;
-}
-
-function values(r: Rng, dtype: DType, n: number): Float32Array | Int32Array {
-  if (dtype === 'int32') return Int32Array.from({ length: n }, () => (r.next() * 2 ** 32) | 0);
-  return Float32Array.from({ length: n }, () => r.next() * 200 - 100);
-}
-
-/** nnz random indices of `shape` (repeats likely where nnz nears the size), in random order. */
-function randomSparse(r: Rng, shape: number[], nnz: number, dtype: DType): SparseData {
-  const rank = shape.length;
-  const indices = new Float64Array(nnz * rank);
-  for (let k = 0; k < indices.length; k++) indices[k] = r.int(shape[k % rank]);
-  return { kind: 'sparse', indices, values: values(r, dtype, nnz), shape, dtype };
 }
 
 const CASES: [number[], number][] = [
@@ -161,7 +141,7 @@ describe('from_dense on webgpu', () => {
       it(`${dtype}, shape [${shape}], a third nonzero`, async () => {
         const r = rng(shape.reduce((a, b) => a * b, 1) + (dtype === 'int32' ? 1 : 0));
         const size = shape.reduce((a, b) => a * b, 1);
-        const data = values(r, dtype, size);
+        const data = randomValues(r, dtype, size);
         for (let i = 0; i < size; i++) if (r.next() < 0.67) data[i] = 0;
         data[size - 1] = 7; // at least one kept
         await expectSameAsJs('from_dense', { tensor: dense(data, shape) });
@@ -213,7 +193,7 @@ describe('sparse_to_dense on webgpu', () => {
     const sparse_indices: DenseData = int64
       ? { kind: 'dense', data: BigInt64Array.from(idx.map(BigInt)), shape: [list.length, rank], dtype: 'int64' }
       : { kind: 'dense', data: Int32Array.from(idx), shape: [list.length, rank], dtype: 'int32' };
-    const vals = values(r, dtype, list.length);
+    const vals = randomValues(r, dtype, list.length);
     return {
       sparse_indices,
       output_shape: shape,

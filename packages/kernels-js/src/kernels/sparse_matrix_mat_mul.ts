@@ -1,6 +1,6 @@
 import { allocValues, type SparseMatrixMatMulKernel, type Values } from '@sparse/kernel-abi';
 import { accumulateRows, transposeMatrix } from '../matmul-rows.js';
-import { csrDims } from '../csr.js';
+import { csrEntryPairs, matMulDims } from '../csr.js';
 
 type Store = Float32Array | Float64Array;
 
@@ -13,28 +13,14 @@ type Store = Float32Array | Float64Array;
  */
 export const sparseMatrixMatMul: SparseMatrixMatMulKernel = (args) => {
   const { a, b } = args;
-  const ta = args.transpose_a || args.adjoint_a;
-  const tb = args.transpose_b || args.adjoint_b;
-  const [batch, aRows, aCols] = csrDims(a);
-  const [, b0, b1] = csrDims(b);
-  const m = ta ? aCols : aRows;
-  const n = tb ? b0 : b1;
+  const { ta, tb, batch, b0, b1, m, n } = matMulDims(args);
   const dtype = a.dtype;
   let out = allocValues(dtype, batch * m * n) as Store;
   for (let bi = 0; bi < batch; bi++) {
     const bMat = (b.data as Store).subarray(bi * b0 * b1, (bi + 1) * b0 * b1);
     const opB = tb ? transposeMatrix(bMat, b0, b1, dtype) : bMat;
-    const base = a.batchPointers[bi];
-    const nnz = a.batchPointers[bi + 1] - base;
     // The batch's entries as (row, column) pairs of a, for the row update.
-    const indices = new Float64Array(nnz * 2);
-    for (let r = 0; r < aRows; r++) {
-      const p = bi * (aRows + 1) + r;
-      for (let k = a.rowPointers[p]; k < a.rowPointers[p + 1]; k++) {
-        indices[2 * k] = r;
-        indices[2 * k + 1] = a.colIndices[base + k];
-      }
-    }
+    const { indices, base, nnz } = csrEntryPairs(a, bi);
     const values = (a.values as Store).subarray(base, base + nnz);
     accumulateRows(out.subarray(bi * m * n, (bi + 1) * m * n), indices, values, ta ? 1 : 0, opB, n, dtype);
   }

@@ -1,7 +1,7 @@
 import { allocValues, type SparseMatrixMatMulGradKernel, type Values } from '@sparse/kernel-abi';
 import { accumulateRows, transposeMatrix } from '../matmul-rows.js';
 import { sampledProducts } from '../sampled-products.js';
-import { csrDims } from '../csr.js';
+import { csrEntryPairs, matMulDims } from '../csr.js';
 
 type Store = Float32Array | Float64Array;
 
@@ -13,13 +13,7 @@ type Store = Float32Array | Float64Array;
  */
 export const sparseMatrixMatMulGrad: SparseMatrixMatMulGradKernel = (args) => {
   const { a, b, grad } = args;
-  const ta = args.transpose_a || args.adjoint_a;
-  const tb = args.transpose_b || args.adjoint_b;
-  const [batch, aRows, aCols] = csrDims(a);
-  const [, b0, b1] = csrDims(b);
-  const m = ta ? aCols : aRows;
-  const k = ta ? aRows : aCols;
-  const n = tb ? b0 : b1;
+  const { ta, tb, batch, b0, b1, m, k, n } = matMulDims(args);
   const dtype = a.dtype;
   const aGrad = allocValues(dtype, a.values.length) as Store;
   const bGrad = allocValues(dtype, b.data.length) as Store;
@@ -28,16 +22,7 @@ export const sparseMatrixMatMulGrad: SparseMatrixMatMulGradKernel = (args) => {
     const g = args.transpose_output ? transposeMatrix(gMat, n, m, dtype) : gMat;
     const bMat = (b.data as Store).subarray(bi * b0 * b1, (bi + 1) * b0 * b1);
     const opB = tb ? transposeMatrix(bMat, b0, b1, dtype) : bMat;
-    const base = a.batchPointers[bi];
-    const nnz = a.batchPointers[bi + 1] - base;
-    const indices = new Float64Array(nnz * 2);
-    for (let r = 0; r < aRows; r++) {
-      const p = bi * (aRows + 1) + r;
-      for (let e = a.rowPointers[p]; e < a.rowPointers[p + 1]; e++) {
-        indices[2 * e] = r;
-        indices[2 * e + 1] = a.colIndices[base + e];
-      }
-    }
+    const { indices, base, nnz } = csrEntryPairs(a, bi);
     aGrad.set(sampledProducts(indices, nnz, ta, g, opB, n, dtype) as Store, base);
     // op(a)ᵀ · G: entry (r, c) adds v · G[r, :] to row c (to row r from G[c, :] when a is transposed).
     const opBGrad = allocValues(dtype, k * n) as Store;
