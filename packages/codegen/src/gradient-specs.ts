@@ -278,8 +278,10 @@ export function resolveGradient(
       report(['gradient'], `the argument '${a.name}' of ${g.op} is bound to nothing: name its source in gradient.args`);
   }
   for (const [arg, out] of Object.entries(g.outputs)) {
-    if (!['sparse', 'dense', 'sparse_or_dense', 'sparse_or_null', 'csr'].includes(fwdArg.get(arg)?.type ?? ''))
-      report(['gradient', 'outputs', arg], `'${arg}' is not a tensor argument of ${f.name}`);
+    // A scalar argument's gradient is a rank-0 dense tensor.
+    const type = fwdArg.get(arg)?.type ?? '';
+    if (!['sparse', 'dense', 'sparse_or_dense', 'sparse_or_null', 'csr', 'scalar'].includes(type))
+      report(['gradient', 'outputs', arg], `'${arg}' is neither a tensor nor a scalar argument of ${f.name}`);
     if (!target.outputs.some((o) => o.name === out))
       report(['gradient', 'outputs', arg], `${g.op} has no output '${out}'`);
   }

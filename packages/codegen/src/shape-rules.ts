@@ -4,7 +4,7 @@ import type { ArgSpec } from './spec-types.js';
 /** What a shape rule's value, or one field of it, holds: an argument of these types, a list of them, a number, text. */
 export type ShapePart =
   | { kind: 'arg'; types: readonly ArgType[]; noun: string; optional?: true }
-  | { kind: 'args'; types: readonly ArgType[]; noun: string }
+  | { kind: 'args'; types: readonly ArgType[]; noun: string; empty?: true }
   | { kind: 'integer'; minimum: number }
   | { kind: 'text' };
 
@@ -87,8 +87,9 @@ export const SHAPE_RULES: { [K in RuleName]: ShapeRuleDecl<RuleValue<K>> } = {
     doc: (v) => `[stored entries of \`${v}\`] if sparse or CSR, its dense shape if dense`,
   },
   dims: {
-    value: { kind: 'args', types: ['int'], noun: 'int' },
-    doc: (v) => `[${v.map((d) => `\`${d}\``).join(', ')}] (a null one: the dim before it)`,
+    // No dims: a rank-0 output (the gradient of a scalar argument, sparse_to_dense_grad's default_value_grad).
+    value: { kind: 'args', types: ['int'], noun: 'int', empty: true },
+    doc: (v) => (v.length ? `[${v.map((d) => `\`${d}\``).join(', ')}] (a null one: the dim before it)` : '[] (rank 0)'),
     consistent: (v, argOf) =>
       v.length > 0 && argOf(v[0])?.default === null
         ? { path: [0], message: `the first dim has no dim before it to stand for a null '${v[0]}'` }
@@ -145,7 +146,7 @@ const article = (noun: string) => (/^[aeiou]/.test(noun) ? 'an' : 'a');
 export function shapeRuleSchema(identifier: object) {
   const schemaOf = (part: ShapePart): object =>
     part.kind === 'args'
-      ? { type: 'array', minItems: 1, items: identifier }
+      ? { type: 'array', minItems: part.empty ? 0 : 1, items: identifier }
       : part.kind === 'integer'
         ? { type: 'integer', minimum: part.minimum }
         : part.kind === 'text'

@@ -39,3 +39,17 @@ export function gatherFromDense({ indices, n, grad, repeats, broadcast, dtype }:
   if (broadcast) values[0] = sum;
   return values;
 }
+
+/**
+ * The gradient of the default value of a scatter into a dense tensor, given `grad` of its result: the sum of grad
+ * over the positions no index wrote (a repeated index counts once), in float64. O(n · rank + dense size).
+ */
+export function unwrittenSum(indices: ArrayLike<number>, n: number, grad: DenseData): number {
+  const g = grad.data as Float64Array;
+  const strides = rowMajorStrides(grad.shape);
+  const written = new Uint8Array(g.length);
+  for (let i = 0; i < n; i++) written[linearOffset(indices, i, strides)] = 1;
+  let sum = 0;
+  for (let k = 0; k < g.length; k++) if (!written[k]) sum += g[k];
+  return sum;
+}

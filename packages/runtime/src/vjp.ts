@@ -18,7 +18,10 @@ export interface VjpOptions {
   outputs?: Record<string, unknown>;
 }
 
-/** The gradient of each argument, by name: a Tensor for a differentiable one, null for any other. */
+/**
+ * The gradient of each argument, by name: a Tensor for a differentiable one (rank 0 for a scalar argument, such as
+ * the `default_value` of sparse_to_dense), null for any other.
+ */
 export type VjpResult = Record<string, Tensor | null>;
 
 type Run = (opId: string, args: Record<string, unknown>) => Record<string, unknown>;
@@ -62,8 +65,11 @@ function* steps(opId: string, args: Record<string, unknown>, upstream: unknown, 
   const bound = bindArgs(op, args);
   for (const arg of Object.keys(g.outputs)) {
     const d = bound.values[arg] as SparseData | DenseData | null;
-    if (d && !FLOATS.has(d.dtype))
-      throw new TypeError(`vjp: ${opId} has gradients for float32 and float64 values; ${arg} is ${d.dtype}`);
+    // A scalar argument is bound as a plain value: its dtype is its dtype variable's.
+    const of = op.args.find((a) => a.name === arg)?.dtype;
+    const dtype = isScalar(d) && of !== undefined ? (bound.dtypes[of] ?? of) : d?.dtype;
+    if (dtype !== undefined && !FLOATS.has(dtype))
+      throw new TypeError(`vjp: ${opId} has gradients for float32 and float64 values; ${arg} is ${dtype}`);
   }
   checkForward(op, bound);
   let outputs = options.outputs === undefined ? undefined : checkGivenOutputs(op, bound, options.outputs);
@@ -86,7 +92,8 @@ function* steps(opId: string, args: Record<string, unknown>, upstream: unknown, 
   // reductions' gradient ops, TensorFlow's raw ops, take any rows): say so.
   for (const [arg, out] of Object.entries(g.outputs)) {
     const d = bound.values[arg] as SparseData | DenseData | null;
-    const want = d === null ? [0] : d.kind === 'dense' ? d.shape : [d.values.length];
+    // A scalar argument's gradient is a rank-0 Tensor.
+    const want = isScalar(d) ? [] : d === null ? [0] : d.kind === 'dense' ? d.shape : [d.values.length];
     const got = (grads[out] as Tensor).shape;
     if (!sameShape(got, want)) {
       const o = op.outputs[0];
@@ -121,6 +128,9 @@ function noGradient(opId: string, op: OpMeta): string {
   const where = op.tensorflow?.gradient ? ` (${op.tensorflow.gradient})` : '';
   return `vjp: ${opId} has no gradient here yet, although TensorFlow differentiates it${where}`;
 }
+
+/** Whether a bound argument is a scalar's plain value (a number, bigint, string or bool), not a tensor's data. */
+const isScalar = (d: unknown): boolean => d !== null && typeof d !== 'object';
 
 /** A float Tensor in the other float dtype. */
 function castTensor(t: Tensor, dtype: DType): Tensor {

@@ -172,6 +172,49 @@ const CASES: Record<string, (rnd: Rnd) => Case> = {
       },
     };
   },
+  // TensorFlow's gradient of default_value: the sum of grad over the positions no entry wrote (a repeat counts once).
+  'sparse_tensor_to_dense default_value'(rnd) {
+    const shape = randomShape(rnd, 1 + rnd.int(3));
+    const repeats = rnd.next() < 0.5;
+    const entries = randomEntries(rnd, shape, rnd.int(6), { shuffled: repeats, repeats });
+    const written = new Set(entries.map((e) => flat(e.index, shape)));
+    return {
+      op: 'sparse_tensor_to_dense',
+      arg: 'default_value',
+      values: [value(rnd)],
+      call: (v, dtype) => ({
+        sp_input: sparse(entries, shape, dtype),
+        default_value: new Tensor(store(dtype, v), [], dtype),
+        validate_indices: !repeats,
+      }),
+      formula: (w) => [w.reduce((s, x, k) => (written.has(k) ? s : s + x), 0)],
+    };
+  },
+  'sparse_to_dense default_value'(rnd) {
+    const shape = randomShape(rnd, 1 + rnd.int(3));
+    const entries = randomEntries(rnd, shape, 1 + rnd.int(6));
+    const indices = entries.map((e) => e.index);
+    const written = new Set(indices.map((idx) => flat(idx, shape)));
+    return {
+      op: 'sparse_to_dense',
+      arg: 'default_value',
+      values: [value(rnd)],
+      call: (v, dtype) => ({
+        sparse_indices: new Tensor(Int32Array.from(indices.flat()), [indices.length, shape.length], 'int32'),
+        output_shape: shape,
+        sparse_values: new Tensor(
+          store(
+            dtype,
+            entries.map((e) => e.value),
+          ),
+          [entries.length],
+          dtype,
+        ),
+        default_value: new Tensor(store(dtype, v), [], dtype),
+      }),
+      formula: (w) => [w.reduce((s, x, k) => (written.has(k) ? s : s + x), 0)],
+    };
+  },
   sparse_reorder(rnd) {
     const shape = randomShape(rnd, 1 + rnd.int(3));
     const entries = randomEntries(rnd, shape, 1 + rnd.int(8), { shuffled: true, repeats: true });
@@ -233,6 +276,28 @@ const CASES: Record<string, (rnd: Rnd) => Case> = {
       values: entries.map((e) => e.value),
       call: (v, dtype) => ({ sp_input: sparse(entries, shape, dtype, v), default_value: -1 }),
       formula: (w) => where.map((k) => w[k]),
+    };
+  },
+  // TensorFlow's d_default_value: the sum of the gradients of the entries filled in, one per empty row.
+  'sparse_fill_empty_rows default_value'(rnd) {
+    const shape = randomShape(rnd, 1 + rnd.int(3));
+    shape[0] += 2;
+    const entries = randomEntries(rnd, shape, rnd.int(6), { shuffled: true });
+    const filled: number[] = [];
+    for (let r = 0, k = 0; r < shape[0]; r++) {
+      const inRow = entries.filter((e) => e.index[0] === r).length;
+      if (inRow === 0) filled.push(k);
+      k += Math.max(inRow, 1);
+    }
+    return {
+      op: 'sparse_fill_empty_rows',
+      arg: 'default_value',
+      values: [value(rnd)],
+      call: (v, dtype) => ({
+        sp_input: sparse(entries, shape, dtype),
+        default_value: new Tensor(store(dtype, v), [], dtype),
+      }),
+      formula: (w) => [filled.reduce((s, k) => s + w[k], 0)],
     };
   },
   sparse_retain(rnd) {
@@ -342,6 +407,33 @@ for (const backend of ['js', 'wasm']) {
       const g = rt.vjp('sparse_tensor_to_dense', { sp_input: sp, validate_indices: false }, [10, 20, 30]);
       expect(g.sp_input!.toArray()).toEqual([0, 10, 20]);
       expect(g.validate_indices).toBeNull();
+      // default_value: the one position nothing wrote.
+      expect(g.default_value!.shape).toEqual([]);
+      expect(g.default_value!.toArray()).toEqual(30);
+    });
+
+    it('default_value given as a plain number: its gradient is a rank-0 Tensor of the values dtype', () => {
+      const sp = new SparseTensor(
+        [
+          [0, 1],
+          [1, 0],
+        ],
+        [5, 7],
+        [2, 2],
+        'float32',
+      );
+      const g = rt.vjp(
+        'sparse_tensor_to_dense',
+        { sp_input: sp, default_value: 2 },
+        new Tensor(Float32Array.of(1, 2, 3, 4), [2, 2], 'float32'),
+      );
+      expect(g.default_value!.dtype).toBe('float32');
+      expect(g.default_value!.shape).toEqual([]);
+      expect(g.default_value!.toArray()).toEqual(5);
+      const f = rt.vjp('sparse_fill_empty_rows', { sp_input: sp, default_value: -1 }, [1, 2]);
+      expect(f.default_value!.toArray()).toEqual(0);
+      const i = new SparseTensor([[0]], [1], [2], 'int32');
+      expect(() => rt.vjp('sparse_tensor_to_dense', { sp_input: i, default_value: 3 }, [1, 2])).toThrow(/int32/);
     });
 
     it('checks the arguments as the forward op does', () => {

@@ -81,6 +81,14 @@ function exampleIn(spec: LoadedSpec, args: Args, wrt: string[], dtype: FloatDTyp
   const vars = new Set(wrt.map((w) => spec.args.find((a) => a.name === w)?.dtype));
   const out: Args = { ...args };
   for (const a of spec.args) {
+    // A differentiable scalar (a default_value) as a rank-0 tensor, whose one value a gradient is of; absent, its
+    // default zero.
+    if (a.type === 'scalar' && wrt.includes(a.name)) {
+      const x = args[a.name] ?? (a.default === 'zero' ? 0 : undefined);
+      if (typeof x === 'number' || typeof x === 'boolean') out[a.name] = tensor([Number(x)], dtype, []);
+      else if (x instanceof Tensor) out[a.name] = rebuilt(x, valuesOf(x), dtype);
+      continue;
+    }
     const v = args[a.name];
     if (v === undefined || v === null || !vars.has(a.dtype)) continue;
     if (!['sparse', 'dense', 'sparse_or_dense', 'sparse_list', 'csr'].includes(a.type)) continue;
