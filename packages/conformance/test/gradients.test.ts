@@ -25,6 +25,12 @@ import { SPECS } from './properties/spec-ops.js';
 // property tests already hold every backend to: the suite's time stays as it was while the ops with a gradient grow.
 const RUNS = Number(process.env.GRADIENT_RUNS ?? 20);
 const runsOn = (backend: string) => (backend === 'js' ? RUNS : Math.ceil(RUNS * 0.4));
+/** A fixed seed per check, so that a run is repeatable (GRADIENT_SEED varies it; a failure prints its own). */
+const seedOf = (name: string) => {
+  let h = Number(process.env.GRADIENT_SEED ?? 0x5eed);
+  for (const c of name) h = Math.imul(h ^ c.charCodeAt(0), 0x01000193);
+  return h | 0;
+};
 
 /**
  * How close a gradient must be. Against finite differences (float64, error about 1e-10): float64 gradients to
@@ -106,7 +112,7 @@ for (const backend of listBackends()) {
                 if (problem) throw new Error(problem);
               }
             }),
-            { numRuns: runsOn(backend) },
+            { numRuns: runsOn(backend), seed: seedOf(`${backend} ${op} ${dtype}`) },
           );
         });
       }

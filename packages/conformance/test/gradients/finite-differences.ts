@@ -27,8 +27,9 @@ const outputValues = (rt: Runtime, op: string, args: Args) => outputOf(rt, op, a
 /**
  * The gradient of L = Σ upstream · output with respect to each value of argument `name`, by central finite
  * differences, h = 1e-5 · max(1, |x|) (float64: truncation error about h² and rounding error about 1e-16 / h, both
- * near 1e-10 here). Undefined where a step changes the output's structure (an entry appears or goes): no derivative
- * there to compare with.
+ * near 1e-10 here). Undefined where a step changes the output's structure (an entry appears or goes) or where the
+ * loss jumps within a step (rint, round or floor across a half or a whole, sign across 0: the one-sided differences
+ * disagree): no derivative there to compare with.
  */
 export function finiteDifferences(
   rt: Runtime,
@@ -43,12 +44,17 @@ export function finiteDifferences(
     return out.reduce((s, v, i) => s + v * upstream[i], 0);
   };
   const x = valuesOf(args[name]);
+  const at = loss(args);
   const grads: number[] = [];
   for (let k = 0; k < x.length; k++) {
     const h = 1e-5 * Math.max(1, Math.abs(x[k]));
     const up = loss(withValue(args, name, k, x[k] + h));
     const down = loss(withValue(args, name, k, x[k] - h));
-    if (up === undefined || down === undefined) return undefined;
+    if (up === undefined || down === undefined || at === undefined) return undefined;
+    // Smooth, the one-sided differences differ by about h·f'' (under 1e-3 here); across a jump, by about jump / h.
+    const forward = (up - at) / h;
+    const backward = (at - down) / h;
+    if (Math.abs(forward - backward) > 1e-2 * (1 + Math.abs(forward) + Math.abs(backward))) return undefined;
     grads.push((up - down) / (2 * h));
   }
   return grads;
