@@ -20,7 +20,7 @@ import { InvalidArgumentError, UnimplementedError } from './errors.js';
 import { loadBackend, type Backend } from './backend.js';
 import { checkRuntimeOptions, checkThreadsFor, type RuntimeOptions } from './runtime-options.js';
 import { guardOutputSizes, wrapOutputs } from './outputs.js';
-import { indicesOrdered, validateSparse } from './validate-sparse.js';
+import { indicesOrdered, validateSparse, validateSparseArgs } from './validate-sparse.js';
 import { establishInBounds, establishOrdered, knownInBounds, knownOrdered } from './index-facts.js';
 import { defaultMaxBytes } from './byte-budget.js';
 import { addHolder } from './tensor-storage.js';
@@ -28,7 +28,6 @@ import { warmUp } from './warm-up.js';
 import { OPS } from './generated/ops-meta.js';
 import { bindAsyncOps, bindOps, type AsyncSparseOps, type SparseOps } from './generated/ops-api.js';
 import { JS_SIDE_OPS, type JsSideOps } from './map-values.js';
-import type { SparseData } from '@sparse/kernel-abi';
 import type { OpMeta } from './op-meta.js';
 import { vjp, vjpAsync, type VjpOptions, type VjpResult } from './vjp.js';
 
@@ -242,17 +241,7 @@ export class Runtime {
   // Every index of the sparse arguments within its dense shape, unless a tensor is known to be (wide data is
   // checked exactly by wideCallOf).
   private validateInputs(op: OpMeta, bound: BoundArgs): void {
-    for (const a of op.args) {
-      const v = bound.values[a.name];
-      const checkLast = a.bounds !== 'except_last';
-      const list = Array.isArray(v) && a.type.startsWith('sparse') ? (v as unknown[]) : [v];
-      list.forEach((s, i) => {
-        const st = s as SparseData | undefined;
-        if (st?.kind !== 'sparse' || knownInBounds(st, checkLast)) return;
-        validateSparse(st, `${op.name}: ${a.name}${list === v ? `[${i}]` : ''}`, checkLast, this.indicesValid);
-        establishInBounds(st, checkLast);
-      });
-    }
+    validateSparseArgs(op, bound, this.indicesValid);
   }
 
   // An op of `wide_dims: exact` with a dim past 2^53 - 1: its BigInt kernel, the same on every backend.

@@ -2,6 +2,9 @@ import { indexText, type SparseData } from '@sparse/kernel-abi';
 import { InvalidArgumentError } from './errors.js';
 import { shapeText } from './shape.js';
 import type { Backend } from './backend.js';
+import type { BoundArgs } from './bind-args.js';
+import { establishInBounds, knownInBounds } from './index-facts.js';
+import type { OpMeta } from './op-meta.js';
 
 /**
  * Every index a whole number within the dense shape: checked before any kernel, so no kernel reads or writes out
@@ -104,4 +107,22 @@ function matrixRowsOrdered(indices: Float64Array, n: number): boolean {
     c = c1;
   }
   return true;
+}
+
+/**
+ * Every index of an op's sparse arguments (a list's too) within its dense shape, unless a tensor is known to be;
+ * a checked tensor is remembered as in bounds (index-facts.ts).
+ */
+export function validateSparseArgs(op: OpMeta, bound: BoundArgs, fast?: Backend['indicesValid']): void {
+  for (const a of op.args) {
+    const v = bound.values[a.name];
+    const checkLast = a.bounds !== 'except_last';
+    const list = Array.isArray(v) && a.type.startsWith('sparse') ? (v as unknown[]) : [v];
+    list.forEach((s, i) => {
+      const st = s as SparseData | undefined;
+      if (st?.kind !== 'sparse' || knownInBounds(st, checkLast)) return;
+      validateSparse(st, `${op.name}: ${a.name}${list === v ? `[${i}]` : ''}`, checkLast, fast);
+      establishInBounds(st, checkLast);
+    });
+  }
 }

@@ -1,15 +1,13 @@
-import type { SparseData } from '@sparse/kernel-abi';
 import type { BoundArgs } from './bind-args.js';
 import { runChecks } from './checks.js';
 import { isDType } from './dtype.js';
 import { InvalidArgumentError } from './errors.js';
-import { establishInBounds, knownInBounds } from './index-facts.js';
 import type { OpMeta } from './op-meta.js';
 import { expectedShape, isDenseResult } from './outputs.js';
 import { sameShape, shapeText } from './shape.js';
 import { SparseTensor } from './sparse-tensor.js';
 import { Tensor } from './tensor.js';
-import { validateSparse } from './validate-sparse.js';
+import { validateSparseArgs } from './validate-sparse.js';
 
 /**
  * What the forward op would refuse, `vjp` refuses too (in TensorFlow the forward op has run, and failed, first):
@@ -17,17 +15,7 @@ import { validateSparse } from './validate-sparse.js';
  * gradient op's own checks are TensorFlow's raw gradient op's, which take more (unsorted segment ids).
  */
 export function checkForward(op: OpMeta, bound: BoundArgs): void {
-  for (const a of op.args) {
-    const v = bound.values[a.name];
-    const checkLast = a.bounds !== 'except_last';
-    const list = Array.isArray(v) && a.type.startsWith('sparse') ? (v as unknown[]) : [v];
-    list.forEach((s, i) => {
-      const st = s as SparseData | undefined;
-      if (st?.kind !== 'sparse' || knownInBounds(st, checkLast)) return;
-      validateSparse(st, `${op.name}: ${a.name}${list === v ? `[${i}]` : ''}`, checkLast);
-      establishInBounds(st, checkLast);
-    });
-  }
+  validateSparseArgs(op, bound);
   runChecks(op, bound.values);
 }
 
