@@ -55,6 +55,10 @@ describe('the import graph', () => {
       'test/x.test.ts',
       `import { it } from 'vitest';\nimport { rng } from '../../../tools/seeded-random.js';\nimport { createRuntime } from '@sparse/runtime';\nimport { k } from '../src/index.js';\nimport fc from 'fast-check';\nimport { readFileSync } from 'node:fs';\nimport { join } from 'path';\n`,
     );
+    write(
+      'codegen/target.ts',
+      `import { join } from 'node:path';\nimport { tsHeader } from '@sparse/codegen/backend-kit';\nimport { emitX } from './emit-x.js';\nimport { plans } from '@sparse/kernel-abi';\nimport { y } from '@sparse/codegen';\n`,
+    );
     const found = importViolations(fake);
 
     it('a source importing a devDependency, or a package it does not declare (a type-only import too)', () => {
@@ -80,8 +84,15 @@ describe('the import graph', () => {
       expect(found).toContain('scripts/bundle.mjs imports ../../elsewhere/x.js, outside its package');
     });
 
+    it("a backend's code generator importing anything but codegen's backend kit (a dependency of its package too)", () => {
+      for (const spec of ['@sparse/kernel-abi', '@sparse/codegen'])
+        expect(found).toContain(
+          `codegen/target.ts imports ${spec}: a backend's generator builds on @sparse/codegen/backend-kit only`,
+        );
+    });
+
     it('nothing else: declared packages, files inside the package and Node built-ins pass', () => {
-      expect(found).toHaveLength(7);
+      expect(found).toHaveLength(9);
     });
   });
 

@@ -95,7 +95,9 @@ export function modulesUnder(dir: string): string[] {
  * What breaks the rules in one package, one line each (none: it keeps them). Its sources (src/, and bin/ where it
  * ships a command) import only the packages its package.json gives as dependencies or peerDependencies (what an
  * installed package has); its tests (test/) and build scripts (scripts/) may add its devDependencies; all reach
- * other files only inside the package, but that build scripts may use the repository's own tools (tools/). A kernel package (kernels-*) never imports the runtime: the runtime depends
+ * other files only inside the package, but that build scripts may use the repository's own tools (tools/). A
+ * backend's code generator (codegen/, compiled and run by @sparse/codegen) imports only codegen's backend kit. A
+ * kernel package (kernels-*) never imports the runtime: the runtime depends
  * on the kernels, so that arrow would close a cycle. What ships never reaches into a backend's insides (a subpath
  * of a kernels-* package other than its browser build): what backends share lives in @sparse/kernel-abi.
  * Type-only imports count: a published type that names an undeclared package breaks its users' type check too.
@@ -115,6 +117,7 @@ export function importViolations(packageDir: string): string[] {
     ['bin', shipped],
     ['scripts', forTests],
     ['test', forTests],
+    ['codegen', new Set(['@sparse/codegen'])],
   ] as const) {
     for (const file of modulesUnder(join(packageDir, folder))) {
       const where = relative(packageDir, file);
@@ -130,6 +133,8 @@ export function importViolations(packageDir: string): string[] {
         } else if (spec.startsWith('#')) {
           if (!Object.hasOwn(manifest.imports ?? {}, spec))
             problems.push(`${where} imports ${spec}, which its package.json's imports do not map`);
+        } else if (folder === 'codegen' && spec !== '@sparse/codegen/backend-kit') {
+          problems.push(`${where} imports ${spec}: a backend's generator builds on @sparse/codegen/backend-kit only`);
         } else if (!declared.has(packageName(spec))) {
           problems.push(`${where} imports ${spec}, which its package.json does not declare for ${folder}/`);
         }

@@ -42,11 +42,12 @@ interface Manifest {
   [key: string]: unknown;
 }
 
-const rootManifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as Manifest & {
-  workspaces: string[];
-};
+const rootManifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as Manifest;
 const REPO_URL = (rootManifest.repository as { url: string }).url;
-const PACKAGES = rootManifest.workspaces
+/** The published workspace packages (the root's workspaces are packages/*). */
+const PACKAGES = readdirSync(join(ROOT, 'packages'))
+  .map((name) => `packages/${name}`)
+  .filter((dir) => existsSync(join(ROOT, dir, 'package.json')))
   .map((dir) => ({ dir, manifest: JSON.parse(readFileSync(join(ROOT, dir, 'package.json'), 'utf8')) as Manifest }))
   .filter((p) => !p.manifest.private);
 /** TF.js as an app that uses @sparse/tfjs installs it (its core, the peer, comes with it). */

@@ -1,48 +1,24 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { BackendTarget, TargetDeclaration } from './backend-target.js';
 import { emitAsErrorCodes } from './emit-error-codes.js';
 import { emitAsFamilies, emitAsFamilyTable } from './emit-as-kernels.js';
 import { emitGpuFamilies } from './emit-gpu-kernels.js';
-import { emitWebGpuFamilies } from './emit-webgpu-kernels.js';
-import { emitWebGpuGradients, webGpuGeneratesGradient } from './emit-webgpu-gradients.js';
 import { emitSourceCopy } from './emit-source-copy.js';
 import type { LoadedSpec } from './spec-types.js';
 
 const CODEGEN = join(dirname(fileURLToPath(import.meta.url)), '..');
 const TEMPLATES = join(CODEGEN, 'templates');
 const SRC = join(CODEGEN, 'src');
+const PACKAGES = join(CODEGEN, '..');
+/** Where codegen's build compiles the backends' declarations (tsconfig.targets.json). */
+const COMPILED_TARGETS = join(CODEGEN, 'dist/targets');
 
-/**
- * The backends besides the JS reference, each one declared unit: its name and package, how the runtime makes it,
- * which ops its family emitter generates, what runs an op it has no kernel for, and the files it generates. From
- * an entry here codegen writes the backend's kernel table, its loader in the runtime, its column of ops.md and its
- * generated sources; conformance runs every backend the runtime lists. Adding a backend is its package and an
- * entry here.
- */
-export interface BackendTarget {
-  /** The backend's name: what `createRuntime({ backend })` and a spec's `dispatch` call it. */
-  name: string;
-  /** Its package's folder under packages/. */
-  dir: string;
-  /** Its package, and the function that makes the backend (given the runtime options named by `passes`). */
-  package: string;
-  factory: string;
-  /** The runtime options it is made with: `source` as its first argument, `options` in an object as its second. */
-  passes?: { source: 'wasmPath'; options: readonly 'threads'[] };
-  /** Whether its family emitter generates the op's kernel. */
-  generates(spec: LoadedSpec): boolean;
-  /**
-   * An op it neither generates nor has a kernel file for: `js` runs it on the JS kernel, declared here once for
-   * the backend (reported as delegated); `missing` is a codegen error naming the file to write. A spec overrides
-   * either for itself with `dispatch: {<name>: js}`.
-   */
-  unported: 'js' | 'missing';
-  /** What else it generates, by path under its package folder (its kernel table is written for every backend). */
-  outputs(specs: LoadedSpec[]): Record<string, string>;
-}
+export type { BackendTarget } from './backend-target.js';
 
-export const BACKEND_TARGETS: readonly BackendTarget[] = [
+/** The backends whose generators live here, in codegen (wasm's and gpu's lowerings are in expr/functions.ts). */
+const BUILT_IN: readonly BackendTarget[] = [
   {
     name: 'wasm',
     dir: 'kernels-as',
@@ -72,28 +48,39 @@ export const BACKEND_TARGETS: readonly BackendTarget[] = [
       'src/generated/family-ops.ts': emitAsFamilyTable(specs, { gradients: false }),
     }),
   },
-  // WGSL computes f32 and i32: an expression-family op is generated where it allows either, and the derived
-  // gradients of the map and cwise ops in float32. Everything without a kernel file runs on the JS kernels there,
-  // reported as delegated.
-  {
-    name: 'webgpu',
-    dir: 'kernels-webgpu',
-    package: '@sparse/kernels-webgpu',
-    factory: 'createWebGpuBackend',
-    generates: (s) =>
-      (s.compiled?.dtypes.some((d) => d === 'float32' || d === 'int32') ?? false) || webGpuGeneratesGradient(s),
-    unported: 'js',
-    outputs: (specs) => ({
-      'src/generated/families.ts': emitWebGpuFamilies(specs, join(TEMPLATES, 'webgpu/families.ts.hbs')),
-      'src/generated/gradients.ts': emitWebGpuGradients(specs, join(TEMPLATES, 'webgpu/gradients.ts.hbs')),
-    }),
-  },
 ];
+
+/**
+ * The backends declared by their own packages: each `packages/<dir>/codegen/target.ts` exports `target`, its
+ * generator beside it. Adding such a backend is its package, with nothing listed here.
+ */
+async function declaredTargets(): Promise<BackendTarget[]> {
+  const dirs = readdirSync(PACKAGES)
+    .filter((dir) => existsSync(join(PACKAGES, dir, 'codegen/target.ts')))
+    .sort();
+  const targets: BackendTarget[] = [];
+  for (const dir of dirs) {
+    const compiled = join(COMPILED_TARGETS, dir, 'codegen/target.js');
+    if (!existsSync(compiled))
+      throw new Error(`packages/${dir}/codegen/target.ts is not compiled: build @sparse/codegen (npm run build)`);
+    const { target } = (await import(pathToFileURL(compiled).href)) as { target: TargetDeclaration };
+    targets.push({ ...target, dir });
+  }
+  return targets;
+}
+
+/** Every backend besides js: the built-in ones, then those their packages declare. */
+export const BACKEND_TARGETS: readonly BackendTarget[] = [...BUILT_IN, ...(await declaredTargets())];
 
 export const BACKEND_NAMES = BACKEND_TARGETS.map((b) => b.name);
 
 /** How an op runs on a backend: a generated family kernel, its own hand-written kernel, or the JS kernel. */
 export type Dispatch = 'generated' | 'kernel' | 'js';
+
+/** A backend's package folder in this workspace (where its templates are: not under a generate call's root). */
+export function packageDirOf(target: BackendTarget): string {
+  return join(PACKAGES, target.dir);
+}
 
 /** Where a backend keeps its hand-written kernels, one file per op. */
 export function kernelsDirOf(root: string, target: BackendTarget): string {

@@ -1,7 +1,6 @@
-import { readFileSync } from 'node:fs';
-import Handlebars from 'handlebars';
 import { VariableDeclarationKind } from 'ts-morph';
 import { tsHeader } from './header.js';
+import { compileTemplate } from './template.js';
 import { buildTsFile } from './ts-file.js';
 import { AS_TYPE, emitAs } from './expr/emit-as.js';
 import type { CompiledKernel, ExprField } from './expr/family.js';
@@ -10,9 +9,6 @@ import { exprText } from './expr/derive.js';
 import { UPSTREAM, type DerivedGradient } from './gradient-specs.js';
 import { selectsValue } from './expr/selection.js';
 import type { DTypeName, LoadedSpec } from './spec-types.js';
-
-const hb = Handlebars.create();
-hb.registerHelper('eq', (a: unknown, b: unknown) => a === b);
 
 const SHIFT: Partial<Record<DTypeName, number>> = { float32: 2, float64: 3, int32: 2, int64: 3 };
 const VARS = ['a', 'b', 'x', 'acc', 'out', 'count'];
@@ -56,7 +52,7 @@ function gradientOp(s: Derived) {
 
 /** `kernels-as/assembly/generated/families.ts`: every expression-family op as AssemblyScript, one function per dtype. */
 export function emitAsFamilies(specs: LoadedSpec[], templatePath: string): string {
-  const template = hb.compile(readFileSync(templatePath, 'utf8'), { noEscape: true, strict: true });
+  const template = compileTemplate(templatePath);
   const ops = families(specs).map((s) => {
     const k = s.compiled;
     const vars = Object.fromEntries([...VARS, ...k.roles.scalars].map((v) => [v, v]));

@@ -1,6 +1,5 @@
-import { readFileSync } from 'node:fs';
-import Handlebars from 'handlebars';
 import { tsHeader } from './header.js';
+import { compileTemplate } from './template.js';
 import { emitGpu } from './expr/emit-gpu.js';
 import { emitIntRange, int32Blocker } from './expr/emit-int-range.js';
 import { emitMagnitude } from './expr/emit-magnitude.js';
@@ -9,10 +8,6 @@ import type { Expr } from './expr/ast.js';
 import type { CompiledKernel, ExprField } from './expr/family.js';
 import { boundFunctions, type BoundFunction } from './bound-functions.js';
 import type { LoadedSpec } from './spec-types.js';
-
-const hb = Handlebars.create();
-hb.registerHelper('eq', (a: unknown, b: unknown) => a === b);
-hb.registerHelper('json', (a: unknown) => JSON.stringify(a));
 
 type Family = LoadedSpec & { compiled: CompiledKernel };
 
@@ -23,7 +18,7 @@ type Family = LoadedSpec & { compiled: CompiledKernel };
  * computing int32 values in float32 (or what forbids it).
  */
 export function emitGpuFamilies(specs: LoadedSpec[], templatePath: string): string {
-  const template = hb.compile(readFileSync(templatePath, 'utf8'), { noEscape: true, strict: true });
+  const template = compileTemplate(templatePath);
   const ops = specs
     .filter((s): s is Family => s.compiled !== undefined && s.compiled.dtypes.includes('float32'))
     .map((s) => {

@@ -12,7 +12,7 @@ import { emitCustomChecks } from './emit-custom-checks.js';
 import { emitJsFamilyKernels } from './emit-js-kernels.js';
 import { emitSourceCopy } from './emit-source-copy.js';
 import { emitBackendTable } from './emit-backend-table.js';
-import { BACKEND_TARGETS, kernelsDirOf } from './backend-targets.js';
+import { BACKEND_TARGETS, kernelsDirOf, packageDirOf } from './backend-targets.js';
 import { emitBackendLoaders } from './emit-backend-loaders.js';
 import { emitTfjsApi } from './emit-tfjs-api.js';
 
@@ -66,7 +66,7 @@ export function generatedFiles(opts: GenerateOptions): Map<string, string> {
     ],
     ...BACKEND_TARGETS.flatMap((b) =>
       Object.entries({
-        ...b.outputs(specs),
+        ...b.outputs(specs, packageDirOf(b)),
         'src/generated/kernel-table.ts': emitBackendTable(specs, b, kernelsDirOf(opts.root, b)),
       }).map(([file, text]) => [join(pkg(b.dir), file), text] as [string, string]),
     ),

@@ -11,16 +11,16 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { withoutColours } from '@sparse/test-kit/terminal-text';
 
 const ROOT = join(import.meta.dirname, '../../..');
 const OP = 'sparse_spec_only_fixture';
-/** Every workspace package, by folder under packages/. */
-const PACKAGES = (
-  JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { workspaces: string[] }
-).workspaces.map((w) => basename(w));
+/** Every workspace package (the root's workspaces are packages/*), by folder. */
+const PACKAGES = readdirSync(join(ROOT, 'packages')).filter((d) =>
+  existsSync(join(ROOT, 'packages', d, 'package.json')),
+);
 
 // The promise of the project: a new op of a kernel family needs its YAML file and nothing else.
 const FIXTURE = `name: ${OP}

@@ -10,7 +10,7 @@ import type { Args, JsKernel } from '../kernel.js';
 export type GpuDtype = 'float32' | 'int32';
 export type GpuValues = Float32Array | Int32Array;
 
-/** A float32 step WGSL does not compute as TensorFlow does (an emit-wgsl phrase), as a delegation reason. */
+/** A float32 step WGSL does not compute as TensorFlow does (a phrase of codegen/emit-wgsl.ts), as a delegation reason. */
 export const float32NotWgsl = (what: string) => `float32 ${what} is not what WGSL computes: ran on the JS kernels`;
 
 /** The WGSL of the op for `dtype`, or the reason it runs on the JS kernels. */
@@ -27,7 +27,7 @@ export function kernelFor(
 
 /** The bits of the NaN a kernel returns where WGSL leaves a step undefined (P[1]). */
 const NAN_BITS = 0x7fc00000;
-/** Where the scalars start in P (templates/webgpu/families.ts.hbs). */
+/** Where the scalars start in P (codegen/templates/families.ts.hbs). */
 const FIRST_SCALAR = 4;
 
 /** The scalar arguments, in the kernel's order, as the dtype holds them. */

@@ -1,18 +1,17 @@
-import { readFileSync } from 'node:fs';
-import Handlebars from 'handlebars';
-import { tsHeader } from './header.js';
-import { emitJs } from './expr/emit-js.js';
-import { emitWgsl, NotWgsl, wgslHelpers } from './expr/emit-wgsl.js';
-import { emitMagnitude } from './expr/emit-magnitude.js';
-import { variablesOf } from './expr/variables.js';
-import type { Expr } from './expr/ast.js';
-import { UPSTREAM, type DerivedGradient, type VjpField } from './gradient-specs.js';
-import { selectsValue } from './expr/selection.js';
-import type { LoadedSpec } from './spec-types.js';
-
-const hb = Handlebars.create();
-hb.registerHelper('eq', (a: unknown, b: unknown) => a === b);
-hb.registerHelper('json', (a: unknown) => JSON.stringify(a));
+import {
+  compileTemplate,
+  emitJs,
+  emitMagnitude,
+  selectsValue,
+  tsHeader,
+  UPSTREAM,
+  variablesOf,
+  type DerivedGradient,
+  type Expr,
+  type LoadedSpec,
+  type VjpField,
+} from '@sparse/codegen/backend-kit';
+import { emitWgsl, NotWgsl, wgslHelpers } from './emit-wgsl.js';
 
 /**
  * The derived gradients WGSL computes: a map's (one value per entry), a cwise op's (and its dense operand's sums),
@@ -51,13 +50,13 @@ const FIELDS: Record<(typeof FAMILIES)[number], VjpField[]> = {
 };
 
 /**
- * `kernels-webgpu/src/generated/gradients.ts`: for each derived gradient of a map, cwise, merge or reduce op, the
+ * `src/generated/gradients.ts`: for each derived gradient of a map, cwise, merge or reduce op, the
  * float32 WGSL of its vector-Jacobian products (with a merge's and a reduce's forward steps, which they go back
  * through), or why WGSL cannot compute them, and each product over float32 magnitudes, which the host evaluates to
  * keep subnormal steps off the GPU.
  */
 export function emitWebGpuGradients(specs: LoadedSpec[], templatePath: string): string {
-  const template = hb.compile(readFileSync(templatePath, 'utf8'), { noEscape: true, strict: true });
+  const template = compileTemplate(templatePath);
   const ops = specs
     .filter((s): s is Derived => webGpuGeneratesGradient(s))
     .map((s) => {

@@ -1,15 +1,13 @@
-import { readFileSync } from 'node:fs';
-import Handlebars from 'handlebars';
-import { tsHeader } from './header.js';
-import { emitWgsl, NotWgsl, WGSL_TYPE, wgslHelpers, type WgslDtype } from './expr/emit-wgsl.js';
-import type { CompiledKernel, ExprField } from './expr/family.js';
-import type { LoadedSpec } from './spec-types.js';
-import { boundFunctions } from './bound-functions.js';
-import { emitMagnitude } from './expr/emit-magnitude.js';
-
-const hb = Handlebars.create();
-hb.registerHelper('eq', (a: unknown, b: unknown) => a === b);
-hb.registerHelper('json', (a: unknown) => JSON.stringify(a));
+import {
+  boundFunctions,
+  compileTemplate,
+  emitMagnitude,
+  tsHeader,
+  type CompiledKernel,
+  type ExprField,
+  type LoadedSpec,
+} from '@sparse/codegen/backend-kit';
+import { emitWgsl, NotWgsl, WGSL_TYPE, wgslHelpers, type WgslDtype } from './emit-wgsl.js';
 
 type Family = LoadedSpec & { compiled: CompiledKernel };
 
@@ -18,12 +16,12 @@ const FIRST_SCALAR = 4;
 const DTYPES: readonly WgslDtype[] = ['float32', 'int32'];
 
 /**
- * `kernels-webgpu/src/generated/families.ts`: for every expression-family op that allows float32 or int32, per
+ * `src/generated/families.ts`: for every expression-family op that allows float32 or int32, per
  * such dtype the WGSL compute module of its family kernel (or, where WGSL's arithmetic is not TensorFlow's for
  * the dtype, why not), and what the host driver needs of the op's arguments (its roles, output and join).
  */
 export function emitWebGpuFamilies(specs: LoadedSpec[], templatePath: string): string {
-  const template = hb.compile(readFileSync(templatePath, 'utf8'), { noEscape: true, strict: true });
+  const template = compileTemplate(templatePath);
   const ops = specs
     .filter(
       (s): s is Family => s.compiled !== undefined && s.compiled.dtypes.some((d) => DTYPES.includes(d as WgslDtype)),

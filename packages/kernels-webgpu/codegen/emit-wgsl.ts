@@ -1,11 +1,8 @@
-import { wholeLiteral, type Expr, type FunctionName } from './ast.js';
-import type { DTypeName } from '../spec-types.js';
+import { wholeLiteral, type Expr, type FunctionName } from '@sparse/codegen/backend-kit';
 
 /** The dtypes WGSL computes natively: f32 and i32. */
 export type WgslDtype = 'float32' | 'int32';
 export const WGSL_TYPE: Record<WgslDtype, 'f32' | 'i32'> = { float32: 'f32', int32: 'i32' };
-
-export const isWgslDtype = (dtype: DTypeName): dtype is WgslDtype => dtype === 'float32' || dtype === 'int32';
 
 /**
  * What makes an expression's meaning for a dtype other than WGSL's: the op × dtype is not generated, and the host
