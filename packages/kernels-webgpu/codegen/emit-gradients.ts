@@ -29,14 +29,15 @@ function reduceInit(d: DerivedGradient): string | undefined {
 
 /**
  * Whether the webgpu backend generates this derived gradient op (float32: the gradients' only dtype WGSL has). A
- * reduce whose gradient goes through a finalize step or the implicit zeros, or starts from no literal, is not; nor
- * a max or min, whose gradient divides among ties (WGSL's f32 division is not correctly rounded).
+ * reduce whose gradient goes through a finalize step or the implicit zeros, or starts from no literal, is not. A max
+ * or min is (its gradient selects: `selects`), but for its ties, which it hands back to the host: their split
+ * divides, and WGSL's f32 division is not correctly rounded.
  */
 export function webGpuGeneratesGradient(s: LoadedSpec): boolean {
   const d = s.derived;
   if (!d || !(FAMILIES as readonly string[]).includes(d.kernel.family) || !d.dtypes.includes('float32')) return false;
   if (d.kernel.family !== 'reduce') return true;
-  if (selectsValue(d.kernel)) return false;
+  if (selectsValue(d.kernel)) return reduceInit(d) !== undefined;
   return d.vjps.finalize === undefined && d.kernel.implicitZeros !== 'include' && reduceInit(d) !== undefined;
 }
 
@@ -65,7 +66,11 @@ export function emitWebGpuGradients(specs: LoadedSpec[], templatePath: string): 
       const family = k.family;
       const operands: readonly string[] = OPERANDS[family];
       const names = [...operands, UPSTREAM, ...k.roles.scalars];
-      const vjps = FIELDS[family].map((f) => ({ f, e: d.vjps[f] })).filter((v): v is { f: VjpField; e: Expr } => !!v.e);
+      // A max's or min's gradient is no chain of products: each value equal to its group's output gets the grad.
+      const selects = family === 'reduce' && selectsValue(k);
+      const vjps = selects
+        ? []
+        : FIELDS[family].map((f) => ({ f, e: d.vjps[f] })).filter((v): v is { f: VjpField; e: Expr } => !!v.e);
       // The magnitudes of each product, its variables by position (one it does not read keeps its place under a _).
       const magnitudes = vjps.map(({ f, e }) => {
         const read = variablesOf(e, new Set<string>());
@@ -93,6 +98,7 @@ export function emitWebGpuGradients(specs: LoadedSpec[], templatePath: string): 
           expr: family === 'merge' ? forward(k.exprs.expr) : '',
           keep: family === 'merge' ? forward(k.exprs.keep) : '',
           combine: family === 'reduce' ? forward(k.exprs.combine) : '',
+          selects,
         };
         const scalarLets = k.roles.scalars
           .map((sc, n) => `  let s_${sc} = bitcast<f32>(P[${FIRST_SCALAR + n}]);\n`)
@@ -130,6 +136,7 @@ export function emitWebGpuGradients(specs: LoadedSpec[], templatePath: string): 
         output: d.output,
         denseOperands: s.args.some((a) => a.type === 'sparse_or_dense'),
         init: family === 'reduce' ? reduceInit(d) : undefined,
+        selects: family === 'reduce' && selectsValue(k),
         magnitudes,
         wgsl,
       };

@@ -34,6 +34,7 @@ export const REASONS = {
   notPorted: 'this op has no WebGPU kernel yet: ran on the JS kernels',
   notPortedCase: (what: string) => `${what} has no WebGPU kernel yet: ran on the JS kernels`,
   float32NotWgsl: (what: string) => `float32 ${what} is not what WGSL computes: ran on the JS kernels`,
+  ties: "a group's maximum (or minimum) is held by more than one value: TensorFlow splits its gradient among them by a division WGSL does not round correctly, ran on the JS kernels",
   repeatedEntries:
     'stored entries share a dense element (a repeated index): the JS kernel combines them in turn, ran on the JS kernels',
   wideKeys:

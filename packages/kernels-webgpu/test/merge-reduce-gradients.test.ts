@@ -120,10 +120,38 @@ describe('merge and reduce gradients on WebGPU', () => {
     });
   }
 
-  it('reduce max and min are not generated: their gradient divides among ties (js rounds it, WGSL may not)', () => {
-    for (const f of ['max', 'min', 'max_sparse', 'min_sparse'])
-      expect(WEBGPU_GRADIENTS[`sparse_reduce_${f}_grad`], f).toBeUndefined();
-  });
+  for (const fwd of ['max', 'min', 'max_sparse', 'min_sparse'].map((f) => `sparse_reduce_${f}`)) {
+    it(`${fwd}_grad: the entry holding each group's output gets grad on the GPU, ties run on js`, async () => {
+      const r = rng(fwd.length * 7919 + fwd.charCodeAt(15));
+      // Distinct values (a continuous draw): no ties, computed here, by bits as js (zeros of grad's sign).
+      for (const [shape, axis, keepdims, n] of [
+        [[7], null, false, 5],
+        [[6, 5], [1], true, 25],
+        [[3, 4, 5], [0, 2], false, 40],
+        [[300, 3], [1], false, 700],
+      ] as [number[], number[] | null, boolean, number][])
+        for (const canonical of [true, false]) {
+          const sp = randomSparse(r, shape, n, (q) => Math.fround(q.next() * 4 - 2), canonical);
+          const distinct = { ...sp, values: Float32Array.from(sp.values as Float32Array, (v, i) => v + i * 4) };
+          const args: Args = { sp_input: distinct, axis, keepdims };
+          args.grad = gradFor(fwd, args, r);
+          await expectAsJs(`${fwd}_grad`, args);
+        }
+      // A group whose output two values hold (0 and -0 among them): js splits its grad, so it runs there.
+      for (const values of [
+        [1, 3, 3, -1],
+        [0, -0, -1, -2],
+      ]) {
+        const args: Args = {
+          sp_input: sparse([[0], [1], [2], [3]], fwd.includes('min') ? values.map((v) => -v) : values, [4], 'float32'),
+          axis: null,
+          keepdims: false,
+        };
+        args.grad = gradFor(fwd, args, r);
+        await expectAsJs(`${fwd}_grad`, args, REASONS.ties);
+      }
+    });
+  }
 
   it('reduce prod: a stored zero passes 0 back, the zero itself gets the product of the others', async () => {
     const sp = sparse([[0], [1], [2], [3]], [2, -0, 3, 4], [4], 'float32');

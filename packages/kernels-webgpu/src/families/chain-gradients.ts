@@ -101,15 +101,19 @@ export function reduceGradientKernel(ctx: WebGpuContext, src: WebGpuReduceGradie
       Uint32Array.from({ length: n }, (_, i) => i),
     );
     const forward = src.readsAcc;
-    if (mayBeSubnormalReduce(src, x, g, scalars, groups.longest, forward)) return delegate(js, args, REASONS.subnormal);
+    // A max's or min's gradient moves grad or a zero (normal inputs: nothing to flush); the others' steps compute.
+    if (!src.selects && mayBeSubnormalReduce(src, x, g, scalars, groups.longest, forward))
+      return delegate(js, args, REASONS.subnormal);
     if (![n, plan.groups + 1].every((k) => ctx.fits(4 * k))) return tooLarge(ctx, js, args);
     const { owned, up, out } = buffersOf(ctx);
     try {
       const O = out(4 * n);
       const bindings = [up(params(plan.groups, bitsOf(src.init), scalars)), up(x), up(groups.start)];
-      bindings.push(up(groups.item), up(g), O, ...(forward ? [out(4 * n)] : []));
+      const tied = src.selects ? out(4) : undefined;
+      bindings.push(up(groups.item), up(g), O, ...(forward ? [out(4 * n)] : []), ...(tied ? [tied] : []));
       ctx.dispatch({ code: src.wgsl.values, buffers: bindings, threads: plan.groups });
-      const [read] = await ctx.read([O, 4 * n]);
+      const [read, ties] = await ctx.read([O, 4 * n], ...(tied ? [[tied, 4] as [GPUBuffer, number]] : []));
+      if (ties && new Uint32Array(ties)[0] !== 0) return delegate(js, args, REASONS.ties);
       const result = new Float32Array(read);
       if (resultBad('float32', result)) return delegate(js, args, REASONS.nonFiniteResult);
       return { [src.outputs.sparse]: dense(result, [n]) };
