@@ -65,4 +65,11 @@ export { concatShape } from './plans/concat-shape.js';
 export { resolveReshapeTarget } from './plans/reshape-target.js';
 export { segmentRows } from './plans/segment-rows.js';
 export { bincountPlan, sameKey, type BincountPlan } from './plans/bincount-plan.js';
-export { crossPlan, crossTextLengths, forEachCross, type CrossInput, type CrossPlan } from './plans/cross-plan.js';
+export {
+  crossFeatures,
+  crossPlan,
+  crossTextLengths,
+  forEachCross,
+  type CrossInput,
+  type CrossPlan,
+} from './plans/cross-plan.js';

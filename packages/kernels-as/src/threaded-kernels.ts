@@ -1,7 +1,7 @@
 import { loadBytes } from '#load-bytes';
 import { threadsSupported } from '#spawn-thread';
 import { ThreadPool } from './thread-pool.js';
-import type { WasmExports } from './wasm-module.js';
+import { THREADED_BUILD, checkKernelsModule, type WasmExports } from './wasm-module.js';
 
 /**
  * The threaded build of the kernels, dist/kernels-threads.wasm: the same kernels compiled to import a shared memory
@@ -28,7 +28,9 @@ export function threadsWasmSource(source: BufferSource | URL | string | undefine
 }
 
 export async function compileThreadedKernels(source: URL | string): Promise<WebAssembly.Module> {
-  return WebAssembly.compile(await loadBytes(source));
+  const module = await WebAssembly.compile(await loadBytes(source));
+  checkKernelsModule(module, source, THREADED_BUILD);
+  return module;
 }
 
 /**

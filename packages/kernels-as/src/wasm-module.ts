@@ -23,11 +23,59 @@ export type WasmFunction = {
  * disk in Node and by fetch elsewhere.
  */
 export async function compileKernels(source?: BufferSource | URL | string): Promise<WebAssembly.Module> {
-  const bytes =
-    source === undefined || source instanceof URL || typeof source === 'string'
-      ? await loadBytes(source ?? WASM_URL)
-      : source;
-  return WebAssembly.compile(bytes);
+  const isBytes = source !== undefined && !(source instanceof URL) && typeof source !== 'string';
+  const path = isBytes ? undefined : source;
+  const bytes = isBytes ? source : await loadBytes(source ?? WASM_URL);
+  const module = await WebAssembly.compile(bytes);
+  checkKernelsModule(module, path);
+  return module;
+}
+
+/** A build of the kernels: its file, what it imports, and whether it exports its memory or imports a shared one. */
+export interface KernelsBuild {
+  file: string;
+  imports: readonly string[];
+  memory: 'import' | 'export';
+}
+
+const SINGLE_THREAD: KernelsBuild = { file: 'kernels.wasm', imports: [], memory: 'export' };
+export const THREADED_BUILD: KernelsBuild = { file: 'kernels-threads.wasm', imports: ['env.memory'], memory: 'import' };
+
+// What the JS side reads before any kernel runs.
+const CORE_EXPORTS: readonly [string, WebAssembly.ImportExportKind][] = [
+  ['memory', 'memory'],
+  ['clearError', 'function'],
+  ['lastErrorCode', 'function'],
+  ['lastErrorEntry', 'function'],
+];
+
+/**
+ * Refuses a valid wasm module that is not this package's kernels.wasm (a wasmPath naming some other .wasm), by its
+ * imports and exports, before it is instantiated: without this the first read of a missing export fails as
+ * "Cannot read properties of undefined". `path` names where it came from (undefined for bytes given).
+ */
+export function checkKernelsModule(
+  module: WebAssembly.Module,
+  path: URL | string | undefined,
+  build: KernelsBuild = SINGLE_THREAD,
+): void {
+  const exports = new Map(WebAssembly.Module.exports(module).map((e) => [e.name, e.kind]));
+  const core = build.memory === 'export' ? CORE_EXPORTS : CORE_EXPORTS.filter(([, kind]) => kind !== 'memory');
+  const missing = core.filter(([name, kind]) => exports.get(name) !== kind).map(([name]) => name);
+  const imports = WebAssembly.Module.imports(module)
+    .map((i) => `${i.module}.${i.name}`)
+    .filter((name) => !build.imports.includes(name));
+  if (missing.length === 0 && imports.length === 0) return;
+  const where = path === undefined ? 'the wasm module given' : `wasmPath ${String(path)}`;
+  const why = [
+    missing.length > 0 ? `it lacks the exports ${missing.join(', ')}` : '',
+    imports.length > 0 ? `it imports ${imports.slice(0, 3).join(', ')}${imports.length > 3 ? '…' : ''}` : '',
+  ]
+    .filter(Boolean)
+    .join(', and ');
+  throw new Error(
+    `${where} is not sparse's ${build.file}: ${why} (point wasmPath at the kernels.wasm of @sparse/kernels-as${build === SINGLE_THREAD ? '' : ', with its kernels-threads.wasm beside it'})`,
+  );
 }
 
 /** A fresh instance of the compiled kernels, with the memory the module starts with. */

@@ -1,7 +1,7 @@
 import type { CsrData, DenseData, SparseData, WideSparseData } from '@sparse/kernel-abi';
 import { describe, getValue, isDType, isIntegerDType, toScalar, toValues, zeroOf, type DType } from './dtype.js';
 import { InvalidArgumentError } from './errors.js';
-import { isList } from './list-input.js';
+import { isList, trustedList } from './list-input.js';
 import { isPlainObject } from './plain-object.js';
 import type { ArgMeta, OpMeta } from './op-meta.js';
 import { MAX_RANK, shapeText, toExactShape, toShape } from './shape.js';
@@ -338,7 +338,7 @@ function vectorEntries(where: string, v: unknown): ArrayLike<unknown> {
       throw new InvalidArgumentError(`${where} must be a vector (rank 1), got shape ${shapeText(d.shape)}`);
     return d.data as ArrayLike<unknown>;
   }
-  if (isList(v)) return v as ArrayLike<unknown>;
+  if (isList(v)) return trustedList(v) as ArrayLike<unknown>;
   if (isScalarNumber(v))
     throw new InvalidArgumentError(
       `${where} must be a vector (a list of whole numbers), got the scalar ${describe(v)}`,

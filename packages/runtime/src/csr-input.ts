@@ -1,5 +1,5 @@
 import type { CsrData } from '@sparse/kernel-abi';
-import { describe } from './dtype.js';
+import { describe, dtypeOfStorage, inferDType, type DType } from './dtype.js';
 import { InvalidArgumentError } from './errors.js';
 import { asList, checkDType, readValues } from './sparse-input.js';
 import { shapeText, toShape } from './shape.js';
@@ -10,6 +10,9 @@ export type CsrPartName = (
 ) => string;
 
 const INT32_MAX = 2 ** 31 - 1;
+
+// TensorFlow's CSRSparseMatrix holds float32, float64, complex64 and complex128; sparse has the float ones.
+const CSR_DTYPES: readonly DType[] = ['float32', 'float64'];
 
 /**
  * Reads a CSR matrix (rank 2) or batch of them (rank 3) from its parts, into storage of its own, and checks that it is
@@ -86,7 +89,14 @@ export function readCsrParts(
   if (parts.batchPointers !== undefined) checkBatchPointers(parts.batchPointers, batchPointers, name);
   const colIndices = readInt32s(colList, name('col_indices'));
   checkColumns(colIndices, rowPointers, batchPointers, rows, cols, name);
-  const read = readValues(valueList, parts.dtype as never, name('values'));
+  const dtype =
+    (parts.dtype as DType | undefined) ?? dtypeOfStorage(valueList) ?? inferDType(valueList, name('values'));
+  if (!CSR_DTYPES.includes(dtype)) {
+    throw new TypeError(
+      `${name('values')}: a CSR matrix of dtype ${dtype} is not allowed; its values are ${CSR_DTYPES.join(' or ')} (as TensorFlow's CSRSparseMatrix)`,
+    );
+  }
+  const read = readValues(valueList, dtype, name('values'));
   return { kind: 'csr', batchPointers, rowPointers, colIndices, values: read.values, shape, dtype: read.dtype };
 }
 

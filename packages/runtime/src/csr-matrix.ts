@@ -78,8 +78,9 @@ export class CsrMatrix {
   /**
    * A matrix from its parts: the row pointers (`batch * (rows + 1)` of them), the column indices and values of its
    * entries, and the dense shape [rows, cols] or [batch, rows, cols]; the dtype is inferred from the values as
-   * TensorFlow converts Python values when not given. Everything is checked (an InvalidArgumentError naming the part
-   * and the index) and copied.
+   * TensorFlow converts Python values when not given, and must be float32 or float64, as TensorFlow's (a TypeError
+   * otherwise: whole numbers infer int32, so give the dtype). Everything is checked (an InvalidArgumentError naming
+   * the part and the index) and copied.
    */
   constructor(
     rowPointers: readonly number[] | TypedArray,

@@ -1,7 +1,7 @@
 import { exactSizeOf, sizeOf } from '@sparse/kernel-abi';
 import { InvalidArgumentError } from './errors.js';
 import { describe } from './dtype.js';
-import { isList } from './list-input.js';
+import { isList, trustedList } from './list-input.js';
 import { readInt64, readWholeNumber } from './whole-number.js';
 
 /** The largest dense tensor sparse will allocate: beyond it an op refuses before allocating anything. */
@@ -25,8 +25,9 @@ export function sameShape(a: readonly number[], b: readonly number[]): boolean {
  * number, a bigint or a string of digits, all of them counting at most 2^63 - 1 elements (TensorFlow's int64 count).
  * A dim past 2^53 - 1 is refused as too large (see readWholeNumber).
  */
-export function toShape(dims: unknown, what: string): number[] {
-  if (!isList(dims)) throw new TypeError(`${what} must be a list of dims, got ${describe(dims)}`);
+export function toShape(given: unknown, what: string): number[] {
+  if (!isList(given)) throw new TypeError(`${what} must be a list of dims, got ${describe(given)}`);
+  const dims = trustedList(given);
   if (dims.length > MAX_RANK) {
     throw new InvalidArgumentError(`${what} has ${dims.length} dims; a tensor has at most ${MAX_RANK}`);
   }
@@ -54,8 +55,9 @@ export function assertInt64Count(shape: readonly number[], what: string): void {
  * 2^53 - 1, otherwise every dim a bigint (a sparse tensor's dense shape, and the shape arguments of the ops that
  * hold such shapes exactly).
  */
-export function toExactShape(dims: unknown, what: string): number[] | bigint[] {
-  if (!isList(dims)) throw new TypeError(`${what} must be a list of dims, got ${describe(dims)}`);
+export function toExactShape(given: unknown, what: string): number[] | bigint[] {
+  if (!isList(given)) throw new TypeError(`${what} must be a list of dims, got ${describe(given)}`);
+  const dims = trustedList(given);
   if (dims.length > MAX_RANK) {
     throw new InvalidArgumentError(`${what} has ${dims.length} dims; a tensor has at most ${MAX_RANK}`);
   }

@@ -1,7 +1,7 @@
 import type { SparseData, WideSparseData } from '@sparse/kernel-abi';
 import { DTYPES, describe, dtypeOfStorage, inferDType, isDType, toValues, type DType, type Values } from './dtype.js';
 import { InvalidArgumentError } from './errors.js';
-import { isList } from './list-input.js';
+import { isList, trustedList } from './list-input.js';
 import { shapeText, toExactShape } from './shape.js';
 import { readInt64 } from './whole-number.js';
 
@@ -49,10 +49,10 @@ export function checkDType(dtype: unknown, what: string): asserts dtype is DType
   }
 }
 
-/** `x` as a list, or a TypeError naming it and what was given. */
+/** `x` as a list conversion may trust (see trustedList), or a TypeError naming it and what was given. */
 export function asList(x: unknown, what: string): ArrayLike<unknown> {
   if (!isList(x)) throw new TypeError(`${what} must be an array or a typed array, got ${describe(x)}`);
-  return x as ArrayLike<unknown>;
+  return trustedList(x) as ArrayLike<unknown>;
 }
 
 /** Values in storage of their own: of `dtype`, or of the dtype TensorFlow would give them when it is not given. */

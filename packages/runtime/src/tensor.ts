@@ -5,6 +5,7 @@ import { sizeOf } from '@sparse/kernel-abi';
 import { inferNestedDType, nestedShape, nestedValues } from './nested-input.js';
 import { assertAllocatable, shapeText, toShape } from './shape.js';
 import { adoptStorage, disposeStorage } from './tensor-storage.js';
+import { trustedList } from './list-input.js';
 
 // What a disposed tensor holds in place of its data.
 const DISPOSED = new Float64Array(0);
@@ -65,6 +66,7 @@ export class Tensor {
   /** `data` in the dtype's storage (a Float32Array for float32, an array of strings for string...), copied. */
   constructor(data: Values, shape: readonly number[], dtype: DType) {
     const copy = !adopting;
+    if (copy) data = trustedList(data);
     this.#owned = copy || adoptingOwned;
     adopting = adoptingOwned = false;
     if (!isDType(dtype)) throw new TypeError(`Tensor: unknown dtype ${describe(dtype)}`);
@@ -176,8 +178,10 @@ export function tensor(value: unknown, dtype?: DType, shape?: readonly number[])
     return value;
   }
   const d = denseFromPlain(value, dtype, shape, 'tensor');
-  // A typed array of the dtype's storage is kept as it is by the conversion: the Tensor needs its own.
-  return adoptDense(d.data === value ? { ...d, data: d.data.slice() as Values } : d, true);
+  // A typed array of the dtype's storage is kept by the conversion (as a view of the caller's memory): the Tensor
+  // needs its own.
+  const shared = dtypeOfStorage(trustedList(value)) === d.dtype;
+  return adoptDense(shared ? { ...d, data: d.data.slice() as Values } : d, true);
 }
 
 /**
@@ -196,6 +200,7 @@ export function denseFromPlain(
     return denseDataOf(value);
   }
   if (dtype !== undefined && !isDType(dtype)) throw new TypeError(`${what}: unknown dtype ${describe(dtype)}`);
+  value = trustedList(value);
   const storage = dtypeOfStorage(value);
   // The element count comes first, from the lengths alone: nothing is read or allocated for a count past the limit.
   const fromShape = storage !== undefined ? [(value as Values).length] : nestedShape(value, what);

@@ -9,6 +9,7 @@ type Sparse = SparseData | WideSparseData;
 type Data = Sparse | DenseData;
 
 const SAFE_MAX = BigInt(Number.MAX_SAFE_INTEGER);
+const INT64_MAX = 2n ** 63n - 1n;
 // Stand-ins are whole numbers in [2^52, 2^53): exact as floats, and 16 digits long, so an error's text can be mapped
 // back to the values they stand for.
 const FLOOR = 2 ** 52;
@@ -147,7 +148,7 @@ function narrowCall(op: OpMeta, bound: BoundArgs, sparse: SparseArg[]): WideCall
   return {
     exact: false,
     values: narrowValues,
-    widen: (d) => (d.kind === 'sparse' && d.shape.some((x) => x >= dimBase) ? widenSparse(d, standFor) : d),
+    widen: (d) => (d.kind === 'sparse' && d.shape.some((x) => x >= dimBase) ? widenOutput(op, d, standFor) : d),
     exactError: (e) => {
       if (e instanceof Error) e.message = e.message.replace(STAND_IN, (t) => String(standFor(Number(t))));
       return e;
@@ -167,6 +168,22 @@ function narrowSparse(
     indices[k] = wide[k % rank] && x >= FLOOR ? FLOOR + indexRank.get(x)! : Number(x);
   });
   return { kind: 'sparse', indices, values: data.values, shape: data.shape.map(dimTag), dtype: data.dtype };
+}
+
+/**
+ * An output in its exact form. Its dense shape may count past int64 where the inputs' did not (a concat's sum of
+ * sizes times a dim past 2^53 - 1): refused as TensorFlow refuses such a shape, by its exact count.
+ */
+function widenOutput(op: OpMeta, d: SparseData, standFor: (x: number) => bigint): WideSparseData {
+  const exact = widenSparse(d, standFor);
+  const count = elementCount(exact.shape);
+  if (count > INT64_MAX) {
+    const name = op.outputs.length === 1 ? op.outputs[0].name : 'an output';
+    throw new InvalidArgumentError(
+      `${op.name}: ${name} of dense shape ${shapeText(exact.shape)} has ${count} elements, more than int64 counts (2^63 - 1), as TensorFlow refuses`,
+    );
+  }
+  return exact;
 }
 
 function widenSparse(d: SparseData, standFor: (x: number) => bigint): WideSparseData {

@@ -38,10 +38,14 @@ describe('sparse.cross and sparse.crossHashed', () => {
     expect(sparse.crossHashed(TF_TEST).values).toEqual(new BigInt64Array([1971693436396284976n]));
   });
 
-  it('refuse what is not a list of int32, int64 or string matrices, naming the item', () => {
-    expect(() => sparse.cross([[['a']], [[0.5]]])).toThrow(
-      new TypeError('sparse_cross: inputs[1] has dtype float32; sparse_cross takes inputs of {int32, int64, string}'),
+  it('cast float features to int64 as TensorFlow does, and refuse a float no int64 holds, naming the item', () => {
+    expect(sparse.cross([[['a']], [[-0.5, 2.5]]]).values).toEqual(['a_X_0', 'a_X_2']);
+    expect(() => sparse.cross([[['a']], [[NaN]]])).toThrow(
+      /^sparse_cross: inputs\[1\]\.data\[0\] = NaN cannot be cast to int64/,
     );
+  });
+
+  it('refuse what is not a list of matrices, naming the item', () => {
     expect(() => sparse.cross(tensor([['a']]) as never)).toThrow(TypeError);
     expect(() => sparse.cross(new Array(2))).toThrow(/inputs\[0\]/);
     expect(() => sparse.crossHashed([[['a']]], { hashKey: 2n ** 63n })).toThrow(

@@ -11,6 +11,7 @@ export type CrossInput = SparseData | DenseData;
  * the product of its columns' features, the last column varying fastest.
  */
 export interface CrossPlan {
+  /** The inputs in that order, as given: their features are `crossFeatures` of each. */
   columns: CrossInput[];
   /** Dim 0 of the first SparseTensor, or else of the first dense tensor; 0 without inputs. */
   batch: number;
@@ -28,6 +29,20 @@ export interface CrossPlan {
   total: number;
   /** The crosses of the row with most. */
   widest: number;
+}
+
+/**
+ * The features of a column as TensorFlow's Python gives them to the kernel: every input but a string one cast to
+ * int64, so a float feature is its value truncated toward zero and a bool 0 or 1 (int32 is left as it is: its digits
+ * and hash are the same). The runtime has refused a float that int64 does not hold (NaN, an infinity, past 2^63),
+ * whose cast depends on the CPU.
+ */
+export function crossFeatures<T extends CrossInput>(x: T): T {
+  if (x.dtype === 'string' || x.dtype === 'int32' || x.dtype === 'int64') return x;
+  const v = (x.kind === 'sparse' ? x.values : x.data) as ArrayLike<number>;
+  const out = new BigInt64Array(v.length);
+  for (let i = 0; i < v.length; i++) out[i] = BigInt(Math.trunc(v[i]));
+  return x.kind === 'sparse' ? { ...x, values: out, dtype: 'int64' } : { ...x, data: out, dtype: 'int64' };
 }
 
 /** A sparse column's entries grouped by row: its distinct rows, increasing, and where each one's run starts. */
@@ -192,7 +207,8 @@ export function forEachCross(
  */
 export function crossTextLengths(plan: CrossPlan, separatorLength: number): { total: number; longest: number } {
   const C = plan.columns.length;
-  const lengths = plan.columns.map((x) => {
+  const lengths = plan.columns.map((column) => {
+    const x = crossFeatures(column);
     const v = x.kind === 'sparse' ? x.values : x.data;
     return x.dtype === 'string'
       ? (v as string[]).map((s) => s.length)

@@ -2,13 +2,15 @@ import {
   allocIndices,
   allocValues,
   type CrossInput,
+  crossFeatures,
   crossPlan,
   forEachCross,
   type SparseCrossKernel,
 } from '@sparse/kernel-abi';
 
 /** A column's features as text: strings as they are, integers in decimal (TensorFlow's std::to_string). */
-function featureTexts(x: CrossInput): ArrayLike<string> {
+function featureTexts(column: CrossInput): ArrayLike<string> {
+  const x = crossFeatures(column);
   const v = x.kind === 'sparse' ? x.values : x.data;
   if (x.dtype === 'string') return v as string[];
   return Array.from(v as ArrayLike<number | bigint>, String);

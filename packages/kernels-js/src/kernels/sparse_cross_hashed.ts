@@ -2,6 +2,7 @@ import {
   allocIndices,
   allocValues,
   type CrossInput,
+  crossFeatures,
   crossPlan,
   forEachCross,
   type Scalar,
@@ -36,7 +37,8 @@ let scratch = new Uint8Array(256);
  * string's Fingerprint64 (of its UTF-8 bytes), an integer as itself (two's complement), as TensorFlow's SparseCross
  * kernel takes them.
  */
-function featureHashes(x: CrossInput): Int32Array {
+function featureHashes(column: CrossInput): Int32Array {
+  const x = crossFeatures(column);
   const v = x.kind === 'sparse' ? x.values : x.data;
   const out = new Int32Array(2 * v.length);
   if (x.dtype === 'string') {

@@ -6,7 +6,8 @@ import { sameShape, shapeText } from '../shape.js';
  * sparse_bincount, before any counting, in TensorFlow's order (its Python layer, then its kernel): `axis` is 0 or -1
  * and the rank of `values` one it takes (rows to count by, for -1); `weights` and `binary_output` are not both given;
  * `weights` has the dense shape and the indices of `values`; `minlength` and `maxlength` are >= -1; every value is
- * >= 0 (counted or not), and every counted int64 value at most 2^53 - 1, the largest output dim sparse holds here.
+ * >= 0 (counted or not), and every counted int64 value below 2^53 - 1, so that the output's dim (the largest value + 1)
+ * is at most 2^53 - 1, the largest sparse holds here.
  */
 export function sparseBincountArgs(op: string, args: Record<string, unknown>): void {
   const values = args.values as SparseData;
@@ -36,9 +37,10 @@ export function sparseBincountArgs(op: string, args: Record<string, unknown>): v
     const x = v[i];
     if (x < 0)
       throw new InvalidArgumentError(`${op}: values.values[${i}] = ${x} is negative: the values counted must be >= 0`);
-    if (x > Number.MAX_SAFE_INTEGER && (maxlength < 0 || x < maxlength)) {
+    // The output's last dim is the largest counted value + 1: 2^53 - 1 itself would make a dim of 2^53.
+    if (x >= Number.MAX_SAFE_INTEGER && (maxlength < 0 || x < maxlength)) {
       throw new InvalidArgumentError(
-        `${op}: values.values[${i}] = ${x} is too large: the output's last dim would be past 2^53 - 1, which sparse does not hold here`,
+        `${op}: values.values[${i}] = ${x} is too large: the output's last dim (the largest value + 1) would be past 2^53 - 1, which sparse does not hold here`,
       );
     }
   }
