@@ -38,6 +38,7 @@ export function emitOpsMeta(specs: LoadedSpec[]): string {
           ...(s.order[o.name] && { order: s.order[o.name] }),
         })),
         workspace: s.kernel.workspace ?? FAMILY_WORKSPACE[s.kernel.family] ?? 0,
+        ...(s.kernel.scratch && { scratch: s.kernel.scratch }),
         checks: s.checks ?? [],
         ...(s.kernel.wide_dims && { wideDims: s.kernel.wide_dims }),
         ...(s.kernel.wide_axis && { wideAxis: s.kernel.wide_axis }),

@@ -9,6 +9,7 @@ import { apiNameOf } from './naming.js';
 import { DTYPE_NAMES, type ArgSpec, type CheckSpec, type LoadedSpec, type OpSpec } from './spec-types.js';
 import { compileKernel } from './expr/family.js';
 import { entriesBounds } from './entries-bound.js';
+import { checkScratch } from './scratch-terms.js';
 import { outputOrders } from './output-order.js';
 import { CHECK_RULES, type CheckRuleDecl, type Field } from './check-rules.js';
 import { shapeRuleProblems } from './shape-rules.js';
@@ -104,6 +105,7 @@ function loadSpecFile(
   checkSpec(spec, report);
   const compiled = compileKernel(spec, report, keepsZero);
   const entries = entriesBounds(spec, compiled, report);
+  checkScratch(spec, report);
   const order = outputOrders(spec, compiled, report);
   if (problems.length > before) return undefined;
   const loaded: LoadedSpec = {

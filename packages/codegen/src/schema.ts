@@ -179,6 +179,29 @@ export const specSchema = {
         finalize: expression,
         implicit_zeros: { enum: ['ignore', 'include'] },
         workspace: { type: 'integer', minimum: 0 },
+        scratch: {
+          type: 'array',
+          items: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['bytes'],
+            oneOf: ['nnz', 'size', 'dims', 'min'].map((k) => ({ required: [k] })),
+            properties: {
+              bytes: { type: 'integer', minimum: 1 },
+              nnz: identifier,
+              size: identifier,
+              dims: {
+                type: 'array',
+                minItems: 2,
+                maxItems: 2,
+                items: [identifier, { type: 'array', minItems: 1, items: { type: 'integer' } }],
+              },
+              min: { type: 'array', minItems: 1, items: identifier },
+              when: { type: 'array', minItems: 1, items: identifier, uniqueItems: true },
+              unless: { type: 'array', minItems: 1, items: identifier, uniqueItems: true },
+            },
+          },
+        },
         dispatch: {
           type: 'object',
           minProperties: 1,

@@ -102,6 +102,21 @@ export type EntriesTerm =
   | { products: { a: string; b: string; transpose_a: string[]; transpose_b: string[] } };
 
 /**
+ * Working memory a kernel holds besides its outputs (a transposed copy, a dense accumulator, a per-row count),
+ * which the byte budget counts before the kernel runs: `bytes` for each unit of one measure of an argument, the
+ * stored entries of a sparse or CSR argument (`nnz`), the element count of a dense one (`size`), the product of
+ * some dims of its dense shape (`dims`: axes from the end where negative; an axis the rank lacks counts 1, so
+ * `[-3, -1]` is a CSR batch times its columns), or the smallest of some whole-number arguments (`min`). Counted
+ * only when one of the bool arguments of `when` is set, and none of `unless`. Each is read in O(1) (or once per
+ * tensor of a list), so the budget refuses before anything of the call's size is touched.
+ */
+export type ScratchTerm = ({ nnz: string } | { size: string } | { dims: [string, number[]] } | { min: string[] }) & {
+  bytes: number;
+  when?: string[];
+  unless?: string[];
+};
+
+/**
  * The order a sparse output's entries are in by construction: canonical row-major order, or the order of a sparse
  * argument's entries (kept when the kernel keeps them in input order). The runtime then knows an output is
  * canonical without checking it again.

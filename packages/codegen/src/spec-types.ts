@@ -7,6 +7,7 @@ import type {
   EntriesTerm,
   OutputOrder,
   OutputType,
+  ScratchTerm,
   ShapeRule,
   TensorflowRef,
   WideDims,
@@ -128,6 +129,8 @@ export interface KernelSpec {
    * family's per-group counts): what the byte budget adds to the outputs. Default: the family's.
    */
   workspace?: number;
+  /** Working memory besides the outputs that the byte budget counts before the kernel runs. */
+  scratch?: ScratchTerm[];
   /** Backends without a kernel of their own for the op, which run the JS kernel there (reported as delegated). */
   dispatch?: Record<string, 'js'>;
   /** How the op takes a dense shape with a dim past 2^53 - 1 (absent: it refuses one). */

@@ -1,13 +1,11 @@
-import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
+import { runWatched } from './watched-child.js';
 
 // Input that would take the process down must end in a result or a documented error, on js and wasm, in a process
 // that never passes its memory limit: valid input whose outputs would be enormous (every spec example with its
 // dense shapes 10^4 and 10^6 times larger), and request bodies that lie (every tensor argument of every op). The
-// child is watched from here (its resident memory, read from /proc), since typed arrays live outside the V8 heap
-// that --max-old-space-size limits.
+// child is watched from here (watched-child.ts).
 
 const RSS_LIMIT = 1.5 * 2 ** 30;
 const DOCUMENTED = /^(InvalidArgumentError|TypeError|ResourceExhaustedError|UnimplementedError):/;
@@ -39,47 +37,3 @@ it('hostile request bodies: every tensor argument of every op, refused with a do
   expect(calls.filter((c) => !/^(InvalidArgumentError|TypeError):/.test(c.outcome))).toEqual([]);
   expect(peak).toBeLessThan(RSS_LIMIT);
 }, 300_000);
-
-/** Runs node with `args`, killing it if its resident memory passes `limit`; its JSON lines and its peak. */
-function runWatched(args: string[], limit: number) {
-  return new Promise<{ lines: Record<string, unknown>[]; peak: number; killed: boolean }>((resolve, reject) => {
-    const child = spawn(process.execPath, args, {
-      cwd: join(import.meta.dirname, '..'),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let err = '';
-    let peak = 0;
-    let killed = false;
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (err += d));
-    const watch = setInterval(() => {
-      const rss = residentBytes(child.pid!);
-      peak = Math.max(peak, rss);
-      if (rss > limit) {
-        killed = true;
-        child.kill('SIGKILL');
-      }
-    }, 20);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearInterval(watch);
-      if (code !== 0 && !killed) return reject(new Error(`the child exited ${code}: ${err.slice(-2000)}`));
-      const lines = out
-        .split('\n')
-        .filter(Boolean)
-        .map((l) => JSON.parse(l) as Record<string, unknown>);
-      const reported = lines.find((l) => 'maxRssBytes' in l)?.maxRssBytes as number | undefined;
-      resolve({ lines, peak: Math.max(peak, reported ?? 0), killed });
-    });
-  });
-}
-
-function residentBytes(pid: number): number {
-  try {
-    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return m ? Number(m[1]) * 1024 : 0;
-  } catch {
-    return 0; // the process has just exited
-  }
-}

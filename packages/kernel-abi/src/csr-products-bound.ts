@@ -29,8 +29,10 @@ export function rememberedProductsBound(a: CsrData, b: CsrData, transposeA: bool
  * A bound on the stored entries of op(a) · op(b) for two CSR matrices (or batches of them), known before the product
  * is formed: for each row of op(a), the products Gustavson's algorithm forms there (the entries of op(b)'s rows that
  * the row's entries select), capped at op(b)'s columns. One pass over the entries of a and b, as the symbolic pass
- * of an SpGEMM would take, but without the product's own work. Operands whose batches or inner dims disagree are
- * refused by the op's checks before this runs.
+ * of an SpGEMM would take, but without the product's own work. Scratch only where a flag asks for it, and counted by
+ * the op's spec (`kernel.scratch`) before this runs: b's column counts (an int32 per column of b) when b is
+ * transposed, and the products per row of op(a) (a float64 per column of a) when a is. Operands whose batches or
+ * inner dims disagree are refused by the op's checks before this runs.
  */
 function productsBound(a: CsrData, b: CsrData, transposeA: boolean, transposeB: boolean): number {
   const [batch, aRows, aCols] = batchDims(a);
@@ -40,35 +42,34 @@ function productsBound(a: CsrData, b: CsrData, transposeA: boolean, transposeB: 
   const outCols = transposeB ? bRows : bCols;
   if (inner !== (transposeB ? bCols : bRows)) return 0;
   if (!transposeA && !transposeB) return plainBound(a, b, batch, aRows, bRows, outCols);
-  const bRowCounts = new Float64Array(inner);
-  const rowProducts = new Float64Array(outRows);
+  const bColCounts = transposeB ? new Int32Array(inner) : undefined;
+  const rowProducts = transposeA ? new Float64Array(outRows) : undefined;
   let total = 0;
   for (let n = 0; n < batch; n++) {
-    // The entries in each row of op(b): b's row lengths, or its column counts when transposed.
-    bRowCounts.fill(0);
-    const bBase = b.batchPointers[n];
+    // The entries in row k of op(b): b's column count k when transposed, else its row length k.
     const bRp = n * (bRows + 1);
-    if (transposeB) {
-      for (let k = bBase; k < b.batchPointers[n + 1]; k++) bRowCounts[b.colIndices[k]]++;
-    } else {
-      for (let r = 0; r < bRows; r++) bRowCounts[r] = b.rowPointers[bRp + r + 1] - b.rowPointers[bRp + r];
+    if (bColCounts) {
+      bColCounts.fill(0);
+      for (let k = b.batchPointers[n]; k < b.batchPointers[n + 1]; k++) bColCounts[b.colIndices[k]]++;
     }
-    rowProducts.fill(0);
+    const opBRow = (k: number) => (bColCounts ? bColCounts[k] : b.rowPointers[bRp + k + 1] - b.rowPointers[bRp + k]);
+    rowProducts?.fill(0);
     const aBase = a.batchPointers[n];
     const aRp = n * (aRows + 1);
     for (let r = 0; r < aRows; r++) {
       const from = aBase + a.rowPointers[aRp + r];
       const to = aBase + a.rowPointers[aRp + r + 1];
-      if (transposeA) {
-        // Entry (r, c) of a is entry (c, r) of op(a): it adds b's row r to row c.
-        for (let k = from; k < to; k++) rowProducts[a.colIndices[k]] += bRowCounts[r];
+      if (rowProducts) {
+        // Entry (r, c) of a is entry (c, r) of op(a): it adds op(b)'s row r to row c.
+        const count = opBRow(r);
+        for (let k = from; k < to; k++) rowProducts[a.colIndices[k]] += count;
       } else {
         let sum = 0;
-        for (let k = from; k < to; k++) sum += bRowCounts[a.colIndices[k]];
-        rowProducts[r] = sum;
+        for (let k = from; k < to; k++) sum += opBRow(a.colIndices[k]);
+        total += Math.min(sum, outCols);
       }
     }
-    for (let r = 0; r < outRows; r++) total += Math.min(rowProducts[r], outCols);
+    if (rowProducts) for (let r = 0; r < outRows; r++) total += Math.min(rowProducts[r], outCols);
   }
   return total;
 }

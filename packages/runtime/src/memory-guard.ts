@@ -12,6 +12,7 @@ import { jsHeapRoom } from '#platform-memory';
 import type { EntriesTerm, OpMeta, OutputMeta } from './op-meta.js';
 import { shapeText } from './shape.js';
 import type { BoundArgs } from './bind-args.js';
+import { scratchParts, type PartBytes } from './working-memory.js';
 
 type Data = SparseData | DenseData | CsrData;
 
@@ -22,21 +23,16 @@ const INDEX_BYTES = 8;
 // A CSR matrix's pointers and column indices are int32.
 const CSR_INDEX_BYTES = 4;
 
-/** What an output will take, where the spec bounds it before the kernel runs; undefined where it does not. */
-export interface OutputBytes {
-  output: string;
-  bytes: number;
-  /** Its string values, which live in the JavaScript heap (a reference each, as its array holds them). */
-  strings: number;
-  /** `dense shape [2, 1000000000]`, `at most 1000000002 entries of rank 2`: how the bytes were counted. */
-  what: string;
-}
+// The most entries a CsrMatrix holds: its row pointers and column indices are int32, as TensorFlow's.
+const MAX_CSR_ENTRIES = 0x7fffffff;
 
 /**
  * Refuses a call whose outputs and working memory would take more than `maxBytes`, before anything is allocated:
  * dense outputs by their shape, sparse outputs by the bound their spec gives on their entries, each with the
- * kernel's working bytes per element or entry. Inputs are already in memory and are not counted. Returns the bytes
- * counted.
+ * kernel's working bytes per element or entry, and the working memory the spec declares (`kernel.scratch`). What
+ * is read in O(1) is counted and refused first; a bound that takes a pass over the inputs (a CSR product's, a
+ * cross's) only then, so that its pass never runs for a call refused anyway. Inputs are already in memory and are
+ * not counted. Returns the bytes counted.
  */
 export function guardBytes(
   op: OpMeta,
@@ -44,24 +40,50 @@ export function guardBytes(
   outputs: readonly { meta: OutputMeta; shape?: number[]; dense: boolean }[],
   maxBytes: number,
 ): number {
-  let total = 0;
-  const parts: OutputBytes[] = [];
+  const parts: PartBytes[] = scratchParts(op, bound);
+  const later: (typeof outputs)[number][] = [];
   for (const o of outputs) {
+    if (!o.dense && o.meta.entries?.some((t) => 'products' in t || 'cross' in t)) {
+      later.push(o);
+      const pointers = csrPointerBytes(o.meta, o.shape);
+      if (pointers) parts.push(pointers);
+      continue;
+    }
     const part = outputBytes(op, o.meta, bound, o.shape, o.dense);
-    if (!part) continue;
-    total += part.bytes;
-    parts.push(part);
+    if (part) parts.push(part);
+  }
+  refuseOver(op, parts, maxBytes);
+  for (const o of later) {
+    const part = outputBytes(op, o.meta, bound, o.shape, o.dense, true);
+    if (part) parts.push(part);
   }
   guardJsHeap(op, parts);
-  if (total > maxBytes) {
-    const largest = parts.reduce((a, b) => (b.bytes > a.bytes ? b : a));
-    throw new ResourceExhaustedError(
-      `${op.name}: ${largest.output} (${largest.what}) would take ${bytesText(largest.bytes)}` +
-        (parts.length > 1 ? ` of the ${bytesText(total)} this call needs` : '') +
-        `, more than this runtime's budget of ${bytesText(maxBytes)} (createRuntime({ maxBytes }) sets it)`,
-    );
-  }
-  return total;
+  return refuseOver(op, parts, maxBytes);
+}
+
+/** The parts' total, or a ResourceExhaustedError naming the largest where it passes `maxBytes`. */
+function refuseOver(op: OpMeta, parts: PartBytes[], maxBytes: number): number {
+  const total = parts.reduce((n, p) => n + p.bytes, 0);
+  if (total <= maxBytes) return total;
+  const largest = parts.reduce((a, b) => (b.bytes > a.bytes ? b : a));
+  throw new ResourceExhaustedError(
+    `${op.name}: ${largest.output} (${largest.what}) would take ${bytesText(largest.bytes)}` +
+      (parts.length > 1 ? ` of the ${bytesText(total)} this call needs` : '') +
+      `, more than this runtime's budget of ${bytesText(maxBytes)} (createRuntime({ maxBytes }) sets it)`,
+  );
+}
+
+/** A CSR output's row and batch pointers: rows + 1 per matrix of the batch, batch + 1. */
+function csrPointerBytes(o: OutputMeta, shape: number[] | undefined): PartBytes | undefined {
+  if (o.type !== 'csr' || !shape) return undefined;
+  const batch = shape.length === 3 ? shape[0] : 1;
+  const pointers = batch * (shape[shape.length - 2] + 1) + batch + 1;
+  return {
+    output: o.name,
+    bytes: pointers * CSR_INDEX_BYTES,
+    strings: 0,
+    what: `the row pointers of a CSR matrix of dense shape ${shapeText(shape)}`,
+  };
 }
 
 function outputBytes(
@@ -70,7 +92,8 @@ function outputBytes(
   bound: BoundArgs,
   shape: number[] | undefined,
   dense: boolean,
-): OutputBytes | undefined {
+  pointersCounted = false,
+): PartBytes | undefined {
   const dtype = bound.dtypes[o.dtype] ?? (o.dtype as DType);
   const valueBytes = VALUE_BYTES[dtype] ?? 8;
   const isString = dtype === 'string';
@@ -87,12 +110,15 @@ function outputBytes(
   if (!o.entries) return undefined;
   const entries = o.entries.reduce((sum, t) => sum + termValue(t, bound), 0);
   if (o.type === 'csr' && shape) {
-    // A column index and a value per entry; rows + 1 row pointers per matrix of the batch, batch + 1 batch pointers.
-    const batch = shape.length === 3 ? shape[0] : 1;
-    const pointers = batch * (shape[shape.length - 2] + 1) + batch + 1;
+    if (entries > MAX_CSR_ENTRIES)
+      throw new ResourceExhaustedError(
+        `${op.name}: ${o.name} may hold up to ${entries} entries, more than a CsrMatrix's int32 row pointers can index (${MAX_CSR_ENTRIES})`,
+      );
+    // A column index and a value per entry, and the pointers (counted apart where the entries took a pass).
+    const pointers = pointersCounted ? 0 : (csrPointerBytes(o, shape)?.bytes ?? 0);
     return {
       output: o.name,
-      bytes: entries * (CSR_INDEX_BYTES + valueBytes + op.workspace) + pointers * CSR_INDEX_BYTES,
+      bytes: entries * (CSR_INDEX_BYTES + valueBytes + op.workspace) + pointers,
       strings: 0,
       what: `at most ${entries} entries of a CSR matrix of dense shape ${shapeText(shape)}`,
     };
@@ -113,7 +139,7 @@ const JS_BYTES_PER_STRING = 16;
  * Refuses string outputs the JavaScript heap has no room for: V8 ends the process when its heap is exhausted,
  * with nothing to catch, so they must not be tried. (Typed arrays live outside that heap, under the byte budget.)
  */
-function guardJsHeap(op: OpMeta, parts: OutputBytes[]): void {
+function guardJsHeap(op: OpMeta, parts: PartBytes[]): void {
   const strings = parts.reduce((n, p) => n + p.strings, 0);
   if (strings === 0) return; // the common case: no need to ask V8 for its heap statistics
   const room = jsHeapRoom();

@@ -7,6 +7,7 @@ import type {
   GradientMeta,
   OutputOrder,
   OutputType as OutputKind,
+  ScratchTerm,
   ShapeRule,
   TensorflowRef,
   WideDims,
@@ -22,6 +23,7 @@ export type {
   GradientMeta,
   OutputKind,
   OutputOrder,
+  ScratchTerm,
   ShapeRule,
   TensorflowRef,
   WideDims,
@@ -73,6 +75,8 @@ export interface OpMeta {
   checks: CheckMeta[];
   /** Bytes the kernel may hold besides its outputs, per dense output element or sparse output entry. */
   workspace: number;
+  /** Working memory besides the outputs (spec `kernel.scratch`), counted before the kernel runs (absent: none). */
+  scratch?: ScratchTerm[];
   /** How the op takes a sparse tensor with a dim past 2^53 - 1 (absent: it refuses one). */
   wideDims?: WideDims;
   /** The axis argument naming the one dim a `compared` kernel computes with, which must stay below 2^53. */

@@ -6,6 +6,9 @@ import { REASONS, WASM_BYTES } from '../delegation.js';
 import { isNumeric, sparse } from '../kernel.js';
 import { sortGather, sortBytes } from '../sort-gather.js';
 
+// Rows a matrix may be indexed by whatever its entries (256 KiB of pointers).
+const INDEXED_ROWS = 1 << 16;
+
 /**
  * sparse_concat: the inputs copied into one buffer and moved along the axis in wasm, then the shared sort; matrices in
  * row-major order skip the sort (see below).
@@ -36,8 +39,11 @@ export function sparseConcat(ctx: WasmContext, js: KernelTable['sparse_concat'])
     const out = heap.alloc(total * rank * 4);
     const outVals = heap.alloc(total * size);
     // Matrices in row-major order: along either axis, the canonical result is a linear interleaving (columns) or
-    // the inputs one after another (rows), which the stable sort would only find again.
-    const rows = rank === 2 ? parts.map((p) => ctx.rowIndex(p.s, p.idx)) : undefined;
+    // the inputs one after another (rows), which the stable sort would only find again. Their row pointers only
+    // where there are not far more rows than entries (else they would pass the entries' own size, uncounted by the
+    // byte budget).
+    const indexed = rank === 2 && inputs.every((s) => s.shape[0] <= Math.max(s.values.length, INDEXED_ROWS));
+    const rows = indexed ? parts.map((p) => ctx.rowIndex(p.s, p.idx)) : undefined;
     if (rows?.every((r) => r.canonical)) {
       if (ax === 1) {
         const table = heap.alloc(parts.length * 32);

@@ -1,6 +1,5 @@
-import { copyOut, delegate, rememberedProductsBound, type CsrData } from '@sparse/kernel-abi';
+import { copyOut, rememberedProductsBound, type CsrData } from '@sparse/kernel-abi';
 import { bytesPerElement } from '../heap.js';
-import { REASONS } from '../delegation.js';
 import type { KernelFactory } from '../kernel.js';
 import { csrOperand } from '../csr-operand.js';
 import type { WasmContext } from '../wasm-context.js';
@@ -11,15 +10,15 @@ import type { WasmExports } from '../wasm-module.js';
  * known up front, each row formed in a dense accumulator and written with its columns sorted; a transposed operand
  * is transposed in wasm first. On threads, a matrix's rows are cut between them (rowCuts).
  */
-export const sparseMatrixSparseMatMul: KernelFactory<'sparse_matrix_sparse_mat_mul'> = (ctx, js) => (args) => {
+export const sparseMatrixSparseMatMul: KernelFactory<'sparse_matrix_sparse_mat_mul'> = (ctx) => (args) => {
   const dtype = args.a.dtype as 'float32' | 'float64';
   const size = bytesPerElement(dtype);
   const transposeA = args.transpose_a || args.adjoint_a;
   const transposeB = args.transpose_b || args.adjoint_b;
-  // Room for the result up front, from a bound on it (the one the runtime checked against its byte budget,
-  // remembered for operands that never change), so the product takes one pass and is copied out at its size.
+  // Room for the result up front, from a bound on it (the one the runtime checked against its byte budget and
+  // refused past int32 entries, remembered for operands that never change), so the product takes one pass and is
+  // copied out at its size.
   const bound = rememberedProductsBound(args.a, args.b, transposeA, transposeB);
-  if (bound > 0x7fffffff) return delegate(js, args, REASONS.tooBig);
   const { heap } = ctx;
   ctx.begin();
   const a = csrOperand(ctx, args.a, transposeA);

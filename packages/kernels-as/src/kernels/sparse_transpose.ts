@@ -5,11 +5,14 @@ import { bytesPerElement } from '../heap.js';
 import { sparse } from '../kernel.js';
 import { sortGather, whyNotSortable } from '../sort-gather.js';
 
+// Rows and columns a counting sort may count whatever the entries (256 KiB of counts each).
+const COUNTED_DIM = 1 << 16;
+
 /**
  * sparse_transpose: the index columns permuted in wasm, then the shared sort. A matrix whose rows never decrease
- * (canonical order, say) is transposed by a counting sort by column instead: linear, and the same result, since
- * within a column the sort keeps the entries' order, which is already by row; on a threaded backend each thread
- * counts and places a range of the entries.
+ * (canonical order, say), and not far wider than it has entries, is transposed by a counting sort by column instead:
+ * linear, and the same result, since within a column the sort keeps the entries' order, which is already by row; on
+ * a threaded backend each thread counts and places a range of the entries.
  */
 export function sparseTranspose(ctx: WasmContext, js: KernelTable['sparse_transpose']): OpKernel<'sparse_transpose'> {
   return (args) => {
@@ -24,7 +27,11 @@ export function sparseTranspose(ctx: WasmContext, js: KernelTable['sparse_transp
     ctx.begin();
     const idx = ctx.indicesOf(sp);
     const vals = ctx.valuesOf(sp);
-    if (rank === 2 && p[0] === 1 && ctx.rowIndex(sp, idx).rowsOrdered) {
+    // The counting sort keeps a pointer per row and a count per column: only where there are not far more of
+    // either than entries (else they would pass the entries' own size, uncounted by the byte budget, for no gain
+    // over the sort).
+    const countable = rank === 2 && Math.max(sp.shape[0], sp.shape[1]) <= Math.max(n, COUNTED_DIM);
+    if (countable && p[0] === 1 && ctx.rowIndex(sp, idx).rowsOrdered) {
       const size = bytesPerElement(sp.dtype);
       const cols = sp.shape[1];
       const outIdx = heap.alloc(n * 8);
