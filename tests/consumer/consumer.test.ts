@@ -32,6 +32,7 @@ afterAll(() => rmSync(work, { recursive: true, force: true }), 60_000);
 interface Manifest {
   name: string;
   private?: boolean;
+  scripts?: Record<string, string>;
   main?: string;
   types?: string;
   bin?: Record<string, string>;
@@ -105,8 +106,11 @@ describe('a user of the published packages', () => {
       '@sparse/tfjs',
     ]);
     for (const { dir, manifest: m } of PACKAGES) {
-      // The dry run packs as publishing does: prepack builds the package first.
-      const out = npm(['publish', '--dry-run', '--json', '-w', dir], ROOT);
+      // Publishing runs prepack, which builds the package. Here the packages are built (npm test builds first),
+      // and a rebuild would swap dist/ under the test files reading it beside this one: scripts are skipped, and
+      // prepack is held to building its own package.
+      expect(m.scripts?.prepack, `${m.name}: prepack`).toBe(`nx run ${m.name}:build --outputStyle=static`);
+      const out = npm(['publish', '--dry-run', '--ignore-scripts', '--json', '-w', dir], ROOT);
       const report = JSON.parse(jsonTail(out, `{\n  "${m.name}": {`))[m.name] as {
         files: { path: string }[];
         size: number;
@@ -155,7 +159,7 @@ describe('a user of the published packages', () => {
     mkdirSync(packs);
     for (const { dir, manifest } of PACKAGES) {
       const [packed] = JSON.parse(
-        jsonTail(npm(['pack', '--json', '--pack-destination', packs, '-w', dir], ROOT), '[\n  {'),
+        jsonTail(npm(['pack', '--ignore-scripts', '--json', '--pack-destination', packs, '-w', dir], ROOT), '[\n  {'),
       ) as { filename: string }[];
       tarballs.set(manifest.name, join(packs, packed.filename));
     }

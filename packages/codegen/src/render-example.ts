@@ -1,5 +1,6 @@
 import { camelCase } from './naming.js';
 import type { CaseSpec, LoadedSpec } from './spec-types.js';
+import type { ErrorKind } from '@sparse/case-format';
 
 const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 
@@ -52,9 +53,16 @@ export function callToTs(spec: LoadedSpec, ex: CaseSpec, receiver = 'sparse'): s
 }
 
 /** What a case expects, in words. */
+/** The runtime's error class of each kind a case may expect. */
+const ERROR_CLASS: Record<ErrorKind, string> = {
+  InvalidArgument: 'InvalidArgumentError',
+  TypeError: 'TypeError',
+  ResourceExhausted: 'ResourceExhaustedError',
+};
+
 export function expectationText(ex: CaseSpec): string {
   if (ex.expect_error)
-    return `throws ${ex.expect_error.kind === 'TypeError' ? 'TypeError' : 'InvalidArgumentError'}${ex.expect_error.match ? ` (/${ex.expect_error.match}/)` : ''}`;
+    return `throws ${ERROR_CLASS[ex.expect_error.kind]}${ex.expect_error.match ? ` (/${ex.expect_error.match}/)` : ''}`;
   return Object.entries(ex.expect ?? {})
     .map(([k, v]) => `${k}: ${valueToText(v)}`)
     .join('\n');

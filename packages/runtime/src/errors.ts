@@ -9,8 +9,9 @@ export class UnimplementedError extends Error {
 }
 
 /**
- * An op would need more memory than the runtime's byte budget allows (`createRuntime({ maxBytes })`): refused before
- * anything is allocated (TensorFlow's ResourceExhaustedError). The message names the op, the output and the bytes.
+ * An op would need more memory than the runtime's byte budget allows (`createRuntime({ maxBytes })`), or a dense
+ * tensor more elements than one can hold (2^31 - 1): refused before anything is allocated (TensorFlow's
+ * ResourceExhaustedError). The message names the op, the output and the bytes or the shape.
  */
 export class ResourceExhaustedError extends Error {
   override name = 'ResourceExhaustedError';

@@ -1,5 +1,5 @@
 import { exactSizeOf, sizeOf } from '@sparse/kernel-abi';
-import { InvalidArgumentError } from './errors.js';
+import { InvalidArgumentError, ResourceExhaustedError } from './errors.js';
 import { describe } from './dtype.js';
 import { isList, trustedList } from './list-input.js';
 import { readInt64, readWholeNumber } from './whole-number.js';
@@ -93,11 +93,14 @@ function readDim(d: unknown, what: string): number {
   return v;
 }
 
-/** Refuses a dense output too large to allocate, naming the op and the shape. */
+/**
+ * Refuses a dense output too large to allocate, naming the op and the shape: a ResourceExhaustedError, as
+ * TensorFlow's failed allocation is (the shape itself is valid).
+ */
 export function assertAllocatable(shape: readonly number[], what: string): void {
   const n = sizeOf(shape);
   if (n > MAX_DENSE_ELEMENTS) {
-    throw new InvalidArgumentError(
+    throw new ResourceExhaustedError(
       `${what} of dense shape ${shapeText(shape)} would hold ${n.toExponential(3)} elements, more than the ${MAX_DENSE_ELEMENTS} a dense tensor can hold`,
     );
   }
