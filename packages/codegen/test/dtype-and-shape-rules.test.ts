@@ -1,23 +1,11 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { loadSpecs } from '../src/index.js';
+import { describe, expect, it } from 'vitest';
+import { editedSpecLoader } from './spec-folder.js';
 import { specProblems } from './spec-problems.js';
 
 // The spec fields that say an output's dtype and size from plain arguments: `dtype` arguments, `dtype_fallbacks`,
 // the `dims` and `segments` shape rules and the `min` entries bound, each refused where it does not fit the op.
 
-const SPECS = join(import.meta.dirname, '../../../specs');
-const dir = mkdtempSync(join(tmpdir(), 'specs-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-function load(file: string, edit: (yaml: string) => string) {
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir);
-  writeFileSync(join(dir, file), edit(readFileSync(join(SPECS, file), 'utf8')));
-  return loadSpecs(dir, dir);
-}
+const load = editedSpecLoader();
 const refused = (file: string, from: string, to: string) =>
   specProblems(() =>
     load(file, (y) => {

@@ -1,21 +1,8 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, expect, it } from 'vitest';
-import { loadSpecs } from '../src/index.js';
+import { expect, it } from 'vitest';
+import { editedSpecLoader } from './spec-folder.js';
 import { specProblems } from './spec-problems.js';
-import { writeSpec } from './spec-folder.js';
 
-const SPECS = join(import.meta.dirname, '../../../specs');
-const dir = mkdtempSync(join(tmpdir(), 'specs-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-function load(file: string, edit: (yaml: string) => string) {
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir);
-  writeSpec(dir, file, edit(readFileSync(join(SPECS, file), 'utf8')));
-  return loadSpecs(dir, dir);
-}
+const load = editedSpecLoader();
 
 it('a hand-written op bounds the entries of each sparse output, from its arguments', () => {
   expect(load('sparse_fill_empty_rows.yaml', (y) => y)[0].entries.output).toEqual([

@@ -1,22 +1,9 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, expect, it } from 'vitest';
-import { loadSpecs } from '../src/index.js';
+import { expect, it } from 'vitest';
 import { emitOpsMeta } from '../src/emit-meta.js';
+import { editedSpecLoader } from './spec-folder.js';
 import { specProblems } from './spec-problems.js';
-import { writeSpec } from './spec-folder.js';
 
-const SPECS = join(import.meta.dirname, '../../../specs');
-const dir = mkdtempSync(join(tmpdir(), 'specs-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-function load(file: string, edit: (yaml: string) => string) {
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir);
-  writeSpec(dir, file, edit(readFileSync(join(SPECS, file), 'utf8')));
-  return loadSpecs(dir, dir);
-}
+const load = editedSpecLoader();
 
 const SPLIT = 'sparse_split.yaml';
 const withScratch = (term: string) => (y: string) =>
