@@ -14,8 +14,8 @@ export interface KernelParts<C, K> {
   /** The ops it runs on the JS kernels (its generated table's JS_DISPATCHED), and how: a kernel saying so. */
   delegated: readonly string[];
   delegate(op: string, js: AnyKernel): K;
-  /** Wraps every kernel (the backend's limits), given the op's JS kernel. */
-  wrap?(kernel: K, js: AnyKernel): K;
+  /** Wraps every kernel (the backend's limits), given the op's JS kernel and its id. */
+  wrap?(kernel: K, js: AnyKernel, op: string): K;
 }
 
 /**
@@ -30,7 +30,7 @@ export function assembleKernels<C, K>(parts: KernelParts<C, K>): Record<string, 
     if (!kernel && Object.hasOwn(parts.handWritten, op))
       kernel = (parts.handWritten[op] as (context: C, js: AnyKernel) => K)(parts.context, js);
     if (!kernel && parts.delegated.includes(op)) kernel = parts.delegate(op, js);
-    if (kernel) kernels[op] = parts.wrap ? parts.wrap(kernel, js) : kernel;
+    if (kernel) kernels[op] = parts.wrap ? parts.wrap(kernel, js, op) : kernel;
   }
   return kernels;
 }

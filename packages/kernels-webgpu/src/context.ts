@@ -1,4 +1,5 @@
 /// <reference types="@webgpu/types" />
+import { BindingLimitError } from './tiling/binding-limit.js';
 
 /** The typed arrays a kernel uploads: 4-byte elements, as WGSL's f32, i32 and u32. */
 export type Words = Float32Array | Int32Array | Uint32Array;
@@ -50,13 +51,18 @@ export class WebGpuContext {
   private submitted = 0;
   /** The call in flight: calls run one after another (index.ts). */
   queue: Promise<unknown> = Promise.resolve();
-  /** The largest storage buffer one binding may hold, in bytes (the device's limit). */
+  /** The largest buffer a kernel may bind, in bytes: the device's limit, or a lower one the backend was given. */
   readonly maxBindingBytes: number;
   /** The most workgroups one dispatch dimension may have. */
   readonly maxGroups: number;
 
-  constructor(readonly device: GPUDevice) {
-    this.maxBindingBytes = device.limits.maxStorageBufferBindingSize;
+  constructor(
+    readonly device: GPUDevice,
+    maxBindingBytes = Infinity,
+  ) {
+    const { maxStorageBufferBindingSize, maxBufferSize } = device.limits;
+    // A multiple of 4: every buffer is.
+    this.maxBindingBytes = Math.floor(Math.min(maxStorageBufferBindingSize, maxBufferSize, maxBindingBytes) / 4) * 4;
     this.maxGroups = device.limits.maxComputeWorkgroupsPerDimension;
   }
 
@@ -75,10 +81,15 @@ export class WebGpuContext {
     return buffer;
   }
 
-  /** A buffer of `usage` for `bytes` (rounded up to 4, at least 4): an idle one of its size class, or a new one. */
+  /**
+   * A buffer of `usage` for `bytes` (rounded up to 4, at least 4): an idle one of its size class, or a new one.
+   * Past the binding limit a BindingLimitError: the call is tiled (tiling/tiled.ts), whatever its kernel checked.
+   */
   private take(usage: number, bytes: number): GPUBuffer {
     const size = Math.max(4, Math.ceil(bytes / 4) * 4);
-    const cls = 2 ** Math.ceil(Math.log2(Math.max(size, 256)));
+    if (size > this.maxBindingBytes) throw new BindingLimitError(this.maxBindingBytes);
+    // A size class past the limit would be a buffer the device may not create or bind.
+    const cls = Math.min(2 ** Math.ceil(Math.log2(Math.max(size, 256))), this.maxBindingBytes);
     const buffer = this.idle.get(`${usage}:${cls}`)?.pop();
     if (buffer) this.idleBytes -= cls;
     const b = buffer ?? this.device.createBuffer({ size: cls, usage });
@@ -86,9 +97,19 @@ export class WebGpuContext {
     return b;
   }
 
-  /** Whether a buffer of `bytes` can be bound (else the call runs elsewhere, saying so). */
+  /** Whether a buffer of `bytes` can be bound. */
   fits(bytes: number): boolean {
     return bytes <= this.maxBindingBytes;
+  }
+
+  /** A BindingLimitError unless every buffer of `bytes` can be bound: checked before a kernel's host work. */
+  ensureFits(...bytes: number[]): void {
+    if (!bytes.every((b) => this.fits(b))) throw new BindingLimitError(this.maxBindingBytes);
+  }
+
+  /** Drops what was recorded and not submitted: a call given up part way (tiled, or run elsewhere). */
+  discardRecorded(): void {
+    this.encoder = undefined;
   }
 
   /** Records one compute pass; nothing runs until a read submits it. */

@@ -7,16 +7,25 @@ import { REASONS } from './delegation.js';
 import { familyKernels } from './families/index.js';
 import { HAND_WRITTEN, JS_DISPATCHED } from './generated/kernel-table.js';
 import type { Args, JsKernel, Kernel } from './kernel.js';
+import { tiled } from './tiling/tiled.js';
 
 export { REASONS } from './delegation.js';
 export { WebGpuContext } from './context.js';
 export { noWebGpuMessage } from './device.js';
+
+/** The least binding limit a backend takes: the radix sort's bucket counts (1 KiB) must fit in one binding. */
+const MIN_BINDING_BYTES = 1024;
 
 export interface WebGpuBackendOptions {
   /** A device to run on instead of opening one (TF.js's, say: `tf.backend().device` of its webgpu backend). */
   device?: GPUDevice;
   /** The adapter to ask for when opening one; default 'high-performance'. */
   powerPreference?: GPUPowerPreference;
+  /**
+   * The most bytes one buffer binding may hold: the device's `maxStorageBufferBindingSize` by default, or less (to
+   * leave room beside another user of the device, say). A call with a larger buffer is tiled into calls that fit.
+   */
+  maxBindingBytes?: number;
 }
 
 export interface WebGpuBackend {
@@ -41,8 +50,13 @@ export interface WebGpuBackend {
  * run on the JS kernels, saying so (delegation.ts).
  */
 export async function createWebGpuBackend(options: WebGpuBackendOptions = {}): Promise<WebGpuBackend> {
+  const { maxBindingBytes } = options;
+  if (maxBindingBytes !== undefined && !(Number.isInteger(maxBindingBytes) && maxBindingBytes >= MIN_BINDING_BYTES))
+    throw new TypeError(
+      `createWebGpuBackend: maxBindingBytes must be a whole number of bytes >= ${MIN_BINDING_BYTES}, got ${String(maxBindingBytes)}`,
+    );
   const device = options.device ?? (await openDevice(options.powerPreference));
-  const ctx = new WebGpuContext(device);
+  const ctx = new WebGpuContext(device, maxBindingBytes);
   const families = familyKernels(ctx);
   const kernels = assembleKernels<WebGpuContext, Kernel>({
     js: jsKernels as unknown as Record<string, JsKernel>,
@@ -51,7 +65,7 @@ export async function createWebGpuBackend(options: WebGpuBackendOptions = {}): P
     handWritten: HAND_WRITTEN,
     delegated: JS_DISPATCHED,
     delegate: (_op, js) => async (args) => delegate(js as JsKernel, args, REASONS.notPorted),
-    wrap: (kernel, js) => serialized(ctx, kernel, js as JsKernel),
+    wrap: (kernel, js, op) => serialized(ctx, tiled(ctx, op, kernel, js as JsKernel), js as JsKernel),
   });
   return {
     name: 'webgpu',

@@ -9,6 +9,7 @@ import {
 } from '@sparse/kernel-abi';
 import { ENTRY, type WebGpuContext } from '../context.js';
 import { allNormal, REASONS } from '../delegation.js';
+import { BindingLimitError } from '../tiling/binding-limit.js';
 
 /** What one embedding lookup reads: the JS kernel's CombineArgs (kernels-js/src/embedding-combine.ts). */
 export interface Lookup {
@@ -192,7 +193,7 @@ export async function lookupOnGpu(ctx: WebGpuContext, a: Lookup, plan: Embedding
 
   const total = rows * inner;
   const bytes = [total * 4, table.byteLength, info.byteLength, entries * 4];
-  if (!bytes.every((b) => ctx.fits(b))) return { reason: REASONS.bindingLimit(ctx.maxBindingBytes) };
+  if (!bytes.every((b) => ctx.fits(b))) throw new BindingLimitError(ctx.maxBindingBytes);
 
   const cBits = new Uint32Array(Float32Array.of(c).buffer)[0];
   const t = ctx.upload(table);

@@ -9,6 +9,7 @@ import {
 } from '@sparse/kernel-abi';
 import { ENTRY, type WebGpuContext } from '../context.js';
 import { allNormal, REASONS } from '../delegation.js';
+import { BindingLimitError } from '../tiling/binding-limit.js';
 
 const HEAD = `@group(0) @binding(0) var<storage, read> p: array<u32>;\n`;
 
@@ -194,7 +195,7 @@ export async function gradOnGpu(ctx: WebGpuContext, args: GradArgs): Promise<Gra
   }
   if (!ok) return { reason: REASONS.subnormal };
   const bytes = [paramsBytes, g.length * 4, m * 8, (vocab + 1) * 4, (rows + 1) * 4];
-  if (!bytes.every((b) => ctx.fits(b))) return { reason: REASONS.bindingLimit(ctx.maxBindingBytes) };
+  if (!bytes.every((b) => ctx.fits(b))) throw new BindingLimitError(ctx.maxBindingBytes);
 
   const held: GPUBuffer[] = [];
   const up = (data: Uint32Array | Float32Array) => {

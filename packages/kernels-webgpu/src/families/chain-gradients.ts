@@ -18,7 +18,8 @@ import type { WebGpuMergeGradientSource, WebGpuReduceGradientSource } from '../g
 import type { Args, JsKernel, Kernel } from '../kernel.js';
 import { groupBy } from '../segments/plan.js';
 import { recordScan } from '../structural/scan.js';
-import { inputsOk, mayBeSubnormal, params, resultBad, tooLarge } from './run.js';
+import { inputsOk, mayBeSubnormal, params, resultBad } from './run.js';
+import { BindingLimitError } from '../tiling/binding-limit.js';
 
 /**
  * The derived gradients of the merge and reduce ops on the GPU, float32 (float64 runs on the JS kernels). Both go
@@ -104,7 +105,7 @@ export function reduceGradientKernel(ctx: WebGpuContext, src: WebGpuReduceGradie
     // A max's or min's gradient moves grad or a zero (normal inputs: nothing to flush); the others' steps compute.
     if (!src.selects && mayBeSubnormalReduce(src, x, g, scalars, groups.longest, forward))
       return delegate(js, args, REASONS.subnormal);
-    if (![n, plan.groups + 1].every((k) => ctx.fits(4 * k))) return tooLarge(ctx, js, args);
+    if (![n, plan.groups + 1].every((k) => ctx.fits(4 * k))) throw new BindingLimitError(ctx.maxBindingBytes);
     const { owned, up, out } = buffersOf(ctx);
     try {
       const O = out(4 * n);
@@ -181,7 +182,7 @@ export function mergeGradientKernel(ctx: WebGpuContext, src: WebGpuMergeGradient
     const [na, nb] = [x.length, y.length];
     if (n === 0)
       return { [src.outputs.a]: dense(new Float32Array(na), [na]), [src.outputs.b]: dense(new Float32Array(nb), [nb]) };
-    if (![na + nb, n + 1, g.length].every((k) => ctx.fits(4 * k))) return tooLarge(ctx, js, args);
+    if (![na + nb, n + 1, g.length].every((k) => ctx.fits(4 * k))) throw new BindingLimitError(ctx.maxBindingBytes);
     const { owned, up, out } = buffersOf(ctx);
     try {
       // a's gradient and b's in one buffer, b's from P[2] = na on.
@@ -252,7 +253,7 @@ async function mergeDenseGradient(
   );
   if (mayBeSubnormalDense(src, sparseIsA, sv, dv, g, scalars, groups.longest))
     return delegate(js, args, REASONS.subnormal);
-  if (![n, 2 * size].every((k) => ctx.fits(4 * k))) return tooLarge(ctx, js, args);
+  if (![n, 2 * size].every((k) => ctx.fits(4 * k))) throw new BindingLimitError(ctx.maxBindingBytes);
   const { owned, up, out } = buffersOf(ctx);
   try {
     const [O, OD] = [out(4 * n), out(4 * size)];

@@ -12,11 +12,11 @@ import {
   resultBad,
   runPass,
   scalarsOf,
-  tooLarge,
   valuesIn,
   type GpuDtype,
   type GpuValues,
 } from './run.js';
+import { BindingLimitError } from '../tiling/binding-limit.js';
 
 /**
  * A cwise op on the GPU: the host computes each stored entry's offset into the dense operand broadcast to the
@@ -37,10 +37,9 @@ export function cwiseKernel(ctx: WebGpuContext, src: WebGpuFamilySource, js: JsK
     const n = a.length;
     let values: GpuValues = valuesIn(dtype, new ArrayBuffer(0));
     if (n > 0) {
-      if (!ctx.fits(4 * n) || !ctx.fits(b.byteLength)) return tooLarge(ctx, js, args);
+      if (!ctx.fits(4 * n) || !ctx.fits(b.byteLength)) throw new BindingLimitError(ctx.maxBindingBytes);
       const off = Uint32Array.from(broadcastOffsets(sp, dense.shape));
       const out = await runPass(ctx, kernel.wgsl, n, [params(n, 0, scalars), a, b, off, { bytes: 4 * n }], [4]);
-      if (!out) return tooLarge(ctx, js, args);
       values = valuesIn(dtype, out[0]);
       if (resultBad(dtype, values)) return delegate(js, args, REASONS.nonFiniteResult);
     }

@@ -13,7 +13,8 @@ import { REASONS } from '../delegation.js';
 import type { WebGpuGradient, WebGpuGradientSource } from '../generated/gradients.js';
 import { mergeGradientKernel, reduceGradientKernel } from './chain-gradients.js';
 import type { Args, JsKernel, Kernel } from '../kernel.js';
-import { inputsOk, params, resultBad, tooLarge } from './run.js';
+import { inputsOk, params, resultBad } from './run.js';
+import { BindingLimitError } from '../tiling/binding-limit.js';
 
 /**
  * The derived gradient of an expression-family op on the GPU: merge and reduce in chain-gradients.ts; map and cwise
@@ -44,7 +45,7 @@ function valuesGradientKernel(ctx: WebGpuContext, src: WebGpuGradientSource, js:
     if (mayBeSubnormal(src, operands, g, scalars)) return delegate(js, args, REASONS.subnormal);
     const n = x.length;
     const size = b?.length ?? 0;
-    if (![n, size].every((k) => ctx.fits(4 * Math.max(k, 1) * 2))) return tooLarge(ctx, js, args);
+    if (![n, size].every((k) => ctx.fits(4 * Math.max(k, 1) * 2))) throw new BindingLimitError(ctx.maxBindingBytes);
     const wgsl = src.wgsl;
     const buffers: GPUBuffer[] = [];
     const up = (data: Float32Array | Uint32Array) => (buffers.push(ctx.upload(data)), buffers.at(-1)!);

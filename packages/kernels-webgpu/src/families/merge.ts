@@ -21,11 +21,11 @@ import {
   resultBad,
   runPass,
   scalarsOf,
-  tooLarge,
   valuesIn,
   type GpuDtype,
   type GpuValues,
 } from './run.js';
+import { BindingLimitError } from '../tiling/binding-limit.js';
 
 /**
  * A merge op on the GPU. Two sparse operands: the host plans the merge of the two sorted index sets (linear, the
@@ -66,7 +66,6 @@ export function mergeKernel(ctx: WebGpuContext, src: WebGpuFamilySource, js: JsK
         ],
         [5, 6],
       );
-      if (!out) return tooLarge(ctx, js, args);
       const v = valuesIn(dtype, out[0]);
       if (resultBad(dtype, v)) return delegate(js, args, REASONS.nonFiniteResult);
       const keep = new Uint32Array(out[1]);
@@ -108,11 +107,10 @@ async function mergeDense(
   const n = sv.length;
   let data: GpuValues = dv.slice();
   if (n > 0) {
-    if (!ctx.fits(4 * n) || !ctx.fits(dv.byteLength)) return tooLarge(ctx, js, args);
+    if (!ctx.fits(4 * n) || !ctx.fits(dv.byteLength)) throw new BindingLimitError(ctx.maxBindingBytes);
     const off = Uint32Array.from(broadcastOffsets(sp, dn.shape));
     for (let i = 1; i < n; i++) if (off[i] <= off[i - 1]) return delegate(js, args, REASONS.repeatedEntries);
     const out = await runPass(ctx, code, n, [params(n, sparseIsA ? 1 : 0, scalars), sv, off, dv], [3]);
-    if (!out) return tooLarge(ctx, js, args);
     data = valuesIn(dtype, out[0]);
     if (resultBad(dtype, data)) return delegate(js, args, REASONS.nonFiniteResult);
   }

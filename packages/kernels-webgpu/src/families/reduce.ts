@@ -12,11 +12,11 @@ import {
   resultBad,
   runPass,
   scalarsOf,
-  tooLarge,
   valuesIn,
   type GpuDtype,
   type GpuValues,
 } from './run.js';
+import { BindingLimitError } from '../tiling/binding-limit.js';
 
 /** The most a u32 holds: a group's dense positions past it compare as this (no group holds that many entries). */
 const U32_MAX = 0xffffffff;
@@ -41,7 +41,7 @@ export function reduceKernel(ctx: WebGpuContext, src: WebGpuFamilySource, js: Js
     const plan = reducePlan(sp, axes, keepdims, src.outputKind);
     const n = x.length;
     const g = plan.groups;
-    if (!ctx.fits(4 * g) || !ctx.fits(4 * n)) return tooLarge(ctx, js, args);
+    if (!ctx.fits(4 * g) || !ctx.fits(4 * n)) throw new BindingLimitError(ctx.maxBindingBytes);
     let longest = 0;
     for (let s = 0; s < g; s++) longest = Math.max(longest, plan.count[s]);
     if (mayBeSubnormal(src, dtype, [x], scalars, longest)) return delegate(js, args, REASONS.subnormal);
@@ -56,7 +56,6 @@ export function reduceKernel(ctx: WebGpuContext, src: WebGpuFamilySource, js: Js
       for (let i = 0; i < n; i++) xv[fill[plan.group[i]]++] = x[i];
       const word = Math.min(plan.groupSize, U32_MAX);
       const out = await runPass(ctx, kernel.wgsl, g, [params(g, word, scalars), xv, start, cnt, { bytes: 4 * g }], [4]);
-      if (!out) return tooLarge(ctx, js, args);
       values = valuesIn(dtype, out[0]);
       if (resultBad(dtype, values)) return delegate(js, args, REASONS.nonFiniteResult);
     }

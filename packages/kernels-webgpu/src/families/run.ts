@@ -1,9 +1,9 @@
 /// <reference types="@webgpu/types" />
-import { delegation, familyMayBeSubnormal, magnitudesOf, type KernelResult, type Scalar } from '@sparse/kernel-abi';
+import { familyMayBeSubnormal, magnitudesOf, type Scalar } from '@sparse/kernel-abi';
 import type { WebGpuContext, Words } from '../context.js';
 import { allNormal, REASONS } from '../delegation.js';
 import type { WebGpuFamilySource, WgslSource } from '../generated/families.js';
-import type { Args, JsKernel } from '../kernel.js';
+import type { Args } from '../kernel.js';
 
 /** What the family drivers share: the dtype's kernel or why not, the parameters word layout, one GPU pass. */
 
@@ -71,7 +71,7 @@ export type Binding = Words | { bytes: number };
 
 /**
  * Runs one kernel: uploads the inputs, dispatches `threads` threads, reads back the bindings `read` names (their
- * full length), releases everything. Undefined if a binding passes the device's limit (nothing is allocated).
+ * full length), releases everything. A binding past the device's limit is a BindingLimitError (nothing is allocated).
  */
 export async function runPass(
   ctx: WebGpuContext,
@@ -79,9 +79,9 @@ export async function runPass(
   threads: number,
   bindings: readonly Binding[],
   read: readonly number[],
-): Promise<ArrayBuffer[] | undefined> {
+): Promise<ArrayBuffer[]> {
   const bytesOf = (b: Binding) => ('bytes' in b ? b.bytes : b.byteLength);
-  if (!bindings.every((b) => ctx.fits(bytesOf(b)))) return undefined;
+  ctx.ensureFits(...bindings.map(bytesOf));
   const buffers: GPUBuffer[] = [];
   try {
     for (const b of bindings) buffers.push('bytes' in b ? ctx.buffer(b.bytes) : ctx.upload(b));
@@ -95,10 +95,6 @@ export async function runPass(
 /** The values of the dtype in a buffer read back. */
 export const valuesIn = (dtype: GpuDtype, buf: ArrayBuffer): GpuValues =>
   dtype === 'float32' ? new Float32Array(buf) : new Int32Array(buf);
-
-/** A binding-limit delegation. */
-export const tooLarge = (ctx: WebGpuContext, js: JsKernel, args: Args): KernelResult<Args> =>
-  delegation(js(args), REASONS.bindingLimit(ctx.maxBindingBytes));
 
 /** Whether a GPU result must be rerun on the JS kernels: float32 holding inf, nan (a step WGSL left undefined) or a subnormal. */
 export const resultBad = (dtype: GpuDtype, values: GpuValues): boolean =>

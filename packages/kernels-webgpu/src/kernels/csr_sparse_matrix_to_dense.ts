@@ -7,6 +7,7 @@ import { csrDims, csrIsValid, globalRows } from '../csr/global-rows.js';
 import { lastAtMost } from '../csr/row-search.js';
 import { columnsIncrease } from '../csr/sorted-rows.js';
 import { moveValue, valuesOf, valueWidth, valueWords, type MovedDType } from '../structural/value-words.js';
+import { BindingLimitError } from '../tiling/binding-limit.js';
 
 /**
  * Each entry's value (`width` words) to its element: its global row g by a search, then g · cols + col.
@@ -40,7 +41,7 @@ export const csrSparseMatrixToDense: KernelFactory<'csr_sparse_matrix_to_dense'>
   const size = batch * rows * cols;
   const nnz = m.colIndices.length;
   if (![size * width * 4, (batch * rows + 1) * 4, nnz * width * 4].every((b) => ctx.fits(b)))
-    return delegation(js(args), REASONS.bindingLimit(ctx.maxBindingBytes));
+    throw new BindingLimitError(ctx.maxBindingBytes);
   const result = (data: DenseData['data']) => ({
     output: { kind: 'dense', data, shape: m.shape.slice(), dtype } satisfies DenseData,
   });

@@ -5,6 +5,7 @@ import type { KernelFactory } from '../kernel.js';
 import { REASONS } from '../delegation.js';
 import { csrDims, csrIsValid, globalRows } from '../csr/global-rows.js';
 import { lastAtMost } from '../csr/row-search.js';
+import { BindingLimitError } from '../tiling/binding-limit.js';
 
 /**
  * Each entry's index: its global row g by a search, then (g / rows, g % rows, col) for rank 3, (g, col) for rank 2
@@ -44,7 +45,7 @@ export const csrSparseMatrixToSparseTensor: KernelFactory<'csr_sparse_matrix_to_
     const rank = m.shape.length;
     const nnz = m.colIndices.length;
     if (![nnz * rank * 4, (batch * rows + 1) * 4].every((b) => ctx.fits(b)))
-      return delegation(js(args), REASONS.bindingLimit(ctx.maxBindingBytes));
+      throw new BindingLimitError(ctx.maxBindingBytes);
     const result = (indices: Float64Array) => ({
       output: {
         kind: 'sparse',

@@ -7,6 +7,7 @@ import { csrDims } from '../csr/global-rows.js';
 import { indexWords } from '../csr/index-words.js';
 import { pointersFromCounts } from '../csr/pointers.js';
 import { moveValue, valuesOf, valueWidth, valueWords, type MovedDType } from '../structural/value-words.js';
+import { BindingLimitError } from '../tiling/binding-limit.js';
 
 /**
  * Each listed position's value (`width` words) and column, and a count for its global row (batch · rows + row).
@@ -48,7 +49,7 @@ export const denseToCsrSparseMatrix: KernelFactory<'dense_to_csr_sparse_matrix'>
   const [batch, rows, cols] = csrDims(dense);
   const n = indices.shape[0];
   if (![batch * rows * cols * width * 4, n * rank * 4, n * width * 4, batch * rows * 4].every((b) => ctx.fits(b)))
-    return delegation(js(args), REASONS.bindingLimit(ctx.maxBindingBytes));
+    throw new BindingLimitError(ctx.maxBindingBytes);
   const idx = indexWords(indices.data as ArrayLike<number | bigint>, n, dense.shape);
   if (!idx || dense.data.length !== batch * rows * cols) return delegation(js(args), REASONS.unchecked);
   const result = (counts: Uint32Array, colIndices: Int32Array, values: Values) => ({

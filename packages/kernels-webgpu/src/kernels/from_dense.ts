@@ -5,6 +5,7 @@ import type { KernelFactory } from '../kernel.js';
 import { REASONS } from '../delegation.js';
 import { recordScan } from '../structural/scan.js';
 import { moveValue, valuesOf, valueWidth, valueWords, type MovedDType } from '../structural/value-words.js';
+import { BindingLimitError } from '../tiling/binding-limit.js';
 
 /**
  * Whether element i (its `width` words, the high one last) is not the dtype's zero: a float (p[1] = 1) drops 0 and
@@ -72,8 +73,7 @@ export const fromDense: KernelFactory<'from_dense'> = (ctx, js) => async (args) 
   });
   if (nnz === 0) return result(new Float64Array(0), data.slice(0, 0));
   if (rank === 0) return result(new Float64Array(0), data.slice());
-  if (!ctx.fits(size * width * 4) || !ctx.fits(nnz * rank * 4))
-    return delegation(js(args), REASONS.bindingLimit(ctx.maxBindingBytes));
+  if (!ctx.fits(size * width * 4) || !ctx.fits(nnz * rank * 4)) throw new BindingLimitError(ctx.maxBindingBytes);
 
   const owned: GPUBuffer[] = [];
   try {

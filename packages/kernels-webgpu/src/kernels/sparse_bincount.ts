@@ -11,6 +11,7 @@ import {
 import { ENTRY } from '../context.js';
 import type { KernelFactory } from '../kernel.js';
 import { allNormal, REASONS } from '../delegation.js';
+import { BindingLimitError } from '../tiling/binding-limit.js';
 
 /** int32: each counted entry adds its weight (1 without weights) to its output entry; i32 atomics wrap. p = [count]. */
 const ATOMIC_COUNT = (weighted: boolean) => `@group(0) @binding(0) var<storage, read> p: array<u32>;
@@ -77,7 +78,7 @@ export const sparseBincount: KernelFactory<'sparse_bincount'> = (ctx, js) => asy
   if (dtype === 'int32') {
     const w = weights?.values as Int32Array | undefined;
     const wc = w ? Int32Array.from(counted, (i) => w[i]) : undefined;
-    if (!ctx.fits(m * 4) || !ctx.fits(runs * 4)) return delegation(js(args), REASONS.bindingLimit(ctx.maxBindingBytes));
+    if (!ctx.fits(m * 4) || !ctx.fits(runs * 4)) throw new BindingLimitError(ctx.maxBindingBytes);
     const out = ctx.buffer(runs * 4);
     const uploaded = [ctx.upload(Uint32Array.of(m)), ctx.upload(slot), ...(wc ? [ctx.upload(wc)] : [])];
     try {
@@ -100,8 +101,7 @@ export const sparseBincount: KernelFactory<'sparse_bincount'> = (ctx, js) => asy
   if (!allNormal(ws)) return delegation(js(args), REASONS.nonFinite);
   const mag = magnitudesOf(ws);
   if (!M.add(mag, mag)) return delegation(js(args), REASONS.subnormal);
-  if (!ctx.fits(m * 4) || !ctx.fits((runs + 1) * 4))
-    return delegation(js(args), REASONS.bindingLimit(ctx.maxBindingBytes));
+  if (!ctx.fits(m * 4) || !ctx.fits((runs + 1) * 4)) throw new BindingLimitError(ctx.maxBindingBytes);
   const out = ctx.buffer(runs * 4);
   const uploaded = [ctx.upload(Uint32Array.of(runs)), ctx.upload(runPtr.subarray(0, runs + 1)), ctx.upload(ws)];
   let data: Float32Array;

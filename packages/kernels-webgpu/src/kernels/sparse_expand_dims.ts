@@ -4,6 +4,7 @@ import { ENTRY } from '../context.js';
 import { REASONS } from '../delegation.js';
 import type { KernelFactory } from '../kernel.js';
 import { indexWords, indicesOf } from '../structural/float64-index.js';
+import { BindingLimitError } from '../tiling/binding-limit.js';
 
 /**
  * Each entry's index, dim d to dim d (before the new one) or d + 1 (after it), as its two float64 words; the new
@@ -44,7 +45,7 @@ export const sparseExpandDims: KernelFactory<'sparse_expand_dims'> = (ctx, js) =
   });
   if (n === 0) return result(new Float64Array(0));
   const bytes = n * (rank + 1) * 8;
-  if (!ctx.fits(bytes)) return delegation(js(args), REASONS.bindingLimit(ctx.maxBindingBytes));
+  if (!ctx.fits(bytes)) throw new BindingLimitError(ctx.maxBindingBytes);
 
   const owned: GPUBuffer[] = [];
   try {

@@ -5,6 +5,7 @@ import { REASONS } from '../delegation.js';
 import type { KernelFactory } from '../kernel.js';
 import { FLOAT64_INDEX, indicesOf } from '../structural/float64-index.js';
 import { scalarWords, valuesOf, valueWidth, type MovedDType } from '../structural/value-words.js';
+import { BindingLimitError } from '../tiling/binding-limit.js';
 
 /** Entry i: index [i, i] as float64 words, value the one's `width` words. p = [n, one's words…]. */
 const eye = (width: number) => `@group(0) @binding(0) var<storage, read> p: array<u32>;
@@ -39,7 +40,7 @@ export const sparseEye: KernelFactory<'sparse_eye'> = (ctx, js) => async (args) 
     output: { kind: 'sparse', indices, values, shape: [num_rows, columns], dtype } satisfies SparseData,
   });
   if (n === 0) return result(new Float64Array(0), allocValues(dtype, 0));
-  if (!ctx.fits(n * 16)) return delegation(js(args), REASONS.bindingLimit(ctx.maxBindingBytes));
+  if (!ctx.fits(n * 16)) throw new BindingLimitError(ctx.maxBindingBytes);
 
   const owned: GPUBuffer[] = [];
   try {

@@ -12,6 +12,7 @@ import {
   valueWords,
   type MovedDType,
 } from '../structural/value-words.js';
+import { BindingLimitError } from '../tiling/binding-limit.js';
 
 /**
  * Each entry, in the stable order by row (j: its place there, perm[j] its input position, rows[j] its row), to
@@ -74,7 +75,7 @@ export const sparseFillEmptyRows: KernelFactory<'sparse_fill_empty_rows'> = (ctx
   const nnz = sp.values.length;
   const src = sp.indices;
   if (!ctx.fits((rows + 1) * 4) || !ctx.fits((nnz + rows) * Math.max(rank, width) * 4) || !ctx.fits(sortBytes(nnz)))
-    return delegation(js(args), REASONS.bindingLimit(ctx.maxBindingBytes));
+    throw new BindingLimitError(ctx.maxBindingBytes);
 
   const idxIn = new Uint32Array(nnz * rank);
   const keys = new Uint32Array(nnz);

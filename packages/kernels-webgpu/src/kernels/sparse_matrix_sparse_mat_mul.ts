@@ -6,6 +6,7 @@ import { pointersFromCounts } from '../csr/pointers.js';
 import { planSpgemm, recordSpgemm, spgemmBytes } from '../csr/spgemm.js';
 import { refusal } from '../matmul/screen.js';
 import { wordsOf } from '../structural/sort-entries.js';
+import { BindingLimitError } from '../tiling/binding-limit.js';
 
 /** int32 sums the JS kernel adds exactly (in float64) and so wraps as WGSL's i32 does: all below 2^53. */
 const EXACT = 2 ** 53;
@@ -44,7 +45,7 @@ export const sparseMatrixSparseMatMul: KernelFactory<'sparse_matrix_sparse_mat_m
   const limit = Math.min(Math.floor(ctx.maxBindingBytes / 4), 2 ** 32 - 1);
   const plan = planSpgemm(opA, opB, batch, limit);
   if (!plan || spgemmBytes(plan, opA, opB, batch).some((x) => !ctx.fits(x)))
-    return delegation(js(args), REASONS.bindingLimit(ctx.maxBindingBytes));
+    throw new BindingLimitError(ctx.maxBindingBytes);
   if (dtype === 'int32' && maxAbs(a.values as Int32Array) * maxAbs(b.values as Int32Array) * plan.products >= EXACT)
     return delegation(
       js(args),

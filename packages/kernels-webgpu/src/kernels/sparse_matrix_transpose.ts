@@ -6,6 +6,7 @@ import { pointersFromCounts } from '../csr/pointers.js';
 import { recordCsrTranspose } from '../csr/transpose.js';
 import { sortBytes } from '../structural/radix.js';
 import { valuesOf, valueWidth, valueWords, type MovedDType } from '../structural/value-words.js';
+import { BindingLimitError } from '../tiling/binding-limit.js';
 
 /**
  * sparse_matrix_transpose (every dtype but string, values moved bit for bit as their words, two a float64) on the GPU:
@@ -22,7 +23,7 @@ export const sparseMatrixTranspose: KernelFactory<'sparse_matrix_transpose'> = (
   const [batch, rows, cols] = csrDims(m);
   const nnz = m.colIndices.length;
   if (![sortBytes(nnz), nnz * width * 4, (batch * rows + 1) * 4, batch * cols * 4].every((b) => ctx.fits(b)))
-    return delegation(js(args), REASONS.bindingLimit(ctx.maxBindingBytes));
+    throw new BindingLimitError(ctx.maxBindingBytes);
   const shape = m.shape.length === 3 ? [batch, cols, rows] : [cols, rows];
   const rowPointers = new Int32Array(batch * (cols + 1));
   const output = (colIndices: Int32Array, values: Values) => ({

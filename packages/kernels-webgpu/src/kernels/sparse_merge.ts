@@ -8,6 +8,7 @@ import { idWords, READ_ID } from '../structural/id-words.js';
 import { recordRadixSort, sortBytes } from '../structural/radix.js';
 import { u64Words } from '../structural/u64.js';
 import { moveValue, valuesOf, valueWidth, valueWords, type MovedDType } from '../structural/value-words.js';
+import { BindingLimitError } from '../tiling/binding-limit.js';
 
 /**
  * What both passes bind first: p = [n, in rank, kept, m, per, out dims (word pairs)…, out strides…] (a stride of
@@ -137,7 +138,7 @@ export const sparseMerge: KernelFactory<'sparse_merge'> = (ctx, js) => async (ar
     !ctx.fits(n * width * 4) ||
     !ctx.fits(sortBytes(n))
   )
-    return delegation(js(args), REASONS.bindingLimit(ctx.maxBindingBytes));
+    throw new BindingLimitError(ctx.maxBindingBytes);
 
   const allIds = new Uint32Array(n * m * per);
   words.forEach((w, j) => allIds.set(w!.words, j * n * per));

@@ -4,6 +4,7 @@ import { ENTRY } from '../context.js';
 import { REASONS } from '../delegation.js';
 import type { KernelFactory } from '../kernel.js';
 import { indexWords } from '../structural/float64-index.js';
+import { BindingLimitError } from '../tiling/binding-limit.js';
 
 /**
  * The per-dim maximum of the indices' float64 bits, high words first: max[2d + 1] = the largest high word of dim d.
@@ -61,7 +62,7 @@ export const sparseResetShape: KernelFactory<'sparse_reset_shape'> = (ctx, js) =
   });
   if (new_shape !== null) return result([...new_shape]);
   if (n === 0 || rank === 0) return result(new Array<number>(rank).fill(0));
-  if (!ctx.fits(n * rank * 8)) return delegation(js(args), REASONS.bindingLimit(ctx.maxBindingBytes));
+  if (!ctx.fits(n * rank * 8)) throw new BindingLimitError(ctx.maxBindingBytes);
 
   const owned: GPUBuffer[] = [];
   try {

@@ -5,6 +5,7 @@ import { REASONS } from '../delegation.js';
 import type { KernelFactory } from '../kernel.js';
 import { FLOAT64_INDEX, indexWords, indicesOf } from '../structural/float64-index.js';
 import { u64Words } from '../structural/u64.js';
+import { BindingLimitError } from '../tiling/binding-limit.js';
 
 /**
  * Each entry's index (float64 words) to its row-major position in the input shape (Horner, 64-bit), then that
@@ -79,8 +80,7 @@ export const sparseReshape: KernelFactory<'sparse_reshape'> = (ctx, js) => async
     output: { kind: 'sparse', indices: out, values: values.slice(), shape: outShape, dtype } satisfies SparseData,
   });
   if (n === 0 || outRank === 0) return result(new Float64Array(0));
-  if (!ctx.fits(n * inRank * 8) || !ctx.fits(n * outRank * 8))
-    return delegation(js(args), REASONS.bindingLimit(ctx.maxBindingBytes));
+  if (!ctx.fits(n * inRank * 8) || !ctx.fits(n * outRank * 8)) throw new BindingLimitError(ctx.maxBindingBytes);
 
   const owned: GPUBuffer[] = [];
   try {

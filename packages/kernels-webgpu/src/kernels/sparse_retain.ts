@@ -5,6 +5,7 @@ import type { KernelFactory } from '../kernel.js';
 import { REASONS } from '../delegation.js';
 import { recordCompaction } from '../structural/compact.js';
 import { valuesOf, valueWidth, valueWords, type MovedDType } from '../structural/value-words.js';
+import { BindingLimitError } from '../tiling/binding-limit.js';
 
 /** flags[i] = 1 where byte i of the mask (packed four a word, little-endian) is not 0. p = [n]. */
 const FLAG = `@group(0) @binding(0) var<storage, read> p: array<u32>;
@@ -45,7 +46,7 @@ export const sparseRetain: KernelFactory<'sparse_retain'> = (ctx, js) => async (
     return {
       output: { kind: 'sparse', indices: new Float64Array(0), values: sp.values.slice(0, 0), shape: [...shape], dtype },
     };
-  if (!ctx.fits(n * Math.max(rank * 2, vw) * 4)) return delegation(js(args), REASONS.bindingLimit(ctx.maxBindingBytes));
+  if (!ctx.fits(n * Math.max(rank * 2, vw) * 4)) throw new BindingLimitError(ctx.maxBindingBytes);
 
   const packed = new Uint8Array(Math.ceil(n / 4) * 4);
   packed.set(keep);

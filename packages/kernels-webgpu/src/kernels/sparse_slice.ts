@@ -6,6 +6,7 @@ import { REASONS } from '../delegation.js';
 import { recordCompaction } from '../structural/compact.js';
 import { valuesOf, valueWidth, valueWords, type MovedDType } from '../structural/value-words.js';
 import { u32Indices } from '../structural/u32-indices.js';
+import { BindingLimitError } from '../tiling/binding-limit.js';
 
 /** flags[i] = 1 where entry i lies in the box: lo[d] <= index <= hi[d] in every dim d. p = [n, rank, lo…, hi…]. */
 const INSIDE = `@group(0) @binding(0) var<storage, read> p: array<u32>;
@@ -56,7 +57,7 @@ export const sparseSlice: KernelFactory<'sparse_slice'> = (ctx, js) => async (ar
     output: { kind: 'sparse', indices, values, shape: outShape, dtype } satisfies SparseData,
   });
   if (m === 0) return result(new Float64Array(0), sp.values.slice(0, 0));
-  if (!ctx.fits(n * Math.max(rank, width) * 4)) return delegation(js(args), REASONS.bindingLimit(ctx.maxBindingBytes));
+  if (!ctx.fits(n * Math.max(rank, width) * 4)) throw new BindingLimitError(ctx.maxBindingBytes);
 
   // An entry is kept, so every start is at most an index (below 2^32) and every end at least 1.
   const hi = end.map((e) => Math.min(e, 2 ** 32) - 1);

@@ -30,7 +30,6 @@ export const sparseSoftmax: KernelFactory<'sparse_softmax'> = (ctx, js) => async
     [Uint32Array.of(rows.count), rows.start, x, { bytes: x.byteLength }],
     [3],
   );
-  if (!read) return delegation(js(args), REASONS.bindingLimit(ctx.maxBindingBytes));
   const values = new Float32Array(read[0]);
   if (!allNormal(values)) return delegation(js(args), REASONS.nonFiniteResult);
   return result(values);

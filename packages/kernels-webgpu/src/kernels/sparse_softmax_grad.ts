@@ -32,7 +32,6 @@ export const sparseSoftmaxGrad: KernelFactory<'sparse_softmax_grad'> = (ctx, js)
     [Uint32Array.of(rows.count), rows.start, y, g, { bytes: n * 4 }],
     [4],
   );
-  if (!read) return delegation(js(args), REASONS.bindingLimit(ctx.maxBindingBytes));
   const data = new Float32Array(read[0]);
   if (!allNormal(data)) return delegation(js(args), REASONS.nonFiniteResult);
   return result(data);

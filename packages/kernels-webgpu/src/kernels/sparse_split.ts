@@ -6,6 +6,7 @@ import { REASONS } from '../delegation.js';
 import { recordRadixSort, sortBytes } from '../structural/radix.js';
 import { moveValue, valuesOf, valueWidth, valueWords, type MovedDType } from '../structural/value-words.js';
 import { u32Indices } from '../structural/u32-indices.js';
+import { BindingLimitError } from '../tiling/binding-limit.js';
 
 /**
  * Entry j of the pieces laid end to end (pieces[j]: its piece, perm[j]: its input position) takes its input index
@@ -97,7 +98,7 @@ export const sparseSplit: KernelFactory<'sparse_split'> = (ctx, js) => async (ar
   };
   if (n === 0) return cut(null, null);
   if (!ctx.fits(n * rank * 4) || !ctx.fits(n * width * 4) || !ctx.fits(sortBytes(n)))
-    return delegation(js(args), REASONS.bindingLimit(ctx.maxBindingBytes));
+    throw new BindingLimitError(ctx.maxBindingBytes);
 
   const owned: GPUBuffer[] = [];
   try {

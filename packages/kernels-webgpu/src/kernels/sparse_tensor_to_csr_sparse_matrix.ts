@@ -6,6 +6,7 @@ import { REASONS } from '../delegation.js';
 import { csrDims } from '../csr/global-rows.js';
 import { indexWords } from '../csr/index-words.js';
 import { pointersFromCounts } from '../csr/pointers.js';
+import { BindingLimitError } from '../tiling/binding-limit.js';
 
 /**
  * Each entry's column, and a count for its global row (batch · rows + row). p = [nnz, rows, rank].
@@ -40,8 +41,7 @@ export const sparseTensorToCsrSparseMatrix: KernelFactory<'sparse_tensor_to_csr_
     const nnz = sp.values.length;
     if (rank !== 2 && rank !== 3) return delegation(js(args), REASONS.unchecked);
     const [batch, rows] = csrDims(sp);
-    if (![nnz * rank * 4, batch * rows * 4].every((b) => ctx.fits(b)))
-      return delegation(js(args), REASONS.bindingLimit(ctx.maxBindingBytes));
+    if (![nnz * rank * 4, batch * rows * 4].every((b) => ctx.fits(b))) throw new BindingLimitError(ctx.maxBindingBytes);
     const idx = indexWords(sp.indices, nnz, sp.shape);
     if (!idx) return delegation(js(args), REASONS.unchecked);
     const result = (counts: Uint32Array, colIndices: Int32Array) => ({

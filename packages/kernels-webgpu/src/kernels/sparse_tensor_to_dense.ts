@@ -4,6 +4,7 @@ import { REASONS } from '../delegation.js';
 import { INT32_MAX } from '../matmul/spmm.js';
 import { scatterDense } from '../structural/scatter-dense.js';
 import { scalarWords, valueWidth, valueWords, type MovedDType } from '../structural/value-words.js';
+import { BindingLimitError } from '../tiling/binding-limit.js';
 
 /**
  * sparse_tensor_to_dense (every dtype but string) on the GPU: the host computes each entry's linear offset
@@ -24,7 +25,7 @@ export const sparseTensorToDense: KernelFactory<'sparse_tensor_to_dense'> = (ctx
   const nnz = sp.values.length;
   if (size === 0) return { output: { kind: 'dense', data: sp.values.slice(0, 0), shape, dtype } satisfies DenseData };
   if (shape.some((d) => d > INT32_MAX) || !ctx.fits(size * width * 4) || !ctx.fits(nnz * width * 4))
-    return delegation(js(args), REASONS.bindingLimit(ctx.maxBindingBytes));
+    throw new BindingLimitError(ctx.maxBindingBytes);
 
   // The default as the output's store holds it (the same conversion as the JS kernel's fill), then as words.
   const dflt = scalarWords(dtype as MovedDType, args.default_value);

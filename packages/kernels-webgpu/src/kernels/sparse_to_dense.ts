@@ -4,6 +4,7 @@ import { REASONS } from '../delegation.js';
 import { INT32_MAX } from '../matmul/spmm.js';
 import { scatterDense } from '../structural/scatter-dense.js';
 import { scalarWords, valueWidth, valueWords, type MovedDType } from '../structural/value-words.js';
+import { BindingLimitError } from '../tiling/binding-limit.js';
 
 /**
  * sparse_to_dense (values of every dtype but string; int32 or int64 indices) on the GPU: the host reads the indices (a
@@ -31,7 +32,7 @@ export const sparseToDense: KernelFactory<'sparse_to_dense'> = (ctx, js) => asyn
   if ((!broadcast && sparse_values.data.length !== n) || sparse_indices.data.length !== n * rank)
     return delegation(js(args), REASONS.unchecked);
   if (shape.some((d) => d > INT32_MAX) || !ctx.fits(size * width * 4) || !ctx.fits(n * width * 4))
-    return delegation(js(args), REASONS.bindingLimit(ctx.maxBindingBytes));
+    throw new BindingLimitError(ctx.maxBindingBytes);
 
   const dflt = scalarWords(dtype as MovedDType, args.default_value);
   const strides = rowMajorStrides(shape);

@@ -6,6 +6,7 @@ import type { KernelFactory } from '../kernel.js';
 import { FLOAT64_INDEX, indexWords } from '../structural/float64-index.js';
 import { idWords, READ_ID } from '../structural/id-words.js';
 import { u64Words } from '../structural/u64.js';
+import { BindingLimitError } from '../tiling/binding-limit.js';
 
 /**
  * Entry i sets byte [index[:-1], id] of the output, four bytes a word (atomicOr: repeats and neighbours may share
@@ -64,7 +65,7 @@ export const sparseToIndicator: KernelFactory<'sparse_to_indicator'> = (ctx, js)
   if (size >= 2 ** 32)
     return delegation(js(args), REASONS.notPortedCase('sparse_to_indicator with an output of 2^32 elements or more'));
   if (!ctx.fits(size) || !ctx.fits(n * rank * 8) || !ctx.fits(ids.words.byteLength))
-    return delegation(js(args), REASONS.bindingLimit(ctx.maxBindingBytes));
+    throw new BindingLimitError(ctx.maxBindingBytes);
 
   const lead = shape.slice(0, -1);
   const strides = rowMajorStrides(outShape).slice(0, -1);

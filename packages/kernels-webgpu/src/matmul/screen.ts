@@ -2,6 +2,7 @@ import { productsMayBeSubnormal, type DType, type Values } from '@sparse/kernel-
 import type { WebGpuContext } from '../context.js';
 import { allNormal, REASONS } from '../delegation.js';
 import { INT32_MAX, type GpuDType } from './spmm.js';
+import { BindingLimitError } from '../tiling/binding-limit.js';
 
 /**
  * Why the GPU cannot take a matmul call, or undefined where it can: a dtype WGSL does not compute, float32 inputs
@@ -22,7 +23,7 @@ export function refusal(
       for (let j = i + 1; j < inputs.length; j++)
         if (productsMayBeSubnormal(inputs[i] as Float32Array, inputs[j] as Float32Array)) return REASONS.subnormal;
   if (dims.some((d) => d > INT32_MAX) || bytes.some((b) => !ctx.fits(b)))
-    return REASONS.bindingLimit(ctx.maxBindingBytes);
+    throw new BindingLimitError(ctx.maxBindingBytes);
   return undefined;
 }
 

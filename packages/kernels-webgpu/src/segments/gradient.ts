@@ -3,6 +3,7 @@ import { ENTRY, type WebGpuContext } from '../context.js';
 import { allNormal, REASONS } from '../delegation.js';
 import { runPass } from '../families/run.js';
 import { allBelow, groupBy, intsOf, type SegmentMode } from './plan.js';
+import { BindingLimitError } from '../tiling/binding-limit.js';
 
 /** The arguments the three sparse segment gradients share (as their kernel types spell them). */
 export interface SegmentGradArgs {
@@ -82,8 +83,7 @@ export async function segmentGradient(
   if (ids.length !== n || !Number.isInteger(rows) || !allBelow(ids, segments) || !allBelow(idx, rows))
     return delegation(js(args), REASONS.unchecked);
   if (size === 0) return { output: { kind: 'dense', data: new Float32Array(0), shape, dtype } };
-  if (!ctx.fits(size * 4) || !ctx.fits((rows + 1) * 4))
-    return delegation(js(args), REASONS.bindingLimit(ctx.maxBindingBytes));
+  if (!ctx.fits(size * 4) || !ctx.fits((rows + 1) * 4)) throw new BindingLimitError(ctx.maxBindingBytes);
   if (n === 0) return { output: { kind: 'dense', data: new Float32Array(size), shape, dtype } };
 
   const g = grad.data as Float32Array;
@@ -99,7 +99,6 @@ export async function segmentGradient(
     [Uint32Array.of(size, inner), start, item, g, k, { bytes: size * 4 }],
     [5],
   );
-  if (!read) return delegation(js(args), REASONS.bindingLimit(ctx.maxBindingBytes));
   const out = new Float32Array(read[0]);
   if (!allNormal(out)) return delegation(js(args), REASONS.nonFiniteResult);
   return { output: { kind: 'dense', data: out, shape, dtype } };

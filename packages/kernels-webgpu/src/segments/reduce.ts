@@ -11,6 +11,7 @@ import { ENTRY, type WebGpuContext } from '../context.js';
 import { allNormal, REASONS } from '../delegation.js';
 import { runPass, valuesIn, type Binding } from '../families/run.js';
 import { allBelow, groupBy, intsOf, nonDecreasing, sumOf, type SegmentMode } from './plan.js';
+import { BindingLimitError } from '../tiling/binding-limit.js';
 
 /** The arguments the three sparse segment reductions share (as their kernel types spell them). */
 export interface SegmentArgs {
@@ -107,8 +108,7 @@ export async function reduceSegments(
   )
     return delegation(js(args), REASONS.unchecked);
   if (size === 0) return { output: { kind: 'dense', data: new Store(0), shape, dtype } };
-  if (!ctx.fits(size * 4) || !ctx.fits((segments + 1) * 4))
-    return delegation(js(args), REASONS.bindingLimit(ctx.maxBindingBytes));
+  if (!ctx.fits(size * 4) || !ctx.fits((segments + 1) * 4)) throw new BindingLimitError(ctx.maxBindingBytes);
   if (n === 0) return { output: { kind: 'dense', data: new Store(size), shape, dtype } };
 
   const values = data.data as Float32Array | Int32Array;
@@ -124,7 +124,6 @@ export async function reduceSegments(
   if (scaled) bindings.push(scales(mode, start, segments));
   const code = reduceSource(dtype === 'float32' ? 'f32' : 'i32', scaled);
   const read = await runPass(ctx, code, size, bindings, [4]);
-  if (!read) return delegation(js(args), REASONS.bindingLimit(ctx.maxBindingBytes));
   const out = valuesIn(dtype as 'float32' | 'int32', read[0]);
   if (dtype === 'float32' && !allNormal(out as Float32Array)) return delegation(js(args), REASONS.nonFiniteResult);
   return { output: { kind: 'dense', data: out, shape, dtype } };

@@ -4,6 +4,7 @@ import { ENTRY, type WebGpuContext } from '../context.js';
 import { REASONS } from '../delegation.js';
 import { recordRadixSort, sortBytes } from './radix.js';
 import { moveValue, valuesOf, valueWidth, valueWords, type MovedDType } from './value-words.js';
+import { BindingLimitError } from '../tiling/binding-limit.js';
 
 /** Why a structural call runs on the JS kernels, beyond delegation.ts's reasons (the structural kernels' own). */
 
@@ -65,7 +66,7 @@ export async function sortEntries(
   const size = sizeOf(shape);
   if (size > 2 ** 32) return REASONS.wideKeys;
   if (!ctx.fits(n * rank * 4) || !ctx.fits(n * width * 4) || !ctx.fits(sortBytes(n)))
-    return REASONS.bindingLimit(ctx.maxBindingBytes);
+    throw new BindingLimitError(ctx.maxBindingBytes);
 
   const strides = rowMajorStrides(shape);
   const keys = new Uint32Array(n);

@@ -1,0 +1,261 @@
+import type { DenseData, SparseData } from '@sparse/kernel-abi';
+import { WEBGPU_FAMILIES, type WebGpuFamilySource } from '../generated/families.js';
+import { WEBGPU_GRADIENTS, type WebGpuGradient } from '../generated/gradients.js';
+import type { Args } from '../kernel.js';
+import { denseGather } from './slices.js';
+import { cutsWith, type Tiling } from './tiling.js';
+
+/**
+ * How each op's call is tiled when a buffer would pass the binding limit: a function of the call's arguments giving
+ * its Tiling, or undefined where the call cannot be cut (then it runs on the JS kernels, saying so). Rows are cut
+ * only where the op treats each leading index on its own: a reduction that keeps dim 0, a softmax over a later dim,
+ * a transpose or concat that leaves dim 0 in place.
+ */
+type Rule = (args: Args, limit: number) => Tiling | undefined;
+
+const isSparse = (x: unknown): x is SparseData => (x as SparseData | undefined)?.kind === 'sparse';
+const rankOf = (x: unknown) => (x as SparseData | DenseData).shape.length;
+const dim = (axis: number, rank: number) => (axis < 0 ? axis + rank : axis);
+/** Whether a reduction over `axes` (null: all) keeps dim 0. */
+const keepsDim0 = (axes: unknown, rank: number) =>
+  Array.isArray(axes) && rank > 1 && !axes.some((a) => dim(a as number, rank) === 0);
+
+/** A sparse input whose leading dim is cut, the same outputs. */
+const rowsOf =
+  (input: string, outputs: Tiling['outputs'], when: (args: Args) => boolean = () => true): Rule =>
+  (args) =>
+    isSparse(args[input]) && rankOf(args[input]) > 0 && when(args)
+      ? { by: 'rows', primary: input, args: { [input]: 'rows' }, outputs }
+      : undefined;
+
+/** A sparse input whose entries are cut, one sparse output. */
+const entriesOf =
+  (input: string, extra: Tiling['args'] = {}): Rule =>
+  () => ({ by: 'entries', primary: input, args: extra, outputs: { output: 'sparse' } });
+
+/** A dense operand's last dim, where it has two dims or more and is past the limit (then its columns are cut). */
+const wideColumns = (d: DenseData, limit: number) =>
+  d.shape.length > 1 && d.data.length * 4 > limit ? d.shape[d.shape.length - 1] : 0;
+
+/** The entries whose segment id is in [s0, s1), their ids less s0, as a call of s1 - s0 segments. */
+function cutSegments(args: Args, s0: number, s1: number): Args {
+  const ids = args.segment_ids as DenseData;
+  const at: number[] = [];
+  for (let k = 0; k < ids.data.length; k++) {
+    const id = Number(ids.data[k]);
+    if (id >= s0 && id < s1) at.push(k);
+  }
+  const shifted = denseGather(ids, at);
+  const words = shifted.data as unknown as (number | bigint)[];
+  for (let k = 0; k < words.length; k++)
+    words[k] = typeof words[k] === 'bigint' ? (words[k] as bigint) - BigInt(s0) : (words[k] as number) - s0;
+  return { ...args, indices: denseGather(args.indices as DenseData, at), segment_ids: shifted, num_segments: s1 - s0 };
+}
+
+/**
+ * A segment reduction: its segments cut into ranges (the entries of each range, their ids made relative), or, where
+ * the data is past the limit, the data's columns (each column reduces on its own).
+ */
+const segments: Rule = (a, limit): Tiling | undefined => {
+  const cols = wideColumns(a.data as DenseData, limit);
+  if (cols) return { by: 'cols', primary: 'data', cols, args: { data: 'denseCols' }, outputs: { output: 'denseCols' } };
+  const ids = (a.segment_ids as DenseData).data;
+  const rows = (a.num_segments as number | null) ?? (ids.length ? Number(ids[ids.length - 1]) + 1 : 0);
+  return { by: 'rows', primary: 'segment_ids', rows, cut: cutSegments, args: {}, outputs: { output: 'denseRows' } };
+};
+
+/** A segment reduction's gradient: the upstream gradient's columns, each scattered on its own. */
+const segmentsGrad: Rule = (a) => {
+  const g = a.grad as DenseData;
+  return g.shape.length > 1
+    ? {
+        by: 'cols',
+        primary: 'grad',
+        cols: g.shape[g.shape.length - 1],
+        args: { grad: 'denseCols' },
+        outputs: { output: 'denseCols' },
+      }
+    : undefined;
+};
+
+/**
+ * An embedding lookup: the ids' rows (each output row combines its own ids), or, where the table is past the limit
+ * and no max_norm scales its rows by their norms, the table's columns.
+ */
+const embedding =
+  (table: string, ids: string, weights: string): Rule =>
+  (a, limit): Tiling | undefined => {
+    const cols = a.max_norm === null ? wideColumns(a[table] as DenseData, limit) : 0;
+    if (cols)
+      return { by: 'cols', primary: table, cols, args: { [table]: 'denseCols' }, outputs: { output: 'denseCols' } };
+    return { by: 'rows', primary: ids, args: { [ids]: 'rows', [weights]: 'rows' }, outputs: { output: 'denseRows' } };
+  };
+
+const HAND_WRITTEN: Record<string, Rule> = {
+  sparse_segment_sum: segments,
+  sparse_segment_mean: segments,
+  sparse_segment_sqrt_n: segments,
+  sparse_segment_sum_grad: segmentsGrad,
+  sparse_segment_mean_grad: segmentsGrad,
+  sparse_segment_sqrt_n_grad: segmentsGrad,
+  embedding_lookup_sparse: embedding('params', 'sp_ids', 'sp_weights'),
+  safe_embedding_lookup_sparse: embedding('embedding_weights', 'sparse_ids', 'sparse_weights'),
+  sparse_tensor_to_dense: rowsOf('sp_input', { output: 'denseRows' }),
+  sparse_reorder: rowsOf('sp_input', { output: 'sparse' }),
+  sparse_transpose: rowsOf('sp_input', { output: 'sparse' }, (a) =>
+    a.perm === null ? rankOf(a.sp_input) === 1 : (a.perm as number[])[0] === 0,
+  ),
+  sparse_softmax: rowsOf('sp_input', { output: 'sparse' }, (a) => rankOf(a.sp_input) > 1),
+  sparse_softmax_grad: (a) =>
+    rankOf(a.sp_output) > 1
+      ? {
+          by: 'rows',
+          primary: 'sp_output',
+          args: { sp_output: 'rows', grad: 'entries' },
+          outputs: { sp_input_grad: 'entries' },
+        }
+      : undefined,
+  sparse_fill_empty_rows: rowsOf('sp_input', { output: 'sparse', empty_row_indicator: 'denseRows' }),
+  sparse_to_indicator: rowsOf('sp_input', { output: 'denseRows' }, (a) => rankOf(a.sp_input) > 1),
+  sparse_split: rowsOf('sp_input', { output: 'sparseList' }, (a) => dim(a.axis as number, rankOf(a.sp_input)) !== 0),
+  sparse_merge: (a) =>
+    isSparse(a.sp_ids)
+      ? { by: 'rows', primary: 'sp_values', args: { sp_ids: 'rows', sp_values: 'rows' }, outputs: { output: 'sparse' } }
+      : undefined,
+  sparse_concat: (a) => {
+    const inputs = a.sp_inputs as SparseData[];
+    const rank = inputs[0]?.shape.length ?? 0;
+    if (inputs.length < 2 || rank < 2 || dim(a.axis as number, rank) === 0) return undefined;
+    if (!inputs.every((s) => s.shape.length === rank && s.shape[0] === inputs[0].shape[0])) return undefined;
+    return { by: 'rows', primary: 'sp_inputs', args: { sp_inputs: 'rowsList' }, outputs: { output: 'sparse' } };
+  },
+  sparse_tensor_dense_matmul: (a, limit): Tiling | undefined => {
+    if (!isSparse(a.sp_a) || isSparse(a.b)) return undefined;
+    const b = a.b as DenseData;
+    // A dense operand past the limit: cut the output's columns (b's columns, or its rows where adjoint).
+    if (b.data.length * 4 > limit) {
+      const cols = a.adjoint_b ? b.shape[0] : b.shape[1];
+      return {
+        by: 'cols',
+        primary: 'b',
+        cols,
+        args: { b: a.adjoint_b ? 'denseRows' : 'denseCols' },
+        outputs: { output: 'denseCols' },
+      };
+    }
+    // Else its rows: A's rows, or its columns where adjoint (each output row's entries keep their order).
+    return {
+      by: 'rows',
+      primary: 'sp_a',
+      axis: a.adjoint_a ? 1 : 0,
+      args: { sp_a: 'rows' },
+      outputs: { output: 'denseRows' },
+    };
+  },
+  from_dense: (a) =>
+    rankOf(a.tensor) > 0
+      ? { by: 'rows', primary: 'tensor', args: { tensor: 'denseRows' }, outputs: { output: 'sparse' } }
+      : undefined,
+  sparse_slice: entriesOf('sp_input'),
+  sparse_retain: entriesOf('sp_input', { to_retain: 'entries' }),
+  sparse_reshape: entriesOf('sp_input'),
+  sparse_expand_dims: entriesOf('sp_input'),
+  // With new_shape null the shape is the entries' bounding box: the pieces' boxes' largest.
+  sparse_reset_shape: (a) => ({
+    by: 'entries',
+    primary: 'sp_input',
+    args: {},
+    outputs: { output: a.new_shape === null ? 'sparseBounds' : 'sparse' },
+  }),
+};
+
+/** A family op's tiling, from its roles. */
+function familyRule(src: WebGpuFamilySource): Rule | undefined {
+  const { roles, output } = src;
+  if (src.family === 'map') return entriesOf(roles.sparse!);
+  if (src.family === 'cwise')
+    return () => ({
+      by: 'rows',
+      primary: roles.sparse!,
+      args: { [roles.sparse!]: 'rows', [roles.dense!]: 'broadcast' },
+      outputs: { [output]: 'sparse' },
+    });
+  if (src.family === 'reduce')
+    return (a) =>
+      keepsDim0(a[roles.axes!], rankOf(a[roles.sparse!]))
+        ? {
+            by: 'rows',
+            primary: roles.sparse!,
+            args: { [roles.sparse!]: 'rows' },
+            outputs: { [output]: src.outputKind === 'dense' ? 'denseRows' : 'sparse' },
+          }
+        : undefined;
+  // merge: two operands of one shape, either of which may be dense (then so is the result).
+  return (a) => {
+    const [x, y] = [a[roles.a!], a[roles.b!]];
+    if (rankOf(x) === 0) return undefined;
+    const role = (v: unknown) => (isSparse(v) ? 'rows' : 'denseRows');
+    return {
+      by: 'rows',
+      primary: isSparse(x) ? roles.a! : roles.b!,
+      args: { [roles.a!]: role(x), [roles.b!]: role(y) },
+      outputs: { [output]: isSparse(x) && isSparse(y) ? 'sparse' : 'denseRows' },
+    };
+  };
+}
+
+/** A derived gradient's tiling: of map (by entries), cwise (by rows, its dense operand cut too) and reduce keeping dim 0. */
+function gradientRule(src: WebGpuGradient): Rule | undefined {
+  if (src.family === 'map')
+    return () => ({
+      by: 'entries',
+      primary: src.roles.sparse!,
+      args: { grad: 'entries' },
+      outputs: { [src.outputs.sparse]: 'entries' },
+    });
+  if (src.family === 'cwise') {
+    const { sparse, dense } = src.roles as { sparse: string; dense: string };
+    const denseOut = (src.outputs as { dense: string }).dense;
+    // The dense operand's gradient sums its entries' parts in entry order: only a cut operand keeps that order.
+    return (a) =>
+      cutsWith(
+        a[dense] as DenseData,
+        a[sparse] as SparseData,
+        rankOf(a[sparse]) ? (a[sparse] as SparseData).shape[0] : 0,
+      )
+        ? {
+            by: 'rows',
+            primary: sparse,
+            args: { [sparse]: 'rows', [dense]: 'denseRows', grad: 'entries' },
+            outputs: { [src.outputs.sparse]: 'entries', [denseOut]: 'denseRows' },
+          }
+        : undefined;
+  }
+  if (src.family === 'reduce' && src.output === 'dense') {
+    const { sparse, axes } = src.roles as { sparse: string; axes: string };
+    return (a) =>
+      keepsDim0(a[axes], rankOf(a[sparse]))
+        ? {
+            by: 'rows',
+            primary: sparse,
+            args: { [sparse]: 'rows', grad: 'denseRows' },
+            outputs: { [src.outputs.sparse]: 'entries' },
+          }
+        : undefined;
+  }
+  return undefined;
+}
+
+/** Every op's tiling rule that has one. */
+export const TILINGS: Readonly<Record<string, Rule>> = (() => {
+  const rules: Record<string, Rule> = { ...HAND_WRITTEN };
+  for (const [op, src] of Object.entries(WEBGPU_FAMILIES)) {
+    const r = familyRule(src);
+    if (r) rules[op] = r;
+  }
+  for (const [op, src] of Object.entries(WEBGPU_GRADIENTS)) {
+    const r = gradientRule(src);
+    if (r) rules[op] = r;
+  }
+  return rules;
+})();

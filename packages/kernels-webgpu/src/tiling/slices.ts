@@ -1,0 +1,141 @@
+import type { DenseData, SparseData, Values } from '@sparse/kernel-abi';
+
+/** Cutting a call's tensors into the pieces of a tiled call, and putting the pieces' results back together. */
+
+/** An empty store of `values`' kind and `n` elements (typed arrays keep their class; strings stay a list). */
+export function emptyLike(values: Values, n: number): Values {
+  if (Array.isArray(values)) return new Array<string>(n).fill('');
+  return new (values.constructor as new (n: number) => Exclude<Values, string[]>)(n);
+}
+
+/** Rows `at` (each `width` elements) of `values`, in order. */
+function gather(values: Values, at: ArrayLike<number>, width: number): Values {
+  const out = emptyLike(values, at.length * width) as unknown as unknown[];
+  const src = values as unknown as unknown[];
+  for (let k = 0; k < at.length; k++) for (let j = 0; j < width; j++) out[k * width + j] = src[at[k] * width + j];
+  return out as unknown as Values;
+}
+
+/** The entries of `sp` whose index in dim `axis` is in [r0, r1), in order, that index less r0: the piece and where its entries were. */
+export function sparseRows(
+  sp: SparseData,
+  r0: number,
+  r1: number,
+  axis = 0,
+): { piece: SparseData; positions: Int32Array } {
+  const rank = sp.shape.length;
+  const n = sp.values.length;
+  const keep: number[] = [];
+  for (let e = 0; e < n; e++) {
+    const x = sp.indices[e * rank + axis];
+    if (x >= r0 && x < r1) keep.push(e);
+  }
+  const positions = Int32Array.from(keep);
+  const indices = new Float64Array(positions.length * rank);
+  for (let k = 0; k < positions.length; k++) {
+    for (let d = 0; d < rank; d++) indices[k * rank + d] = sp.indices[positions[k] * rank + d];
+    indices[k * rank + axis] -= r0;
+  }
+  const shape = sp.shape.slice();
+  shape[axis] = r1 - r0;
+  return { piece: { ...sp, indices, values: gather(sp.values, positions, 1), shape }, positions };
+}
+
+/** Entries [e0, e1) of `sp`, as they are. */
+export function sparseEntries(sp: SparseData, e0: number, e1: number): SparseData {
+  const rank = sp.shape.length;
+  return {
+    ...sp,
+    indices: sp.indices.slice(e0 * rank, e1 * rank),
+    values: sp.values.slice(e0, e1) as Values,
+    shape: sp.shape.slice(),
+  };
+}
+
+/** Elements per leading index of a dense tensor. */
+const rowWidth = (d: DenseData) => d.shape.slice(1).reduce((a, b) => a * b, 1);
+
+/** Rows [r0, r1) of a dense tensor's leading dim. */
+export function denseRows(d: DenseData, r0: number, r1: number): DenseData {
+  const w = rowWidth(d);
+  return { ...d, data: d.data.slice(r0 * w, r1 * w) as Values, shape: [r1 - r0, ...d.shape.slice(1)] };
+}
+
+/** Columns [c0, c1) of a dense tensor's last dim. */
+export function denseCols(d: DenseData, c0: number, c1: number): DenseData {
+  const cols = d.shape[d.shape.length - 1];
+  const rows = d.data.length / cols;
+  const w = c1 - c0;
+  const data = emptyLike(d.data, rows * w) as unknown as unknown[];
+  const src = d.data as unknown as unknown[];
+  for (let r = 0; r < rows; r++) for (let j = 0; j < w; j++) data[r * w + j] = src[r * cols + c0 + j];
+  return { ...d, data: data as unknown as Values, shape: [...d.shape.slice(0, -1), w] };
+}
+
+/** The rows `at` of a dense tensor's leading dim, in order. */
+export function denseGather(d: DenseData, at: ArrayLike<number>): DenseData {
+  return { ...d, data: gather(d.data, at, rowWidth(d)), shape: [at.length, ...d.shape.slice(1)] };
+}
+
+/** Sparse pieces end to end, each piece's leading index moved by its `offset`; the whole has `shape`. */
+export function joinSparse(pieces: readonly SparseData[], offsets: readonly number[], shape: number[]): SparseData {
+  const rank = shape.length;
+  const n = pieces.reduce((a, p) => a + p.values.length, 0);
+  const indices = new Float64Array(n * rank);
+  const values = emptyLike(pieces[0].values, n) as unknown as unknown[];
+  let at = 0;
+  pieces.forEach((p, k) => {
+    indices.set(p.indices, at * rank);
+    if (offsets[k]) for (let e = 0; e < p.values.length; e++) indices[(at + e) * rank] += offsets[k];
+    const src = p.values as unknown as unknown[];
+    for (let e = 0; e < src.length; e++) values[at + e] = src[e];
+    at += p.values.length;
+  });
+  return { ...pieces[0], indices, values: values as unknown as Values, shape };
+}
+
+/** Dense pieces stacked along the leading dim. */
+export function joinDenseRows(pieces: readonly DenseData[]): DenseData {
+  const rows = pieces.reduce((a, p) => a + p.shape[0], 0);
+  const n = pieces.reduce((a, p) => a + p.data.length, 0);
+  const data = emptyLike(pieces[0].data, n) as unknown as unknown[];
+  let at = 0;
+  for (const p of pieces) {
+    const src = p.data as unknown as unknown[];
+    for (let e = 0; e < src.length; e++) data[at + e] = src[e];
+    at += src.length;
+  }
+  return { ...pieces[0], data: data as unknown as Values, shape: [rows, ...pieces[0].shape.slice(1)] };
+}
+
+/** Dense pieces side by side along the last dim. */
+export function joinDenseCols(pieces: readonly DenseData[]): DenseData {
+  const last = (p: DenseData) => p.shape[p.shape.length - 1];
+  const cols = pieces.reduce((a, p) => a + last(p), 0);
+  const rows = pieces[0].data.length / Math.max(last(pieces[0]), 1);
+  const data = emptyLike(pieces[0].data, rows * cols) as unknown as unknown[];
+  let c0 = 0;
+  for (const p of pieces) {
+    const w = last(p);
+    const src = p.data as unknown as unknown[];
+    for (let r = 0; r < rows; r++) for (let j = 0; j < w; j++) data[r * cols + c0 + j] = src[r * w + j];
+    c0 += w;
+  }
+  return { ...pieces[0], data: data as unknown as Values, shape: [...pieces[0].shape.slice(0, -1), cols] };
+}
+
+/** Dense pieces whose leading rows belong at `positions[k]` of a tensor of `rows` leading rows (the rest zero). */
+export function scatterDenseRows(
+  pieces: readonly DenseData[],
+  positions: readonly ArrayLike<number>[],
+  rows: number,
+): DenseData {
+  const w = rowWidth(pieces[0]);
+  const data = emptyLike(pieces[0].data, rows * w) as unknown as unknown[];
+  pieces.forEach((p, k) => {
+    const src = p.data as unknown as unknown[];
+    const at = positions[k];
+    for (let r = 0; r < at.length; r++) for (let j = 0; j < w; j++) data[at[r] * w + j] = src[r * w + j];
+  });
+  return { ...pieces[0], data: data as unknown as Values, shape: [rows, ...pieces[0].shape.slice(1)] };
+}
