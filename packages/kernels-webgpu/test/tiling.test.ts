@@ -4,7 +4,7 @@ import { kernels as jsKernels } from '@sparse/kernels-js';
 import { rng, type Rng } from '@sparse/test-kit/seeded-random';
 import { createWebGpuBackend, REASONS, type WebGpuBackend } from '../src/index.js';
 import { plain } from './compare.js';
-import { randomValues } from './random.js';
+import { randomCsr, randomValues } from './random.js';
 
 // Calls past the binding limit are tiled: a backend whose bindings hold 1 KiB (the least it takes) runs calls whose
 // buffers hold several KiB as many pieces, and must give what the same device gives the whole call, bit for bit.
@@ -140,6 +140,49 @@ const CALLS: Record<string, (r: Rng) => Args> = {
     ...embeddingCall(r, 'embedding_weights', 'sparse_ids', 'sparse_weights', [50, 12]),
     default_id: 3,
   }),
+  sparse_to_dense: (r) => {
+    const sp = sparse(r, [ROWS, COLS], 300, 'float32', true);
+    const n = sp.values.length;
+    return {
+      sparse_indices: { kind: 'dense', data: Int32Array.from(sp.indices), shape: [n, 2], dtype: 'int32' },
+      output_shape: [ROWS, COLS],
+      sparse_values: { kind: 'dense', data: sp.values, shape: [n], dtype: 'float32' },
+      default_value: 2,
+      validate_indices: false,
+    };
+  },
+  csr_sparse_matrix_to_dense: (r) => ({
+    sparse_input: randomCsr(r, 1, ROWS, COLS, 0.2, false, 'float32', undefined, 0),
+  }),
+  'csr_sparse_matrix_to_dense (batch)': (r) => ({
+    sparse_input: randomCsr(r, 6, 12, 10, 0.3, true, 'int32', undefined, 0),
+  }),
+  csr_sparse_matrix_to_sparse_tensor: (r) => ({
+    sparse_matrix: randomCsr(r, 8, 12, 10, 0.3, true, 'float32', undefined, 0),
+  }),
+  sparse_tensor_to_csr_sparse_matrix: (r) => ({ sp_input: sparse(r, [ROWS, COLS], 500) }),
+  sparse_matrix_transpose: (r) => ({
+    input: randomCsr(r, 6, 12, 10, 0.4, true, 'float32', undefined, 0),
+    conjugate: false,
+  }),
+  sparse_matrix_mat_mul: (r) => ({
+    a: randomCsr(r, 1, ROWS, 16, 0.3, false, 'float32', undefined, 0),
+    b: dense(r, [16, 8]),
+    ...matmulFlags(),
+  }),
+  'sparse_matrix_mat_mul (batch)': (r) => ({
+    a: randomCsr(r, 4, 12, 8, 0.3, true, 'float32', undefined, 0),
+    b: dense(r, [4, 8, 6]),
+    ...matmulFlags(),
+  }),
+  sparse_matrix_sparse_mat_mul: (r) => ({
+    a: randomCsr(r, 1, ROWS, 16, 0.2, false, 'float32', undefined, 0),
+    b: randomCsr(r, 1, 16, 12, 0.3, false, 'float32', undefined, 0),
+    transpose_a: false,
+    transpose_b: false,
+    adjoint_a: false,
+    adjoint_b: false,
+  }),
   sparse_slice: (r) => ({ sp_input: sparse(r, [ROWS, COLS], 700), start: [3, 2], size: [40, 30] }),
   sparse_retain: (r) => {
     const sp = sparse(r, [ROWS, COLS], 700);
@@ -150,6 +193,15 @@ const CALLS: Record<string, (r: Rng) => Args> = {
   sparse_expand_dims: (r) => ({ sp_input: sparse(r, [ROWS, COLS], 700), axis: 1 }),
   sparse_reset_shape: (r) => ({ sp_input: sparse(r, [ROWS, COLS], 700), new_shape: null }),
 };
+
+const matmulFlags = () => ({
+  transpose_a: false,
+  transpose_b: false,
+  adjoint_a: false,
+  adjoint_b: false,
+  transpose_output: false,
+  conjugate_output: false,
+});
 
 /** A segment reduction of `data` rows over `n` entries (ids sorted, each below 40). */
 function segmentCall(r: Rng, dataShape: number[], n: number, numSegments: number | null): Args {
@@ -176,8 +228,17 @@ async function run(backend: WebGpuBackend, op: string, args: Args) {
     : { outputs: result, reason: undefined, submissions };
 }
 
+/** Outputs as comparable plain data: sparse and dense by compare.ts's plain, CSR's arrays as lists of their words. */
 const comparable = (outputs: Args) =>
-  Object.fromEntries(Object.entries(outputs).map(([k, v]) => [k, plain(v as Parameters<typeof plain>[0])]));
+  Object.fromEntries(
+    Object.entries(outputs).map(([k, v]) => {
+      const x = v as { kind?: string } & Record<string, unknown>;
+      if (x.kind !== 'csr') return [k, plain(v as Parameters<typeof plain>[0])];
+      const words = (a: unknown) =>
+        ArrayBuffer.isView(a) ? Array.from(new Uint32Array((a as Int32Array).slice().buffer)) : a;
+      return [k, Object.fromEntries(Object.entries(x).map(([f, a]) => [f, words(a)]))];
+    }),
+  );
 
 describe('a call past the binding limit runs in pieces that fit, as the whole call runs', () => {
   for (const [name, make] of Object.entries(CALLS)) {

@@ -91,7 +91,75 @@ const embedding =
     return { by: 'rows', primary: ids, args: { [ids]: 'rows', [weights]: 'rows' }, outputs: { output: 'denseRows' } };
   };
 
+/** sparse_to_dense's entries whose first index is in [r0, r1), that index less r0, into an output of r1 - r0 rows. */
+function cutIndexRows(args: Args, r0: number, r1: number): Args {
+  const shape = args.output_shape as number[];
+  const idx = args.sparse_indices as DenseData;
+  const values = args.sparse_values as DenseData;
+  const rank = shape.length;
+  const n = idx.shape.length === 0 ? 1 : idx.shape[0];
+  const at: number[] = [];
+  for (let e = 0; e < n; e++) {
+    const row = Number(idx.data[e * rank]);
+    if (row >= r0 && row < r1) at.push(e);
+  }
+  const asRows: DenseData = { ...idx, shape: [n, rank] };
+  const cut = denseGather(asRows, at);
+  const words = cut.data as unknown as (number | bigint)[];
+  for (let k = 0; k < at.length; k++) {
+    const w = words[k * rank];
+    words[k * rank] = typeof w === 'bigint' ? w - BigInt(r0) : w - r0;
+  }
+  return {
+    ...args,
+    sparse_indices: { ...cut, shape: rank === 1 && idx.shape.length === 1 ? [at.length] : [at.length, rank] },
+    sparse_values: values.shape.length === 0 ? values : denseGather(values, at),
+    output_shape: [r1 - r0, ...shape.slice(1)],
+  };
+}
+
+/** A CSR operand's leading dim (rows, or batches) cut, the same outputs. */
+const csrRowsOf =
+  (input: string, outputs: Tiling['outputs']): Rule =>
+  () => ({ by: 'rows', primary: input, args: { [input]: 'csrRows' }, outputs });
+
 const HAND_WRITTEN: Record<string, Rule> = {
+  sparse_to_dense: (a) => {
+    const shape = a.output_shape as number[];
+    return shape.length
+      ? {
+          by: 'rows',
+          primary: 'sparse_values',
+          rows: shape[0],
+          cut: cutIndexRows,
+          args: {},
+          outputs: { output: 'denseRows' },
+        }
+      : undefined;
+  },
+  csr_sparse_matrix_to_dense: csrRowsOf('sparse_input', { output: 'denseRows' }),
+  csr_sparse_matrix_to_sparse_tensor: csrRowsOf('sparse_matrix', { output: 'sparse' }),
+  sparse_tensor_to_csr_sparse_matrix: rowsOf('sp_input', { output: 'csrRows' }),
+  // A batch multiplies matrix by matrix; one matrix, row by row of a where nothing transposes it.
+  sparse_matrix_mat_mul: (a): Tiling | undefined => {
+    if (rankOf(a.a) === 3)
+      return { by: 'rows', primary: 'a', args: { a: 'csrRows', b: 'denseRows' }, outputs: { output: 'denseRows' } };
+    return a.transpose_a || a.adjoint_a || a.transpose_output
+      ? undefined
+      : { by: 'rows', primary: 'a', args: { a: 'csrRows' }, outputs: { output: 'denseRows' } };
+  },
+  sparse_matrix_sparse_mat_mul: (a): Tiling | undefined => {
+    if (rankOf(a.a) === 3)
+      return { by: 'rows', primary: 'a', args: { a: 'csrRows', b: 'csrRows' }, outputs: { output: 'csrRows' } };
+    return a.transpose_a || a.adjoint_a
+      ? undefined
+      : { by: 'rows', primary: 'a', args: { a: 'csrRows' }, outputs: { output: 'csrRows' } };
+  },
+  // A batch of matrices transposes each on its own.
+  sparse_matrix_transpose: (a) =>
+    rankOf(a.input) === 3
+      ? { by: 'rows', primary: 'input', args: { input: 'csrRows' }, outputs: { output: 'csrRows' } }
+      : undefined,
   sparse_segment_sum: segments,
   sparse_segment_mean: segments,
   sparse_segment_sqrt_n: segments,

@@ -1,4 +1,4 @@
-import type { DenseData, SparseData, Values } from '@sparse/kernel-abi';
+import type { CsrData, DenseData, SparseData, Values } from '@sparse/kernel-abi';
 
 /** Cutting a call's tensors into the pieces of a tiled call, and putting the pieces' results back together. */
 
@@ -138,4 +138,65 @@ export function scatterDenseRows(
     for (let r = 0; r < at.length; r++) for (let j = 0; j < w; j++) data[at[r] * w + j] = src[r * w + j];
   });
   return { ...pieces[0], data: data as unknown as Values, shape: [rows, ...pieces[0].shape.slice(1)] };
+}
+
+/**
+ * Leading rows [r0, r1) of a CSR matrix (rank 2: its rows) or batch (rank 3: its matrices), as a CSR of their own.
+ */
+export function csrRows(m: CsrData, r0: number, r1: number): CsrData {
+  const rank3 = m.shape.length === 3;
+  const rows = m.shape[m.shape.length - 2];
+  let batchPointers: Int32Array;
+  let rowPointers: Int32Array;
+  let e0: number;
+  let e1: number;
+  if (rank3) {
+    [e0, e1] = [m.batchPointers[r0], m.batchPointers[r1]];
+    batchPointers = m.batchPointers.slice(r0, r1 + 1).map((p) => p - e0);
+    rowPointers = m.rowPointers.slice(r0 * (rows + 1), r1 * (rows + 1));
+  } else {
+    [e0, e1] = [m.rowPointers[r0], m.rowPointers[r1]];
+    rowPointers = m.rowPointers.slice(r0, r1 + 1).map((p) => p - e0);
+    batchPointers = Int32Array.of(0, e1 - e0);
+  }
+  const shape = m.shape.slice();
+  shape[0] = r1 - r0;
+  return {
+    ...m,
+    batchPointers,
+    rowPointers,
+    colIndices: m.colIndices.slice(e0, e1),
+    values: m.values.slice(e0, e1) as Values,
+    shape,
+  };
+}
+
+/** CSR pieces stacked along the leading dim (rows, or batches). */
+export function joinCsrRows(pieces: readonly CsrData[]): CsrData {
+  const rank3 = pieces[0].shape.length === 3;
+  const nnz = pieces.reduce((a, p) => a + p.colIndices.length, 0);
+  const lead = pieces.reduce((a, p) => a + p.shape[0], 0);
+  const colIndices = new Int32Array(nnz);
+  const values = emptyLike(pieces[0].values, nnz) as unknown as unknown[];
+  const pointers: number[] = [0];
+  const rowPointers: number[] = rank3 ? [] : [0];
+  let at = 0;
+  for (const p of pieces) {
+    colIndices.set(p.colIndices, at);
+    const src = p.values as unknown as unknown[];
+    for (let e = 0; e < src.length; e++) values[at + e] = src[e];
+    if (rank3) {
+      for (let b = 1; b < p.batchPointers.length; b++) pointers.push(at + p.batchPointers[b]);
+      rowPointers.push(...p.rowPointers);
+    } else for (let r = 1; r < p.rowPointers.length; r++) rowPointers.push(at + p.rowPointers[r]);
+    at += p.colIndices.length;
+  }
+  return {
+    ...pieces[0],
+    batchPointers: rank3 ? Int32Array.from(pointers) : Int32Array.of(0, nnz),
+    rowPointers: Int32Array.from(rowPointers),
+    colIndices,
+    values: values as unknown as Values,
+    shape: [lead, ...pieces[0].shape.slice(1)],
+  };
 }

@@ -1,9 +1,11 @@
-import type { DenseData, SparseData } from '@sparse/kernel-abi';
+import type { CsrData, DenseData, SparseData } from '@sparse/kernel-abi';
 import type { Args } from '../kernel.js';
 import {
+  csrRows,
   denseCols,
   denseGather,
   denseRows,
+  joinCsrRows,
   joinDenseCols,
   joinDenseRows,
   joinSparse,
@@ -35,7 +37,7 @@ export interface Tiling {
    * primary (cut where it has the primary's rank and leading dim, else whole); `entries`, a dense tensor with a row
    * per entry of the primary (a gradient of its values), cut to the piece's entries.
    */
-  args: Readonly<Record<string, 'rows' | 'rowsList' | 'denseRows' | 'denseCols' | 'broadcast' | 'entries'>>;
+  args: Readonly<Record<string, 'rows' | 'rowsList' | 'csrRows' | 'denseRows' | 'denseCols' | 'broadcast' | 'entries'>>;
   /**
    * How each output is put together: `sparse`, the pieces' entries end to end (rows: their leading index moved
    * back); `sparseBounds`, the same with the largest of each dim of the pieces' shapes (a bounding box);
@@ -43,7 +45,9 @@ export interface Tiling {
    * dim (cols: a matmul's output columns, cut as its `denseCols` argument's last dim or `denseRows` argument's
    * leading one); `entries`, a row per entry of the primary, each back where its entry was.
    */
-  outputs: Readonly<Record<string, 'sparse' | 'sparseBounds' | 'sparseList' | 'denseRows' | 'denseCols' | 'entries'>>;
+  outputs: Readonly<
+    Record<string, 'sparse' | 'sparseBounds' | 'sparseList' | 'csrRows' | 'denseRows' | 'denseCols' | 'entries'>
+  >;
 }
 
 /** One piece of a tiled call: its arguments, where its range starts, and which of the primary's entries it holds. */
@@ -54,7 +58,7 @@ export interface Piece {
 }
 
 const leadingDim = (x: unknown): number => {
-  const t = (Array.isArray(x) ? x[0] : x) as SparseData | DenseData | undefined;
+  const t = (Array.isArray(x) ? x[0] : x) as SparseData | DenseData | CsrData | undefined;
   return t?.shape.length ? t.shape[0] : 0;
 };
 
@@ -112,6 +116,7 @@ function rowsPiece(t: Tiling, args: Args, rows: number, r0: number, r1: number):
       if (name === t.primary) positions = cut.positions;
     } else if (role === 'rowsList') out[name] = (x as SparseData[]).map((s) => sparseRows(s, r0, r1).piece);
     else if (role === 'denseRows') out[name] = denseRows(x as DenseData, r0, r1);
+    else if (role === 'csrRows') out[name] = csrRows(x as CsrData, r0, r1);
     else if (role === 'broadcast')
       out[name] = cutsWith(x as DenseData, args[t.primary] as SparseData, rows) ? denseRows(x as DenseData, r0, r1) : x;
   }
@@ -151,6 +156,7 @@ export function join(t: Tiling, args: Args, pieces: readonly Piece[], outputs: r
       );
     else if (role === 'denseRows') whole[name] = joinDenseRows(parts as DenseData[]);
     else if (role === 'denseCols') whole[name] = joinDenseCols(parts as DenseData[]);
+    else if (role === 'csrRows') whole[name] = joinCsrRows(parts as CsrData[]);
     else
       whole[name] = scatterDenseRows(
         parts as DenseData[],
