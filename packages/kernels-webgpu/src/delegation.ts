@@ -13,7 +13,8 @@
  * flushed step can also come back as an exact 0 or a wrong small number, a float32 call runs on the GPU only where
  * a bound computed on the host shows that no step of it can take a subnormal value (kernel-abi's subnormal-bound.ts:
  * the family ops' expressions over their operands' magnitudes, the matmul's products and sums), so no result
- * differs from js beyond float32 rounding. A buffer past the device's `maxStorageBufferBindingSize` runs on the JS kernels.
+ * differs from js beyond float32 rounding. A call with a buffer past the binding limit is tiled into calls that fit
+ * (tiling/tiled.ts); one its op cannot cut runs on the JS kernels.
  * Ops with no WebGPU kernel yet run on the JS kernels whole (the generated kernel table's JS_DISPATCHED).
  */
 
