@@ -69,6 +69,22 @@ const CALLS: Record<string, (r: Rng) => Args> = {
   sparse_maximum: (r) => ({ sp_a: sparse(r, [ROWS, COLS], 500), sp_b: sparse(r, [ROWS, COLS], 500) }),
   sparse_reduce_sum: (r) => ({ sp_input: sparse(r, [ROWS, 6, COLS], 900), axis: [2], keepdims: false }),
   sparse_reduce_max_sparse: (r) => ({ sp_input: sparse(r, [ROWS, COLS], 700), axis: [-1], keepdims: true }),
+  'sparse_reduce_sum (over dim 0)': (r) => ({
+    sp_input: sparse(r, [ROWS, 6, COLS], 900),
+    axis: [0, 2],
+    keepdims: false,
+  }),
+  'sparse_reduce_min_sparse (over dim 0)': (r) => ({
+    sp_input: sparse(r, [6, ROWS, 8], 900),
+    axis: [0],
+    keepdims: true,
+  }),
+  'sparse_reduce_sum_grad (over dim 0)': (r) => ({
+    sp_input: sparse(r, [ROWS, COLS], 700),
+    axis: [0],
+    keepdims: true,
+    grad: dense(r, [1, COLS]),
+  }),
   sparse_reduce_sum_grad: (r) => ({
     sp_input: sparse(r, [ROWS, COLS], 700),
     axis: [1],
@@ -140,6 +156,12 @@ const CALLS: Record<string, (r: Rng) => Args> = {
     ...embeddingCall(r, 'embedding_weights', 'sparse_ids', 'sparse_weights', [50, 12]),
     default_id: 3,
   }),
+  sparse_bincount: (r) => {
+    const sp = sparse(r, [ROWS, COLS], 500, 'int32');
+    sp.values = sp.values.map(() => r.int(25));
+    const weights = { ...sp, values: Float32Array.from(sp.values, () => r.next()), dtype: 'float32' as const };
+    return { values: sp, weights, axis: -1, minlength: null, maxlength: null, binary_output: false };
+  },
   sparse_to_dense: (r) => {
     const sp = sparse(r, [ROWS, COLS], 300, 'float32', true);
     const n = sp.values.length;
@@ -150,6 +172,15 @@ const CALLS: Record<string, (r: Rng) => Args> = {
       default_value: 2,
       validate_indices: false,
     };
+  },
+  dense_to_csr_sparse_matrix: (r) => {
+    const d = dense(r, [ROWS, COLS]);
+    const at: number[] = [];
+    (d.data as Float32Array).forEach((v, i) => {
+      if (v > 40) at.push(Math.floor(i / COLS), i % COLS);
+    });
+    const indices: DenseData = { kind: 'dense', data: Int32Array.from(at), shape: [at.length / 2, 2], dtype: 'int32' };
+    return { dense_input: d, indices };
   },
   csr_sparse_matrix_to_dense: (r) => ({
     sparse_input: randomCsr(r, 1, ROWS, COLS, 0.2, false, 'float32', undefined, 0),
@@ -257,8 +288,8 @@ describe('a call past the binding limit runs in pieces that fit, as the whole ca
   }
 });
 
-it('a call its op cannot cut (a reduction over dim 0) runs on the JS kernels, saying why', async () => {
-  const args = { sp_input: sparse(rng(5), [ROWS, COLS], 700), axis: [0], keepdims: false };
+it('a call its op cannot cut (a reduction over every dim) runs on the JS kernels, saying why', async () => {
+  const args = { sp_input: sparse(rng(5), [ROWS, COLS], 700), axis: null, keepdims: false };
   const got = await run(small, 'sparse_reduce_sum', args);
   expect(got.reason).toBe(REASONS.bindingLimit(LIMIT));
   expect(comparable(got.outputs)).toEqual(comparable(jsKernels.sparse_reduce_sum(args as never) as unknown as Args));

@@ -1,8 +1,8 @@
-import type { DenseData, SparseData } from '@sparse/kernel-abi';
+import { bincountPlan, type DenseData, type SparseData } from '@sparse/kernel-abi';
 import { WEBGPU_FAMILIES, type WebGpuFamilySource } from '../generated/families.js';
 import { WEBGPU_GRADIENTS, type WebGpuGradient } from '../generated/gradients.js';
 import type { Args } from '../kernel.js';
-import { denseGather } from './slices.js';
+import { denseGather, denseRows, sparseRows } from './slices.js';
 import { cutsWith, type Tiling } from './tiling.js';
 
 /**
@@ -16,9 +16,17 @@ type Rule = (args: Args, limit: number) => Tiling | undefined;
 const isSparse = (x: unknown): x is SparseData => (x as SparseData | undefined)?.kind === 'sparse';
 const rankOf = (x: unknown) => (x as SparseData | DenseData).shape.length;
 const dim = (axis: number, rank: number) => (axis < 0 ? axis + rank : axis);
-/** Whether a reduction over `axes` (null: all) keeps dim 0. */
-const keepsDim0 = (axes: unknown, rank: number) =>
-  Array.isArray(axes) && rank > 1 && !axes.some((a) => dim(a as number, rank) === 0);
+/**
+ * A reduction over `axes` (null: all) cut along the first dim it keeps: that dim of the input (`axis`) and its
+ * place in the output (`outAxis`: less the reduced dims before it, unless kept), or undefined where it keeps none.
+ */
+function keptDim(axes: unknown, rank: number, keepdims: unknown): { axis: number; outAxis: number } | undefined {
+  if (!Array.isArray(axes)) return undefined;
+  const reduced = new Set(axes.map((a) => dim(a as number, rank)));
+  for (let d = 0; d < rank; d++)
+    if (!reduced.has(d)) return { axis: d, outAxis: keepdims ? d : d - [...reduced].filter((r) => r < d).length };
+  return undefined;
+}
 
 /** A sparse input whose leading dim is cut, the same outputs. */
 const rowsOf =
@@ -91,6 +99,28 @@ const embedding =
     return { by: 'rows', primary: ids, args: { [ids]: 'rows', [weights]: 'rows' }, outputs: { output: 'denseRows' } };
   };
 
+/** The rows of an [n × rank] index matrix whose first index is in [r0, r1), that index less r0, and where they were. */
+function indexRowsIn(
+  idx: DenseData,
+  n: number,
+  rank: number,
+  r0: number,
+  r1: number,
+): { cut: DenseData; at: number[] } {
+  const at: number[] = [];
+  for (let e = 0; e < n; e++) {
+    const row = Number(idx.data[e * rank]);
+    if (row >= r0 && row < r1) at.push(e);
+  }
+  const cut = denseGather({ ...idx, shape: [n, rank] }, at);
+  const words = cut.data as unknown as (number | bigint)[];
+  for (let k = 0; k < at.length; k++) {
+    const w = words[k * rank];
+    words[k * rank] = typeof w === 'bigint' ? w - BigInt(r0) : w - r0;
+  }
+  return { cut, at };
+}
+
 /** sparse_to_dense's entries whose first index is in [r0, r1), that index less r0, into an output of r1 - r0 rows. */
 function cutIndexRows(args: Args, r0: number, r1: number): Args {
   const shape = args.output_shape as number[];
@@ -98,18 +128,7 @@ function cutIndexRows(args: Args, r0: number, r1: number): Args {
   const values = args.sparse_values as DenseData;
   const rank = shape.length;
   const n = idx.shape.length === 0 ? 1 : idx.shape[0];
-  const at: number[] = [];
-  for (let e = 0; e < n; e++) {
-    const row = Number(idx.data[e * rank]);
-    if (row >= r0 && row < r1) at.push(e);
-  }
-  const asRows: DenseData = { ...idx, shape: [n, rank] };
-  const cut = denseGather(asRows, at);
-  const words = cut.data as unknown as (number | bigint)[];
-  for (let k = 0; k < at.length; k++) {
-    const w = words[k * rank];
-    words[k * rank] = typeof w === 'bigint' ? w - BigInt(r0) : w - r0;
-  }
+  const { cut, at } = indexRowsIn(idx, n, rank, r0, r1);
   return {
     ...args,
     sparse_indices: { ...cut, shape: rank === 1 && idx.shape.length === 1 ? [at.length] : [at.length, rank] },
@@ -118,12 +137,49 @@ function cutIndexRows(args: Args, r0: number, r1: number): Args {
   };
 }
 
+/** dense_to_csr_sparse_matrix's dense rows (or matrices) [r0, r1) and the indices among them. */
+function cutDenseToCsr(args: Args, r0: number, r1: number): Args {
+  const dense = args.dense_input as DenseData;
+  const idx = args.indices as DenseData;
+  const rank = dense.shape.length;
+  return { ...args, dense_input: denseRows(dense, r0, r1), indices: indexRowsIn(idx, idx.shape[0], rank, r0, r1).cut };
+}
+
 /** A CSR operand's leading dim (rows, or batches) cut, the same outputs. */
 const csrRowsOf =
   (input: string, outputs: Tiling['outputs']): Rule =>
   () => ({ by: 'rows', primary: input, args: { [input]: 'csrRows' }, outputs });
 
 const HAND_WRITTEN: Record<string, Rule> = {
+  // Counts by row: each piece's rows counted into the whole call's bins (its length fixed by min and max length).
+  sparse_bincount: (a): Tiling | undefined => {
+    const values = a.values as SparseData;
+    if (rankOf(values) !== 2 || dim(a.axis as number, 2) !== 1) return undefined;
+    const { shape } = bincountPlan(
+      values,
+      a.axis as number,
+      a.minlength as number | null,
+      a.maxlength as number | null,
+    );
+    const bins = shape[1];
+    return {
+      by: 'rows',
+      primary: 'values',
+      cut: (args, r0, r1) => {
+        const cut = sparseRows(args.values as SparseData, r0, r1);
+        const weights = args.weights as SparseData | null;
+        return {
+          ...args,
+          values: cut.piece,
+          weights: weights && sparseRows(weights, r0, r1).piece,
+          minlength: bins,
+          maxlength: bins,
+        };
+      },
+      args: {},
+      outputs: { output: 'sparse' },
+    };
+  },
   sparse_to_dense: (a) => {
     const shape = a.output_shape as number[];
     return shape.length
@@ -137,6 +193,13 @@ const HAND_WRITTEN: Record<string, Rule> = {
         }
       : undefined;
   },
+  dense_to_csr_sparse_matrix: () => ({
+    by: 'rows',
+    primary: 'dense_input',
+    cut: cutDenseToCsr,
+    args: {},
+    outputs: { output: 'csrRows' },
+  }),
   csr_sparse_matrix_to_dense: csrRowsOf('sparse_input', { output: 'denseRows' }),
   csr_sparse_matrix_to_sparse_tensor: csrRowsOf('sparse_matrix', { output: 'sparse' }),
   sparse_tensor_to_csr_sparse_matrix: rowsOf('sp_input', { output: 'csrRows' }),
@@ -249,15 +312,18 @@ function familyRule(src: WebGpuFamilySource): Rule | undefined {
       outputs: { [output]: 'sparse' },
     });
   if (src.family === 'reduce')
-    return (a) =>
-      keepsDim0(a[roles.axes!], rankOf(a[roles.sparse!]))
+    return (a) => {
+      const kept = keptDim(a[roles.axes!], rankOf(a[roles.sparse!]), a[roles.keepdims!]);
+      return kept
         ? {
             by: 'rows',
             primary: roles.sparse!,
+            ...kept,
             args: { [roles.sparse!]: 'rows' },
             outputs: { [output]: src.outputKind === 'dense' ? 'denseRows' : 'sparse' },
           }
         : undefined;
+    };
   // merge: two operands of one shape, either of which may be dense (then so is the result).
   return (a) => {
     const [x, y] = [a[roles.a!], a[roles.b!]];
@@ -300,16 +366,19 @@ function gradientRule(src: WebGpuGradient): Rule | undefined {
         : undefined;
   }
   if (src.family === 'reduce' && src.output === 'dense') {
-    const { sparse, axes } = src.roles as { sparse: string; axes: string };
-    return (a) =>
-      keepsDim0(a[axes], rankOf(a[sparse]))
+    const { sparse, axes, keepdims } = src.roles as { sparse: string; axes: string; keepdims: string };
+    return (a) => {
+      const kept = keptDim(a[axes], rankOf(a[sparse]), a[keepdims]);
+      return kept
         ? {
             by: 'rows',
             primary: sparse,
+            ...kept,
             args: { [sparse]: 'rows', grad: 'denseRows' },
             outputs: { [src.outputs.sparse]: 'entries' },
           }
         : undefined;
+    };
   }
   return undefined;
 }

@@ -55,10 +55,23 @@ export function sparseEntries(sp: SparseData, e0: number, e1: number): SparseDat
 /** Elements per leading index of a dense tensor. */
 const rowWidth = (d: DenseData) => d.shape.slice(1).reduce((a, b) => a * b, 1);
 
-/** Rows [r0, r1) of a dense tensor's leading dim. */
-export function denseRows(d: DenseData, r0: number, r1: number): DenseData {
-  const w = rowWidth(d);
-  return { ...d, data: d.data.slice(r0 * w, r1 * w) as Values, shape: [r1 - r0, ...d.shape.slice(1)] };
+/** The elements before and after dim `axis` of a shape: [outer, inner]. */
+const around = (shape: readonly number[], axis: number): [number, number] => [
+  shape.slice(0, axis).reduce((a, b) => a * b, 1),
+  shape.slice(axis + 1).reduce((a, b) => a * b, 1),
+];
+
+/** Indices [r0, r1) of a dense tensor's dim `axis` (its leading one unless said). */
+export function denseRows(d: DenseData, r0: number, r1: number, axis = 0): DenseData {
+  const [outer, inner] = around(d.shape, axis);
+  const dim = d.shape[axis];
+  const block = (r1 - r0) * inner;
+  const data = emptyLike(d.data, outer * block) as unknown as unknown[];
+  const src = d.data as unknown as unknown[];
+  for (let o = 0; o < outer; o++) for (let j = 0; j < block; j++) data[o * block + j] = src[(o * dim + r0) * inner + j];
+  const shape = d.shape.slice();
+  shape[axis] = r1 - r0;
+  return { ...d, data: data as unknown as Values, shape };
 }
 
 /** Columns [c0, c1) of a dense tensor's last dim. */
@@ -77,8 +90,13 @@ export function denseGather(d: DenseData, at: ArrayLike<number>): DenseData {
   return { ...d, data: gather(d.data, at, rowWidth(d)), shape: [at.length, ...d.shape.slice(1)] };
 }
 
-/** Sparse pieces end to end, each piece's leading index moved by its `offset`; the whole has `shape`. */
-export function joinSparse(pieces: readonly SparseData[], offsets: readonly number[], shape: number[]): SparseData {
+/** Sparse pieces end to end, each piece's index in dim `axis` moved by its `offset`; the whole has `shape`. */
+export function joinSparse(
+  pieces: readonly SparseData[],
+  offsets: readonly number[],
+  shape: number[],
+  axis = 0,
+): SparseData {
   const rank = shape.length;
   const n = pieces.reduce((a, p) => a + p.values.length, 0);
   const indices = new Float64Array(n * rank);
@@ -86,7 +104,7 @@ export function joinSparse(pieces: readonly SparseData[], offsets: readonly numb
   let at = 0;
   pieces.forEach((p, k) => {
     indices.set(p.indices, at * rank);
-    if (offsets[k]) for (let e = 0; e < p.values.length; e++) indices[(at + e) * rank] += offsets[k];
+    if (offsets[k]) for (let e = 0; e < p.values.length; e++) indices[(at + e) * rank + axis] += offsets[k];
     const src = p.values as unknown as unknown[];
     for (let e = 0; e < src.length; e++) values[at + e] = src[e];
     at += p.values.length;
@@ -94,18 +112,22 @@ export function joinSparse(pieces: readonly SparseData[], offsets: readonly numb
   return { ...pieces[0], indices, values: values as unknown as Values, shape };
 }
 
-/** Dense pieces stacked along the leading dim. */
-export function joinDenseRows(pieces: readonly DenseData[]): DenseData {
-  const rows = pieces.reduce((a, p) => a + p.shape[0], 0);
-  const n = pieces.reduce((a, p) => a + p.data.length, 0);
-  const data = emptyLike(pieces[0].data, n) as unknown as unknown[];
-  let at = 0;
+/** Dense pieces stacked along dim `axis` (the leading one unless said). */
+export function joinDenseRows(pieces: readonly DenseData[], axis = 0): DenseData {
+  const [outer, inner] = around(pieces[0].shape, axis);
+  const dim = pieces.reduce((a, p) => a + p.shape[axis], 0);
+  const data = emptyLike(pieces[0].data, outer * dim * inner) as unknown as unknown[];
+  let r0 = 0;
   for (const p of pieces) {
+    const block = p.shape[axis] * inner;
     const src = p.data as unknown as unknown[];
-    for (let e = 0; e < src.length; e++) data[at + e] = src[e];
-    at += src.length;
+    for (let o = 0; o < outer; o++)
+      for (let j = 0; j < block; j++) data[(o * dim + r0) * inner + j] = src[o * block + j];
+    r0 += p.shape[axis];
   }
-  return { ...pieces[0], data: data as unknown as Values, shape: [rows, ...pieces[0].shape.slice(1)] };
+  const shape = pieces[0].shape.slice();
+  shape[axis] = dim;
+  return { ...pieces[0], data: data as unknown as Values, shape };
 }
 
 /** Dense pieces side by side along the last dim. */

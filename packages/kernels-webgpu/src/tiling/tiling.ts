@@ -25,6 +25,8 @@ export interface Tiling {
   primary: string;
   /** rows: the dim of the primary (and its other `rows` arguments) whose range is cut; 0 unless said. */
   axis?: number;
+  /** rows: that dim's place in the outputs and the `denseRows` arguments (a reduction's kept dim); 0 unless said. */
+  outAxis?: number;
   /** rows: how many rows there are, where the primary's shape does not say (segment ids: the output's segments). */
   rows?: number;
   /** rows: a piece's arguments, where the roles cannot say how to cut them (the op's own rule). */
@@ -115,7 +117,7 @@ function rowsPiece(t: Tiling, args: Args, rows: number, r0: number, r1: number):
       out[name] = cut.piece;
       if (name === t.primary) positions = cut.positions;
     } else if (role === 'rowsList') out[name] = (x as SparseData[]).map((s) => sparseRows(s, r0, r1).piece);
-    else if (role === 'denseRows') out[name] = denseRows(x as DenseData, r0, r1);
+    else if (role === 'denseRows') out[name] = denseRows(x as DenseData, r0, r1, t.outAxis);
     else if (role === 'csrRows') out[name] = csrRows(x as CsrData, r0, r1);
     else if (role === 'broadcast')
       out[name] = cutsWith(x as DenseData, args[t.primary] as SparseData, rows) ? denseRows(x as DenseData, r0, r1) : x;
@@ -134,11 +136,17 @@ export function join(t: Tiling, args: Args, pieces: readonly Piece[], outputs: r
   const whole: Args = {};
   const primary = args[t.primary];
   const offsets = t.by === 'rows' ? pieces.map((p) => p.offset) : pieces.map(() => 0);
-  const shapeOf = (first: SparseData) =>
-    t.by === 'rows' ? [leadingDim(primary), ...first.shape.slice(1)] : first.shape.slice();
+  const axis = t.outAxis ?? 0;
+  const lengthOf = (x: unknown) => (t.axis ? (x as SparseData).shape[t.axis] : leadingDim(x));
+  const shapeOf = (first: SparseData) => {
+    const shape = first.shape.slice();
+    if (t.by === 'rows') shape[axis] = t.rows ?? lengthOf(primary);
+    return shape;
+  };
   for (const [name, role] of Object.entries(t.outputs)) {
     const parts = outputs.map((o) => o[name]);
-    if (role === 'sparse') whole[name] = joinSparse(parts as SparseData[], offsets, shapeOf(parts[0] as SparseData));
+    if (role === 'sparse')
+      whole[name] = joinSparse(parts as SparseData[], offsets, shapeOf(parts[0] as SparseData), axis);
     else if (role === 'sparseBounds') {
       const shapes = (parts as SparseData[]).map((p) => p.shape);
       whole[name] = joinSparse(
@@ -154,7 +162,7 @@ export function join(t: Tiling, args: Args, pieces: readonly Piece[], outputs: r
           shapeOf(first),
         ),
       );
-    else if (role === 'denseRows') whole[name] = joinDenseRows(parts as DenseData[]);
+    else if (role === 'denseRows') whole[name] = joinDenseRows(parts as DenseData[], axis);
     else if (role === 'denseCols') whole[name] = joinDenseCols(parts as DenseData[]);
     else if (role === 'csrRows') whole[name] = joinCsrRows(parts as CsrData[]);
     else
