@@ -25,7 +25,7 @@ export async function headlineRace(meta, work, tools, { rounds, log }) {
       notes.push(`${backend} backend unavailable: ${String(e.message).split('\n')[0]}`);
       continue;
     }
-    outputs[backend] = rt.run(OP_ID.spmm, runArgs).output.data;
+    outputs[backend] = rt.run(OP_ID.spmm, runArgs).output.dataSync();
     contenders.push({ name: `${backend}: whole call`, fn: () => rt.run(OP_ID.spmm, runArgs) });
     if (backend === 'wasm') {
       const { stages, notes: n2 } = await wasmStages(kargs);

@@ -43,7 +43,7 @@ export async function embeddingSection(ctx) {
     try {
       const { outputs, delegated: why } = rt.runWithReport('embedding_lookup_sparse', args);
       if (why) delegated[name] = why;
-      checksums[name] = absSum(outputs.output.data);
+      checksums[name] = absSum(outputs.output.dataSync());
     } catch (e) {
       results[name] = { error: String(e.message).split('\n')[0] };
       continue;

@@ -191,7 +191,7 @@ export async function otherOps(ctx) {
 /** Disposes every tensor an op returned (its outputs, a list of them for split). */
 function sizeOf(out) {
   if (out && typeof out.nnz === 'number') return out.nnz;
-  if (out && out.data) return out.data.length;
+  if (out && typeof out.size === 'number') return out.size;
   return undefined;
 }
 

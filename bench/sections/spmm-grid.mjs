@@ -35,7 +35,7 @@ export async function spmmGrid(ctx) {
     for (const { name, rt } of ours) {
       const args = { sp_a: a, b };
       try {
-        point.checksums[`sparse/${name}`] = absSum(rt.run('sparse_tensor_dense_matmul', args).output.data);
+        point.checksums[`sparse/${name}`] = absSum(rt.run('sparse_tensor_dense_matmul', args).output.dataSync());
       } catch (e) {
         point.results[`sparse/${name}`] = { error: String(e.message).split('\n')[0] };
         continue;

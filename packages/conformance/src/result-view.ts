@@ -75,10 +75,12 @@ function resultTensor(x: unknown): TensorView | undefined {
     };
     return view;
   }
-  if (isList(o.data) && isList(o.shape)) {
+  // A Tensor reads its values by dataSync(); plain data has `data`.
+  const data = typeof o.dataSync === 'function' ? (o.dataSync as () => unknown)() : o.data;
+  if (isList(data) && isList(o.shape)) {
     const view: DenseView = {
       kind: 'dense',
-      data: Array.from(o.data, (v) => normalizeResult(v, dtype)),
+      data: Array.from(data, (v) => normalizeResult(v, dtype)),
       shape: Array.from(o.shape, Number),
       dtype,
     };

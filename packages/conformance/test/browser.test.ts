@@ -60,7 +60,7 @@ const PAGE = `<!doctype html>
     for (let r = 0; r < 2000; r++) for (let k = 0; k < 20; k++) indices.push([r, (r * 37 + k * 101) % 2000]);
     const a = new SparseTensor(indices, new Float32Array(indices.length).map((_, i) => ((i * 7) % 13) - 6.5), [2000, 2000], 'float32');
     const b = tensor(new Float32Array(2000 * 32).map((_, i) => ((i * 5) % 11) / 4), 'float32', [2000, 32]);
-    const [x, y] = [threaded, one].map((rt) => Array.from(rt.sparse.tensorDenseMatmul(a, b).data));
+    const [x, y] = [threaded, one].map((rt) => Array.from(rt.sparse.tensorDenseMatmul(a, b).dataSync()));
     const sameProduct = x.length === 64000 && x.every((v, i) => Object.is(v, y[i]));
     report['wasm-threads'] = { ...onThreads, threads: threaded.threads, sameProduct };
     window.__report = report;

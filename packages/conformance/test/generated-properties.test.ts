@@ -117,7 +117,7 @@ async function offByOne(): Promise<CaseRuntime> {
 
 /** A copy of a result with its first value off by one (results are immutable: a wrong one is a new one). */
 function firstValueOffByOne(t: unknown): Tensor | SparseTensor {
-  const values = t instanceof Tensor ? t.data : (t as SparseTensor).values;
+  const values = t instanceof Tensor ? t.dataSync() : (t as SparseTensor).values;
   const numbers = values as unknown as (number | bigint)[];
   if (numbers.length > 0) numbers[0] = typeof numbers[0] === 'bigint' ? numbers[0] + 1n : numbers[0] + 1;
   return t instanceof Tensor ? new Tensor(values, t.shape, t.dtype) : (t as SparseTensor).withValues(values);

@@ -67,7 +67,7 @@ describe('toRuntimeValue', () => {
     }) as Tensor;
     expect(t).toBeInstanceOf(Tensor);
     expect([t.shape, t.dtype]).toEqual([[2, 2], 'float32']);
-    expect(Array.from(t.data as Float32Array)).toEqual([1, NaN, 3, 4]);
+    expect(Array.from(t.dataSync() as Float32Array)).toEqual([1, NaN, 3, 4]);
     const empty = toRuntimeValue({ dense: [], shape: [0, 3], dtype: 'int32' }) as Tensor;
     expect([empty.shape, empty.dtype]).toEqual([[0, 3], 'int32']);
     const scalar = toRuntimeValue({ dense: true, dtype: 'bool' }) as Tensor;

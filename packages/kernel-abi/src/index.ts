@@ -23,6 +23,7 @@ export {
 } from './values.js';
 export { exactRowMajorStrides, exactSizeOf, linearOffset, linearOffsets, rowMajorStrides, sizeOf } from './strides.js';
 export { indexText } from './index-text.js';
+export { isDeviceValues, type DeviceValues } from './device-values.js';
 export { reducedAxes } from './axes.js';
 export { lookupPlan, safeLookupPlan, type Combiner, type EmbeddingPlan } from './embedding-plan.js';
 export { compareIndexRows, isSortedRows } from './compare-indices.js';

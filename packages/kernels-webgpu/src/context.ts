@@ -49,6 +49,9 @@ export class WebGpuContext {
   private encoder: GPUCommandEncoder | undefined;
   private compiled = 0;
   private submitted = 0;
+  private readBack = 0;
+  /** Buffers that recorded work still uses: given back once it is submitted. */
+  private pending: GPUBuffer[] = [];
   /** The call in flight: calls run one after another (index.ts). */
   queue: Promise<unknown> = Promise.resolve();
   /** The largest buffer a kernel may bind, in bytes: the device's limit, or a lower one the backend was given. */
@@ -110,6 +113,9 @@ export class WebGpuContext {
   /** Drops what was recorded and not submitted: a call given up part way (tiled, or run elsewhere). */
   discardRecorded(): void {
     this.encoder = undefined;
+    const unused = this.pending;
+    this.pending = [];
+    this.release(...unused);
   }
 
   /** Records one compute pass; nothing runs until a read submits it. */
@@ -146,6 +152,7 @@ export class WebGpuContext {
       return dst;
     });
     this.submit();
+    this.readBack++;
     return Promise.all(
       staging.map(async (dst, k) => {
         await dst.mapAsync(GPUMapMode.READ);
@@ -163,6 +170,18 @@ export class WebGpuContext {
     this.device.queue.submit([this.encoder.finish()]);
     this.encoder = undefined;
     this.submitted++;
+    const done = this.pending;
+    this.pending = [];
+    this.release(...done);
+  }
+
+  /**
+   * Gives buffers back once what is recorded now is submitted: work left on the device (an op's result kept there)
+   * may not read a buffer that the next call's upload, which the queue runs first, overwrites.
+   */
+  releaseAfterSubmit(...buffers: (GPUBuffer | undefined)[]): void {
+    if (!this.encoder) this.release(...buffers);
+    else for (const b of buffers) if (b) this.pending.push(b);
   }
 
   /** Gives buffers back once the call has read what it needs: kept for reuse while the pool has room. */
@@ -188,6 +207,11 @@ export class WebGpuContext {
   /** How many command buffers have been submitted: one per kernel call that reads its result. */
   submissions(): number {
     return this.submitted;
+  }
+
+  /** How many round trips have read buffers back to the host. */
+  readbacks(): number {
+    return this.readBack;
   }
 
   destroy(): void {

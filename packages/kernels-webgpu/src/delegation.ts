@@ -33,6 +33,8 @@ export const REASONS = {
     `a buffer of this call passes this device's maxStorageBufferBindingSize (${limit} bytes): ran on the JS kernels`,
   outOfMemory: (message: string) => `the GPU ran out of memory (${message}): ran on the JS kernels`,
   notPorted: 'this op has no WebGPU kernel yet: ran on the JS kernels',
+  atOnce:
+    'called at once (rt.run, the typed API): this op has no webgpu kernel that leaves its result on the GPU, so it ran on the JS kernels (rt.sparseAsync runs it on the GPU)',
   notPortedCase: (what: string) => `${what} has no WebGPU kernel yet: ran on the JS kernels`,
   float32NotWgsl: (what: string) => `float32 ${what} is not what WGSL computes: ran on the JS kernels`,
   ties: "a group's maximum (or minimum) is held by more than one value: TensorFlow splits its gradient among them by a division WGSL does not round correctly, ran on the JS kernels",

@@ -8,6 +8,7 @@ import { familyKernels } from './families/index.js';
 import { HAND_WRITTEN, JS_DISPATCHED } from './generated/kernel-table.js';
 import type { Args, JsKernel, Kernel } from './kernel.js';
 import { tiled } from './tiling/tiled.js';
+import { atOnceKernels, type AtOnceKernel } from './resident/at-once.js';
 
 export { REASONS } from './delegation.js';
 export { WebGpuContext } from './context.js';
@@ -34,6 +35,16 @@ export interface WebGpuBackend {
   asynchronous: true;
   /** Every op by id. Each returns a promise: WebGPU reads results back asynchronously (`rt.runAsync`). */
   kernels: Record<string, Kernel>;
+  /**
+   * Every op by id, run at once (`rt.run`, the typed API): the family ops record their work on the GPU and leave
+   * their results there (read by `await t.data()`), taking the results of others as they are; the rest run on the
+   * JS kernels, saying so.
+   */
+  synchronousKernels: Record<string, AtOnceKernel>;
+  /** The ops whose synchronous kernels take values left on the GPU. */
+  deviceOps: ReadonlySet<string>;
+  /** How many round trips have read buffers back: none while a chain of at-once calls runs. */
+  readbacks(): number;
   readonly device: GPUDevice;
   /** The adapter the device is on, in words (its vendor, architecture and description). */
   readonly adapter: string;
@@ -67,10 +78,18 @@ export async function createWebGpuBackend(options: WebGpuBackendOptions = {}): P
     delegate: (_op, js) => async (args) => delegate(js as JsKernel, args, REASONS.notPorted),
     wrap: (kernel, js, op) => serialized(ctx, tiled(ctx, op, kernel, js as JsKernel), js as JsKernel),
   });
+  const js = jsKernels as unknown as Record<string, JsKernel>;
+  const atOnce = atOnceKernels(ctx, js);
+  const synchronousKernels: Record<string, AtOnceKernel> = {};
+  for (const [op, kernel] of Object.entries(js))
+    synchronousKernels[op] = atOnce[op] ?? ((args) => delegate(kernel, args, REASONS.atOnce));
   return {
     name: 'webgpu',
     asynchronous: true,
     kernels,
+    synchronousKernels,
+    deviceOps: new Set(Object.keys(atOnce)),
+    readbacks: () => ctx.readbacks(),
     device,
     adapter: describeAdapter(device),
     pipelinesCompiled: () => ctx.pipelinesCompiled(),
@@ -93,6 +112,8 @@ function describeAdapter(device: GPUDevice): string {
 function serialized(ctx: WebGpuContext, kernel: Kernel, js: JsKernel): Kernel {
   return (args: Args) => {
     const run = ctx.queue.then(async (): Promise<KernelResult<Args>> => {
+      // Work recorded by calls that ran at once goes first: this call may give up on what it records (tiling).
+      ctx.submit();
       ctx.device.pushErrorScope('out-of-memory');
       ctx.device.pushErrorScope('validation');
       let result: KernelResult<Args> | undefined;

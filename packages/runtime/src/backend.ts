@@ -16,6 +16,13 @@ export interface Backend {
    * to use `rt.runAsync` or `rt.sparseAsync`.
    */
   asynchronous?: boolean;
+  /**
+   * An asynchronous backend's kernels that run at once, for `rt.run` and the typed API (the webgpu backend records
+   * the work on its device and leaves the results there, as values read back by `await t.data()`).
+   */
+  synchronousKernels?: { readonly [op in keyof KernelTable]?: BackendKernel };
+  /** The ops whose synchronous kernels take values that live on the backend's device (the results of others). */
+  deviceOps?: ReadonlySet<string>;
   /** The threads its calls may run on now, if more than one (read at each use: threads that fail leave one). */
   threads?: number;
   /**

@@ -6,6 +6,8 @@ import {
   pooledBytes,
   type KernelResult,
   type WideSparseData,
+  isDeviceValues,
+  type DeviceValues,
 } from '@sparse/kernel-abi';
 import { WIDE_KERNELS } from '@sparse/kernels-js';
 import { isAllocationFailure } from './allocation-failure.js';
@@ -171,13 +173,16 @@ export class Runtime {
    * the conformance report shows such a result as `delegated`, not `passed`.
    */
   runWithReport(opId: string, args: Record<string, unknown>): Reported {
-    const call = this.call(opId, args);
-    if ('outputs' in call) return call;
+    // A backend whose kernels return promises may have kernels that run at once (webgpu: the work recorded on its
+    // device, the results left there until read).
+    const atOnce = this.asynchronous ? this.#backend.synchronousKernels : undefined;
     const asyncError = () =>
       new UnimplementedError(
         `${opId}: the ${this.backend} backend reads its results back asynchronously: use await rt.runAsync('${opId}', args), or the same op on rt.sparseAsync`,
       );
-    if (this.asynchronous) throw asyncError();
+    if (this.asynchronous && !(atOnce && Object.hasOwn(atOnce, opId))) throw asyncError();
+    const call = this.call(opId, args, atOnce);
+    if ('outputs' in call) return call;
     const out = call.start();
     if (isPromise(out)) {
       out.catch(() => undefined);
@@ -186,8 +191,9 @@ export class Runtime {
     return call.finish(out);
   }
 
-  /** `runWithReport`, returning a promise (`runAsync`). */
+  /** `runWithReport`, returning a promise (`runAsync`). Arguments whose values live on a device are read first. */
   async runWithReportAsync(opId: string, args: Record<string, unknown>): Promise<Reported> {
+    await readDeviceTensors(Object.values(args));
     const call = this.call(opId, args);
     if ('outputs' in call) return call;
     return call.finish(await call.start());
@@ -199,12 +205,14 @@ export class Runtime {
   private call(
     opId: string,
     args: Record<string, unknown>,
+    table?: Backend['synchronousKernels'],
   ): Reported | { start(): KernelOutcome | Promise<KernelOutcome>; finish(out: KernelOutcome): Reported } {
     if (!Object.hasOwn(OPS, opId)) throw new UnimplementedError(`unknown op '${opId}'`);
     const op = OPS[opId];
-    const kernel = this.kernelOf(opId);
+    const kernel = table ? (table[opId as keyof typeof table] as ReturnType<Runtime['kernelOf']>) : this.kernelOf(opId);
     if (!kernel) throw new UnimplementedError(`${opId} has no kernel on the ${this.backend} backend`);
     const bound = bindArgs(op, args);
+    this.checkDeviceValues(opId, bound.values);
     const wide = wideCallOf(op, bound);
     if (wide?.exact) return { outputs: this.runExact(op, { ...bound, values: wide.values }) };
     const call = wide ? { ...bound, values: wide.values } : bound;
@@ -236,6 +244,21 @@ export class Runtime {
         }
       },
     };
+  }
+
+  // Values that live on a device reach only that device's kernels that take them (the webgpu backend's at-once
+  // kernels of the ops it lists); anywhere else the call says to read them first.
+  private checkDeviceValues(opId: string, values: Record<string, unknown>): void {
+    for (const [name, held] of deviceValuesIn(values)) {
+      if (held.backend !== this.backend)
+        throw new InvalidArgumentError(
+          `${opId}: ${name} holds values that live on the ${held.backend} device, not on this runtime's ${this.backend} backend: read them first (await t.data())`,
+        );
+      if (!this.#backend.deviceOps?.has(opId))
+        throw new InvalidArgumentError(
+          `${opId}: ${name} holds values that live on the ${held.backend} device, and ${opId} has no kernel there that takes them at once: run it with rt.runAsync (or the same op on rt.sparseAsync), which reads them, or read them first (await t.data())`,
+        );
+    }
   }
 
   // Every index of the sparse arguments within its dense shape, unless a tensor is known to be (wide data is
@@ -272,6 +295,29 @@ function kernelFailure(opId: string, e: unknown): unknown {
   if (isAllocationFailure(e))
     return new InvalidArgumentError(`${opId}: the result does not fit in memory (${e.message})`);
   return e;
+}
+
+/** The arguments (by name) whose values live on a device: a tensor's, or one in a list of them. */
+function deviceValuesIn(values: Record<string, unknown>): [string, DeviceValues][] {
+  const found: [string, DeviceValues][] = [];
+  const visit = (name: string, x: unknown) => {
+    if (Array.isArray(x)) x.forEach((item, i) => visit(`${name}[${i}]`, item));
+    else if (typeof x === 'object' && x !== null) {
+      const d = x as { kind?: string; values?: unknown; data?: unknown };
+      const held = d.kind === 'dense' ? d.data : d.kind === 'sparse' || d.kind === 'csr' ? d.values : undefined;
+      if (isDeviceValues(held)) found.push([name, held]);
+    }
+  };
+  for (const [name, x] of Object.entries(values)) visit(name, x);
+  return found;
+}
+
+/** Reads into host memory the tensors among `args` (and in lists among them) whose values live on a device. */
+async function readDeviceTensors(args: readonly unknown[]): Promise<void> {
+  for (const x of args) {
+    if (Array.isArray(x)) await readDeviceTensors(x);
+    else if ((x instanceof SparseTensor || x instanceof Tensor) && x.isOnDevice) await x.data();
+  }
 }
 
 /** A new runtime on the named backend (`js`, the default, needs no setup), warmed up (warm-up.ts). */

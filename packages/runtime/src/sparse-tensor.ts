@@ -9,7 +9,7 @@ import type { TypedArray } from './list-input.js';
 import { isPlainObject } from './plain-object.js';
 import { asList, checkDType, readSparseParts, readValues, type PartName } from './sparse-input.js';
 import { adoptStorage, disposeStorage } from './tensor-storage.js';
-import { markImmutable } from '@sparse/kernel-abi';
+import { isDeviceValues, markImmutable } from '@sparse/kernel-abi';
 
 /**
  * The plain-data form of a SparseTensor (TensorFlow's SparseTensorValue), as JSON can hold it: int64 values, dims and
@@ -122,9 +122,36 @@ export class SparseTensor {
     return toWideSparse(this.#live('exactIndexData')).indices.slice();
   }
 
-  /** The values, in the dtype's storage (a typed array; an array of strings for string). A copy: read it once. */
+  /**
+   * The values, in the dtype's storage (a typed array; an array of strings for string). A copy: read it once. Values
+   * held on a device (an op's result on the webgpu backend) are not in host memory until read: `await st.data()`.
+   */
   get values(): Values {
-    return this.#live('values').values.slice() as Values;
+    return this.#host('values').values.slice() as Values;
+  }
+
+  /**
+   * The values, read back where they live on a device (the webgpu backend): as TensorFlow.js's `await t.data()`, on
+   * every backend. A copy.
+   */
+  async data(): Promise<Values> {
+    const d = this.#live('data');
+    if (isDeviceValues(d.values)) {
+      const values = await d.values.read();
+      if (this.#data === d) this.#data = { ...d, values } as SparseData | WideSparseData;
+    }
+    return this.#host('data').values.slice() as Values;
+  }
+
+  /** Its plain-data form (`toJSON()`), read back where its values live on a device: as TensorFlow.js's `await t.array()`. */
+  async array(): Promise<SparseTensorValue> {
+    await this.data();
+    return this.toJSON();
+  }
+
+  /** Whether its values live on a device (an op's result on the webgpu backend), not yet read into host memory. */
+  get isOnDevice(): boolean {
+    return isDeviceValues(this.#data.values);
   }
 
   /** The dense shape, frozen. */
@@ -199,7 +226,8 @@ export class SparseTensor {
     if (!buffers) return;
     this.#buffers = undefined;
     const d = this.#data;
-    disposeStorage([d.indices, d.values], buffers);
+    if (isDeviceValues(d.values)) d.values.release();
+    disposeStorage(isDeviceValues(d.values) ? [d.indices] : [d.indices, d.values], buffers);
     // The arrays go: nothing may read them now that they can be reused. The shape and dtype stay readable.
     this.#data = { ...d, indices: DISPOSED_INDICES, values: DISPOSED_VALUES } as SparseData;
   }
@@ -217,6 +245,16 @@ export class SparseTensor {
       );
     }
     return this.#data;
+  }
+
+  // The data in host memory: a tensor whose values live on a device must be read first.
+  #host(what: string): SparseData | WideSparseData {
+    const d = this.#live(what);
+    if (isDeviceValues(d.values))
+      throw new InvalidArgumentError(
+        `SparseTensor.${what}: its values live on the ${d.values.backend} device (an op's result there): read them with await st.data() or await st.array() first`,
+      );
+    return d;
   }
 
   /** A SparseTensor with the same indices and shape and new values (of any dtype, as TensorFlow's `with_values`). */
@@ -249,13 +287,13 @@ export class SparseTensor {
 
   /** The plain data kernels take, as copies (the exact form for a dense shape with a dim past 2^53 - 1). */
   toData(): SparseData | WideSparseData {
-    const d = this.#live('toData');
+    const d = this.#host('toData');
     return { ...d, indices: d.indices.slice(), values: d.values.slice(), shape: d.shape.slice() } as
       SparseData | WideSparseData;
   }
 
   toJSON(): SparseTensorValue {
-    this.#live('toJSON');
+    this.#host('toJSON');
     const { nnz } = this;
     const values = new Array<number | string | boolean>(nnz);
     for (let i = 0; i < nnz; i++) {
@@ -276,6 +314,8 @@ export class SparseTensor {
       return `SparseTensor(disposed, dense_shape=${shapeText(this.#data.shape)}, dtype=${this.#data.dtype})`;
     const { nnz } = this;
     const { shape, values } = this.#data;
+    if (isDeviceValues(values))
+      return `SparseTensor(values on the ${values.backend} device, nnz=${nnz}, dense_shape=${shapeText(shape)}, dtype=${this.#data.dtype})`;
     const shown = Math.min(nnz, 20);
     const rows = this.#rows((x) => x, shown);
     const vals = Array.from({ length: shown }, (_, i) => getValue(values, i));

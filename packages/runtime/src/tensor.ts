@@ -1,4 +1,4 @@
-import { markImmutable, type DenseData } from '@sparse/kernel-abi';
+import { isDeviceValues, markImmutable, type DenseData, type DeviceValues } from '@sparse/kernel-abi';
 import { dtypeOfStorage, describe, getValue, isDType, toValues, type DType, type Values } from './dtype.js';
 import { InvalidArgumentError } from './errors.js';
 import { sizeOf } from '@sparse/kernel-abi';
@@ -38,7 +38,8 @@ export let denseDataOf: (t: Tensor) => DenseData;
  * is frozen and `data` is a copy, so what was checked stays true.
  */
 export class Tensor {
-  #data: Values;
+  // Host memory, or values that live on a device until read (an op's result on the webgpu backend).
+  #data: Values | DeviceValues;
   // Its large buffers (tensor-storage.ts); undefined once disposed.
   #buffers: ArrayBufferLike[] | undefined;
   readonly #size: number;
@@ -59,7 +60,8 @@ export class Tensor {
         markImmutable(data as object);
         t.#marked = true;
       }
-      return { kind: 'dense', data, shape: t.#shape.slice(), dtype: t.#dtype };
+      // Values on a device reach only that device's kernels (the runtime sees to it): typed as host values here.
+      return { kind: 'dense', data: data as Values, shape: t.#shape.slice(), dtype: t.#dtype };
     };
   }
 
@@ -71,7 +73,8 @@ export class Tensor {
     adopting = adoptingOwned = false;
     if (!isDType(dtype)) throw new TypeError(`Tensor: unknown dtype ${describe(dtype)}`);
     const storage = dtypeOfStorage(data);
-    if (dtype === 'string' ? !Array.isArray(data) : storage !== dtype) {
+    const onDevice = !copy && isDeviceValues(data) && data.dtype === dtype;
+    if (!onDevice && (dtype === 'string' ? !Array.isArray(data) : storage !== dtype)) {
       throw new TypeError(`Tensor: ${describe(data)} is not the storage of ${dtype}`);
     }
     const checkedShape = toShape(shape, 'Tensor: shape');
@@ -85,13 +88,35 @@ export class Tensor {
     this.#shape = checkedShape;
     this.#dtype = dtype;
     this.#size = this.#data.length;
-    this.#buffers = adoptStorage(this.#data);
+    this.#buffers = onDevice ? [] : adoptStorage(this.#data as Values);
     Object.freeze(this);
   }
 
-  /** The values, row-major, in the dtype's storage. A copy: read it once. */
-  get data(): Values {
-    return this.#live('data').slice() as Values;
+  /**
+   * The values, row-major, in the dtype's storage, read back where they live on a device (the webgpu backend):
+   * as TensorFlow.js's `await t.data()`, on every backend. A copy.
+   */
+  async data(): Promise<Values> {
+    const data = this.#live('data');
+    if (isDeviceValues(data)) {
+      const read = await data.read();
+      if (this.#data === data) this.#data = read;
+    }
+    return this.#host('data').slice() as Values;
+  }
+
+  /**
+   * The values, row-major, in the dtype's storage, at once. A copy. Values held on a device (an op's result on the
+   * webgpu backend) are not in host memory until read: `await t.data()`.
+   */
+  dataSync(): Values {
+    return this.#host('dataSync').slice() as Values;
+  }
+
+  /** The nested arrays of the values, read back where they live on a device: as TensorFlow.js's `await t.array()`. */
+  async array(): Promise<unknown> {
+    await this.data();
+    return this.toArray();
   }
 
   /**
@@ -104,7 +129,8 @@ export class Tensor {
     const buffers = this.#buffers;
     if (!buffers) return;
     this.#buffers = undefined;
-    disposeStorage([this.#data], buffers);
+    if (isDeviceValues(this.#data)) this.#data.release();
+    else disposeStorage([this.#data], buffers);
     this.#data = DISPOSED;
   }
 
@@ -114,13 +140,28 @@ export class Tensor {
   }
 
   // The data, unless the tensor was disposed.
-  #live(what: string): Values {
+  #live(what: string): Values | DeviceValues {
     if (!this.#buffers) {
       throw new InvalidArgumentError(
         `Tensor.${what}: the tensor was disposed (dispose() gave its memory back), so it holds no data`,
       );
     }
     return this.#data;
+  }
+
+  // The data in host memory: a tensor whose values live on a device must be read first.
+  #host(what: string): Values {
+    const data = this.#live(what);
+    if (isDeviceValues(data))
+      throw new InvalidArgumentError(
+        `Tensor.${what}: its values live on the ${data.backend} device (an op's result there): read them with await t.data() or await t.array() first`,
+      );
+    return data;
+  }
+
+  /** Whether its values live on a device (an op's result on the webgpu backend), not yet read into host memory. */
+  get isOnDevice(): boolean {
+    return isDeviceValues(this.#data);
   }
 
   /** The shape, frozen. */
@@ -143,7 +184,7 @@ export class Tensor {
 
   /** The nested arrays of the values (int64 as bigint, bool as boolean); a scalar for rank 0. */
   toArray(): unknown {
-    const data = this.#live('toArray');
+    const data = this.#host('toArray');
     const shape = this.#shape;
     let pos = 0;
     const build = (d: number): unknown => {
@@ -157,12 +198,14 @@ export class Tensor {
 
   toString(): string {
     if (!this.#buffers) return `Tensor(disposed, shape=${shapeText(this.#shape)}, dtype=${this.#dtype})`;
+    if (isDeviceValues(this.#data))
+      return `Tensor(on the ${this.#data.backend} device, shape=${shapeText(this.#shape)}, dtype=${this.#dtype})`;
     return `Tensor(${formatNested(this.toArray())}, shape=${shapeText(this.#shape)}, dtype=${this.#dtype})`;
   }
 
   /** The plain data a kernel takes, as copies. */
   toData(): DenseData {
-    return { kind: 'dense', data: this.data, shape: this.#shape.slice(), dtype: this.#dtype };
+    return { kind: 'dense', data: this.dataSync(), shape: this.#shape.slice(), dtype: this.#dtype };
   }
 }
 

@@ -134,5 +134,5 @@ const isScalar = (d: unknown): boolean => d !== null && typeof d !== 'object';
 
 /** A float Tensor in the other float dtype. */
 function castTensor(t: Tensor, dtype: DType): Tensor {
-  return new Tensor(toValues(t.data, dtype, 'vjp'), t.shape, dtype);
+  return new Tensor(toValues(t.dataSync(), dtype, 'vjp'), t.shape, dtype);
 }

@@ -94,7 +94,7 @@ const mm = (x: number[][], y: number[][]) =>
 /** The flat values of the op's one output: a CsrMatrix's or SparseTensor's stored values, a Tensor's data. */
 function outputValues(rt: Runtime, op: string, args: Args): number[] {
   const out = Object.values(rt.run(op, args))[0] as Tensor | SparseTensor | CsrMatrix;
-  return Array.from((out instanceof Tensor ? out.data : out.values) as Float64Array);
+  return Array.from((out instanceof Tensor ? out.dataSync() : out.values) as Float64Array);
 }
 
 /**
@@ -136,7 +136,10 @@ afterAll(() => {
 
 const grads = (rt: Runtime, op: string, args: Args, upstream: Tensor) =>
   Object.fromEntries(
-    Object.entries(rt.vjp(op, args, upstream)).map(([k, v]) => [k, v ? Array.from(v.data as Float64Array) : null]),
+    Object.entries(rt.vjp(op, args, upstream)).map(([k, v]) => [
+      k,
+      v ? Array.from(v.dataSync() as Float64Array) : null,
+    ]),
   );
 
 describe.each(BACKENDS)('sparse_matrix_mat_mul gradient on %s', (backend) => {

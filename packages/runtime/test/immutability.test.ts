@@ -84,7 +84,7 @@ describe('Tensor', () => {
     expect(() => ((t.shape as number[])[0] = 4)).toThrow(TypeError);
     expect(() => ((t as { data: unknown }).data = new Float32Array(4))).toThrow(TypeError);
     expect(() => ((t as { dtype: string }).dtype = 'int32')).toThrow(TypeError);
-    t.data[0] = 100;
+    t.dataSync()[0] = 100;
     t.toData().data[1] = 100;
     expect(t.toArray()).toEqual([
       [1, 2],

@@ -29,7 +29,7 @@ describe('nested lists', () => {
     ]);
     expect(floats.dtype).toBe('float32');
     expect(floats.shape).toEqual([2, 3]);
-    expect(floats.data).toEqual(Float32Array.from([0.1, 2.5, -3, 4, 5e-40, 1e39]));
+    expect(floats.dataSync()).toEqual(Float32Array.from([0.1, 2.5, -3, 4, 5e-40, 1e39]));
 
     const grid = Array.from({ length: 2 }, (_, i) =>
       Array.from({ length: 3 }, (_, j) => Array.from({ length: 4 }, (_, k) => 100 * i + 10 * j + k - 50)),
@@ -37,7 +37,7 @@ describe('nested lists', () => {
     const ints = tensor(grid);
     expect(ints.dtype).toBe('int32');
     expect(ints.shape).toEqual([2, 3, 4]);
-    expect(ints.data).toEqual(Int32Array.from(grid.flat(2)));
+    expect(ints.dataSync()).toEqual(Int32Array.from(grid.flat(2)));
 
     // A wide int or a bigint in a later row makes every row int64.
     const wide = tensor([
@@ -45,7 +45,7 @@ describe('nested lists', () => {
       [3n, 2 ** 40],
     ]);
     expect(wide.dtype).toBe('int64');
-    expect(wide.data).toEqual(BigInt64Array.from([1n, -4n, 3n, 2n ** 40n]));
+    expect(wide.dataSync()).toEqual(BigInt64Array.from([1n, -4n, 3n, 2n ** 40n]));
     // A float in the last row makes every row float32.
     expect(
       tensor([
@@ -54,12 +54,12 @@ describe('nested lists', () => {
       ]).dtype,
     ).toBe('float32');
 
-    expect(tensor([[true], [false]]).data).toEqual(Uint8Array.from([1, 0]));
+    expect(tensor([[true], [false]]).dataSync()).toEqual(Uint8Array.from([1, 0]));
     const strings = tensor([
       ['a', 'b'],
       ['c', 'd'],
     ]);
-    expect([strings.dtype, strings.data]).toEqual(['string', ['a', 'b', 'c', 'd']]);
+    expect([strings.dtype, strings.dataSync()]).toEqual(['string', ['a', 'b', 'c', 'd']]);
 
     expect(
       tensor(
@@ -68,7 +68,7 @@ describe('nested lists', () => {
           [3, 4],
         ],
         'float64',
-      ).data,
+      ).dataSync(),
     ).toEqual(Float64Array.from([1, 2, 3, 4]));
     expect(
       tensor(
@@ -77,10 +77,10 @@ describe('nested lists', () => {
           [3n, -4],
         ],
         'int64',
-      ).data,
+      ).dataSync(),
     ).toEqual(BigInt64Array.from([1n, 2n, 3n, -4n]));
     expect(tensor([[], [], []]).shape).toEqual([3, 0]);
-    expect(tensor(7).data).toEqual(Int32Array.from([7]));
+    expect(tensor(7).dataSync()).toEqual(Int32Array.from([7]));
     expect(tensor([[1, 2, 3, 4, 5, 6]], 'float32', [3, 2]).toArray()).toEqual([
       [1, 2],
       [3, 4],
@@ -94,8 +94,8 @@ describe('nested lists', () => {
     );
     const t = tensor(rows);
     expect([t.dtype, t.shape]).toEqual(['float32', [7, 1000]]);
-    expect(t.data).toEqual(Float32Array.from(rows.flat()));
-    expect(tensor(rows, 'float64').data).toEqual(Float64Array.from(rows.flat()));
+    expect(t.dataSync()).toEqual(Float32Array.from(rows.flat()));
+    expect(tensor(rows, 'float64').dataSync()).toEqual(Float64Array.from(rows.flat()));
   });
 
   it('refuse a value that is not one at its position, naming the argument', async () => {

@@ -95,7 +95,7 @@ interface Case {
 function forward(rt: Runtime, c: Case, values: number[], dtype: DType): { data: number[]; shape: number[] } {
   const out = rt.run(c.op, c.call(values, dtype)).output as SparseTensor | Tensor;
   if (out instanceof SparseTensor) return { data: Array.from(out.values as Float64Array), shape: [out.nnz] };
-  return { data: Array.from(out.data as Float64Array), shape: [...out.shape] };
+  return { data: Array.from(out.dataSync() as Float64Array), shape: [...out.shape] };
 }
 
 function checkCase(rt: Runtime, rnd: Rnd, c: Case): void {
@@ -114,7 +114,7 @@ function checkCase(rt: Runtime, rnd: Rnd, c: Case): void {
   for (const dtype of ['float64', 'float32'] as const) {
     const g = rt.vjp(c.op, c.call(c.values, dtype), new Tensor(store(dtype, w), shape, dtype))[c.arg]!;
     expect(g.dtype).toBe(dtype);
-    const got = Array.from(g.data as Float64Array);
+    const got = Array.from(g.dataSync() as Float64Array);
     close(got, formula, 0, `${c.op} ${dtype} vs formula`);
     if (dtype === 'float64') close(got, fd, 1e-12, `${c.op} vs finite differences`);
   }

@@ -73,7 +73,7 @@ describe('a disposed tensor', () => {
     t.dispose();
     expect([t.shape, t.dtype, t.size, t.isDisposed]).toEqual([[3], 'float32', 3, true]);
     expect(String(t)).toBe('Tensor(disposed, shape=[3], dtype=float32)');
-    expect(errorOf(() => t.data).message).toMatch(/^Tensor\.data: the tensor was disposed/);
+    expect(errorOf(() => t.dataSync()).message).toMatch(/^Tensor\.dataSync: the tensor was disposed/);
     expect(errorOf(() => t.toArray()).message).toMatch(/^Tensor\.toArray: the tensor was disposed/);
     const st = new SparseTensor([[0]], [2], [3], 'float32');
     expect(errorOf(() => sparse.denseCwiseMul(st, t)).message).toBe(
@@ -87,7 +87,7 @@ describe('a disposed tensor', () => {
     const indices = a.indexData;
     a.dispose();
     expect(b.indexData).toEqual(indices);
-    expect(Array.from(sparse.reduceSum(b).data as Float32Array)).toEqual([2 * a.nnz]);
+    expect(Array.from(sparse.reduceSum(b).dataSync() as Float32Array)).toEqual([2 * a.nnz]);
     // The next results of that size do not take b's indices for theirs.
     const c = matrix(300, 300, 60, 7);
     for (let i = 0; i < 3; i++) sparse.reorder(c).dispose();
@@ -101,12 +101,12 @@ describe('the memory a runtime holds between calls', async () => {
   it('keeps a tensor prepared on wasm, and dispose() gives it back', async () => {
     const rt = await createRuntime({ backend: 'wasm' });
     const a = matrix(2000, 600, 20);
-    const want = js.sparse.reduceSum(a, { axis: 1 }).data;
+    const want = js.sparse.reduceSum(a, { axis: 1 }).dataSync();
     expect(rt.memory().residentBytes).toBe(0);
-    expect(rt.sparse.reduceSum(a, { axis: 1 }).data).toEqual(want);
+    expect(rt.sparse.reduceSum(a, { axis: 1 }).dataSync()).toEqual(want);
     const kept = rt.memory().residentBytes;
     expect(kept).toBeGreaterThanOrEqual(a.nnz * 12); // i32 indices and float32 values
-    expect(rt.sparse.reduceSum(a, { axis: 1 }).data).toEqual(want);
+    expect(rt.sparse.reduceSum(a, { axis: 1 }).dataSync()).toEqual(want);
     expect(rt.memory().residentBytes).toBe(kept);
     a.dispose();
     expect(rt.memory().residentBytes).toBe(0);
@@ -126,14 +126,14 @@ describe('the memory a runtime holds between calls', async () => {
       [2, 2],
       'int32',
     );
-    const want = js.sparse.embeddingLookupSparse(data, ids, null).data;
+    const want = js.sparse.embeddingLookupSparse(data, ids, null).dataSync();
     // A typed array is the caller's, who may change it: copied in for each call, never kept.
-    expect(rt.sparse.embeddingLookupSparse(data, ids, null).data).toEqual(want);
+    expect(rt.sparse.embeddingLookupSparse(data, ids, null).dataSync()).toEqual(want);
     expect(rt.memory().residentBytes).toBe(0);
     const table = tensor(data);
-    expect(rt.sparse.embeddingLookupSparse(table, ids, null).data).toEqual(want);
+    expect(rt.sparse.embeddingLookupSparse(table, ids, null).dataSync()).toEqual(want);
     expect(rt.memory().residentBytes).toBe(data.byteLength);
-    expect(rt.sparse.embeddingLookupSparse(table, ids, null, { combiner: 'sum' }).data).not.toEqual(want);
+    expect(rt.sparse.embeddingLookupSparse(table, ids, null, { combiner: 'sum' }).dataSync()).not.toEqual(want);
     expect(rt.memory().residentBytes).toBe(data.byteLength);
     table.dispose();
     expect(rt.memory().residentBytes).toBe(0);
@@ -160,7 +160,7 @@ describe('the memory a runtime holds between calls', async () => {
     expect(rt.memory().residentBytes).toBeGreaterThan(100_000);
     const dense = rt.sparse.tensorToDense(a);
     expect(rt.memory().residentBytes).toBeLessThanOrEqual(maxBytes - need);
-    expect(same(dense.data, js.sparse.tensorToDense(a).data)).toBe(true);
+    expect(same(dense.dataSync(), js.sparse.tensorToDense(a).dataSync())).toBe(true);
     // Small calls keep it again.
     rt.sparse.reduceSum(a, { axis: 1 });
     expect(rt.memory().residentBytes).toBeGreaterThan(100_000);
@@ -178,7 +178,7 @@ describe('the memory a runtime holds between calls', async () => {
       // Its buffer, with x's values still in it, becomes y's dense form: every cell y does not store must be 0.
       const second = rt.sparse.tensorToDense(y);
       expect(rt.memory().pooledBytes).toBe(0);
-      expect(same(second.data, js.sparse.tensorToDense(y).data)).toBe(true);
+      expect(same(second.dataSync(), js.sparse.tensorToDense(y).dataSync())).toBe(true);
       second.dispose();
       await rt.dispose();
     }

@@ -25,11 +25,15 @@ export interface TfSparseTensor {
   denseShape: readonly number[];
 }
 
-/** Whether `x` is a TF.js tensor (by its shape, not its class: an app may hold more than one copy of tfjs-core). */
+/**
+ * Whether `x` is a TF.js tensor (by its shape, not its class: an app may hold more than one copy of tfjs-core; its
+ * `dataId` tells it from a sparse Tensor, which reads the same way).
+ */
 export function isTfTensor(x: unknown): x is tf.Tensor {
   return (
     typeof x === 'object' &&
     x !== null &&
+    (x as tf.Tensor).dataId !== undefined &&
     typeof (x as tf.Tensor).dataSync === 'function' &&
     typeof (x as tf.Tensor).dtype === 'string' &&
     Array.isArray((x as tf.Tensor).shape)
@@ -81,7 +85,7 @@ function narrowValues(values: ArrayLike<unknown>, from: DType, to: string, what:
 /** A sparse dense Tensor as a TF.js tensor (a copy); float64 and int64 only with `{ dtype }`. */
 export function toTf(t: Tensor, options: NarrowOptions = {}): tf.Tensor {
   const dtype = tfDtype(t.dtype, 'toTf', options);
-  const data = narrowValues(t.data as ArrayLike<unknown>, t.dtype, dtype, 'toTf');
+  const data = narrowValues(t.dataSync() as ArrayLike<unknown>, t.dtype, dtype, 'toTf');
   return tf.tensor(data as never, [...t.shape], dtype);
 }
 
@@ -132,5 +136,5 @@ export function sparseFromTf(
     throw new InvalidArgumentError(`sparseFromTf: indices must be [nnz, rank], got shape [${indices.shape}]`);
   const shape = isTfTensor(denseShape) ? Array.from(denseShape.dataSync()) : [...denseShape];
   const v = fromTf(values);
-  return new SparseTensor(indices.dataSync() as Int32Array, v.data as never, shape, v.dtype);
+  return new SparseTensor(indices.dataSync() as Int32Array, v.dataSync() as never, shape, v.dtype);
 }

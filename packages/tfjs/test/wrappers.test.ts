@@ -38,7 +38,7 @@ function plain(x: unknown): unknown {
     };
   if (x instanceof SparseTensor)
     return { indices: x.indices, values: [...(x.values as ArrayLike<unknown>)], shape: [...x.denseShape] };
-  if (x instanceof Tensor) return { values: [...(x.data as ArrayLike<unknown>)], shape: [...x.shape] };
+  if (x instanceof Tensor) return { values: [...(x.dataSync() as ArrayLike<unknown>)], shape: [...x.shape] };
   if (isTfSparse(x)) return { indices: x.indices.arraySync(), values: x.values.arraySync(), shape: [...x.denseShape] };
   if (isTfTensor(x)) return { values: [...(x.dataSync() as ArrayLike<unknown>)], shape: x.shape };
   if (typeof x === 'object' && x !== null) return Object.fromEntries(Object.entries(x).map(([k, v]) => [k, plain(v)]));

@@ -24,7 +24,7 @@ const sp = (x: unknown): Sp => {
 };
 const dn = (x: unknown): Dn => {
   const t = x as Tensor;
-  return { v: Array.from(t.data as Float64Array), shape: [...t.shape] };
+  return { v: Array.from(t.dataSync() as Float64Array), shape: [...t.shape] };
 };
 const isSparse = (x: unknown) => x instanceof SparseTensor;
 const key = (index: number[]) => index.join(',');
@@ -219,7 +219,7 @@ const softmaxGradient: Formula = (args, g) => {
 
 /** Whole numbers given as a Tensor or a plain list. */
 const ints = (x: unknown): number[] =>
-  Array.from(x instanceof Tensor ? (x.data as ArrayLike<number | bigint>) : (x as number[]), Number);
+  Array.from(x instanceof Tensor ? (x.dataSync() as ArrayLike<number | bigint>) : (x as number[]), Number);
 
 /** A segment reduction: data row indices[i] gets grad row segment_ids[i] times the segment's scale. */
 const segmentGradient =

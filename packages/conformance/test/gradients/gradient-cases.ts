@@ -168,7 +168,7 @@ function withValues(v: unknown, dtype: FloatDType, next?: () => number, floatOnl
 /** The values of a differentiable argument, flat: a tensor's stored values (a dense one's data), a list's in turn. */
 export function valuesOf(v: unknown): number[] {
   if (Array.isArray(v)) return v.flatMap(valuesOf);
-  if (v instanceof Tensor) return Array.from(v.data as ArrayLike<number | bigint>, Number);
+  if (v instanceof Tensor) return Array.from(v.dataSync() as ArrayLike<number | bigint>, Number);
   if (isTensor(v)) return Array.from(v.values as ArrayLike<number | bigint>, Number);
   return [];
 }

@@ -1,0 +1,186 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRuntime, registerBackend, SparseTensor, Tensor, type Runtime } from '@sparse/runtime';
+import { createWebGpuBackend, type WebGpuBackend } from '@sparse/kernels-webgpu';
+import { rng } from '@sparse/test-kit/seeded-random';
+
+// Results that stay on the GPU: on the webgpu backend the family ops called at once (rt.run, the typed API) record
+// their work and leave their results on the device, read by `await t.data()`. Every backend reads and disposes the
+// same way.
+
+let gpu: WebGpuBackend;
+let webgpu: Runtime;
+let js: Runtime;
+
+beforeAll(async () => {
+  process.env.VK_ICD_FILENAMES ??= '/usr/lib/chromium/vk_swiftshader_icd.json';
+  gpu = await createWebGpuBackend();
+  registerBackend('webgpu-counted', () => gpu);
+  webgpu = await createRuntime({ backend: 'webgpu-counted' });
+  js = await createRuntime({ backend: 'js' });
+}, 60_000);
+afterAll(() => gpu?.destroy());
+
+const ROWS = 64;
+const COLS = 32;
+
+/** A float32 sparse matrix with about half its entries stored, values in [0.5, 2). */
+function operands(seed: number) {
+  const r = rng(seed);
+  const indices: number[][] = [];
+  const values: number[] = [];
+  for (let i = 0; i < ROWS; i++)
+    for (let j = 0; j < COLS; j++)
+      if (r.next() < 0.5) {
+        indices.push([i, j]);
+        values.push(0.5 + r.next() * 1.5);
+      }
+  const x = new SparseTensor(indices, Float32Array.from(values), [ROWS, COLS]);
+  const dense = () =>
+    new Tensor(
+      Float32Array.from({ length: ROWS * COLS }, () => 0.5 + r.next()),
+      [ROWS, COLS],
+      'float32',
+    );
+  return { x, d1: dense(), d2: dense() };
+}
+
+/** Ten element-wise and reduction ops, each on the last one's result. */
+function chain(rt: Runtime, { x, d1, d2 }: ReturnType<typeof operands>): Tensor {
+  const s = rt.sparse;
+  let y = s.neg(x);
+  y = s.abs(y);
+  y = s.square(y);
+  y = s.denseCwiseMul(y, d1);
+  y = s.denseCwiseAdd(y, d2);
+  y = s.neg(y);
+  y = s.abs(y);
+  y = s.floor(y);
+  y = s.denseCwiseMul(y, d1);
+  return s.reduceSum(y, { axis: [1] }) as Tensor;
+}
+
+const bits = (v: ArrayLike<number>) => Array.from(new Uint32Array(Float32Array.from(v).buffer));
+
+describe('the webgpu backend leaves results on the GPU', () => {
+  it('a chain of ten ops reads nothing back until data(), then submits once and reads once', async () => {
+    const ops = operands(1);
+    const submitted = gpu.submissions();
+    const read = gpu.readbacks();
+    const y = chain(webgpu, ops);
+    expect(y.isOnDevice).toBe(true);
+    expect(y.shape).toEqual([ROWS]);
+    expect(gpu.readbacks() - read).toBe(0);
+    expect(gpu.submissions() - submitted).toBe(0);
+    const data = await y.data();
+    expect(gpu.submissions() - submitted).toBe(1);
+    expect(gpu.readbacks() - read).toBe(1);
+    expect(y.isOnDevice).toBe(false);
+    expect(bits(data as Float32Array)).toEqual(bits(chain(js, ops).dataSync() as Float32Array));
+  });
+
+  it('a later call of the same ops compiles no pipeline', async () => {
+    await chain(webgpu, operands(2)).data();
+    const compiled = gpu.pipelinesCompiled();
+    await chain(webgpu, operands(3)).data();
+    expect(gpu.pipelinesCompiled()).toBe(compiled);
+  });
+
+  it('a sparse result on the GPU reads back by data() and array(); its sync accessors say to await', async () => {
+    const { x } = operands(4);
+    const y = webgpu.sparse.square(x);
+    expect(y.isOnDevice).toBe(true);
+    expect(y.nnz).toBe(x.nnz);
+    expect(() => y.values).toThrow(/values live on the webgpu device .*await st\.data\(\)/);
+    expect(String(y)).toMatch(/values on the webgpu device, nnz=\d+/);
+    const want = js.sparse.square(x);
+    expect(bits((await y.data()) as Float32Array)).toEqual(bits(want.values as Float32Array));
+    expect(await y.array()).toEqual(want.toJSON());
+    expect(bits(y.values as Float32Array)).toEqual(bits(want.values as Float32Array));
+  });
+
+  it('a value the GPU cannot promise (an inf) makes the chain again on the JS kernels when read', async () => {
+    const x = new SparseTensor(
+      [
+        [0, 0],
+        [1, 1],
+      ],
+      Float32Array.of(3e38, 2),
+      [2, 2],
+    );
+    const big = webgpu.sparse.square(x); // 9e76: inf in float32
+    const y = webgpu.sparse.neg(big);
+    expect(y.isOnDevice).toBe(true);
+    expect(Array.from((await y.data()) as Float32Array)).toEqual(
+      Array.from(js.sparse.neg(js.sparse.square(x)).values as Float32Array),
+    );
+  });
+
+  it('an op with no kernel that takes GPU values says to read them, or runs through sparseAsync', async () => {
+    const { x } = operands(5);
+    const y = webgpu.sparse.neg(x);
+    expect(() => webgpu.sparse.reorder(y)).toThrow(
+      /sp_input holds values that live on the webgpu device.*rt\.runAsync/,
+    );
+    const r = await webgpu.sparseAsync.reorder(y);
+    expect(bits(r.values as Float32Array)).toEqual(bits(js.sparse.neg(x).values as Float32Array));
+  });
+
+  it('a GPU result given to another backend says to read it first', async () => {
+    const y = webgpu.sparse.neg(operands(6).x);
+    expect(() => js.sparse.abs(y)).toThrow(
+      /live on the webgpu device, not on this runtime's js backend: read them first/,
+    );
+    await y.data();
+    expect(js.sparse.abs(y).nnz).toBe(y.nnz);
+  });
+
+  it('dispose() gives a result on the GPU back at once', () => {
+    const y = webgpu.sparse.neg(operands(7).x);
+    y.dispose();
+    expect(y.isDisposed).toBe(true);
+    expect(() => y.values).toThrow(/disposed/);
+  });
+});
+
+describe.each(['js', 'wasm', 'webgpu-counted'])('reads and disposal are the same on %s', (backend) => {
+  let rt: Runtime;
+  beforeAll(async () => {
+    rt = await createRuntime({ backend });
+  });
+
+  it('data() and array() of a Tensor and a SparseTensor, dataSync() once read', async () => {
+    const x = new SparseTensor(
+      [
+        [0, 1],
+        [2, 0],
+      ],
+      Float32Array.of(1.5, -2),
+      [3, 2],
+    );
+    const d = rt.sparse.tensorToDense(x);
+    expect(Array.from((await d.data()) as Float32Array)).toEqual([0, 1.5, 0, 0, -2, 0]);
+    expect(await d.array()).toEqual([
+      [0, 1.5],
+      [0, 0],
+      [-2, 0],
+    ]);
+    expect(Array.from(d.dataSync() as Float32Array)).toEqual([0, 1.5, 0, 0, -2, 0]);
+    const y = rt.sparse.neg(x);
+    expect(Array.from((await y.data()) as Float32Array)).toEqual([-1.5, 2]);
+    expect(await y.array()).toEqual({
+      indices: [
+        [0, 1],
+        [2, 0],
+      ],
+      values: [-1.5, 2],
+      dense_shape: [3, 2],
+      dtype: 'float32',
+    });
+  });
+
+  it('a disposed tensor refuses data()', async () => {
+    const y = rt.sparse.neg(new SparseTensor([[0]], Float32Array.of(1), [1]));
+    y.dispose();
+    await expect(y.data()).rejects.toThrow(/disposed/);
+  });
+});

@@ -1,0 +1,283 @@
+/// <reference types="@webgpu/types" />
+import {
+  broadcastOffsets,
+  delegate,
+  groupBound,
+  magnitude as M,
+  magnitudesOf,
+  reducePlan,
+  type DenseData,
+  type KernelResult,
+  type SparseData,
+  type Values,
+} from '@sparse/kernel-abi';
+import { ENTRY, type WebGpuContext } from '../context.js';
+import { REASONS } from '../delegation.js';
+import { WEBGPU_FAMILIES, type WebGpuFamilySource } from '../generated/families.js';
+import { inputsOk, kernelFor, params, scalarsOf, type GpuDtype, type GpuValues } from '../families/run.js';
+import type { Args, JsKernel } from '../kernel.js';
+import { DeviceArray } from './device-array.js';
+
+/** An op's kernel that runs at once: its work recorded on the GPU, its result left there. */
+export type AtOnceKernel = (args: Args) => KernelResult<Args>;
+
+/** Sets flag[0] where a float32 value is inf, nan or a subnormal (its bits). p = [n]. */
+const SCREEN = `@group(0) @binding(0) var<storage, read> p: array<u32>;
+@group(0) @binding(1) var<storage, read> x: array<u32>;
+@group(0) @binding(2) var<storage, read_write> flag: array<atomic<u32>>;
+${ENTRY}
+  if (i >= p[0]) { return; }
+  let e = (x[i] >> 23u) & 0xffu;
+  if (e == 0xffu || (e == 0u && (x[i] & 0x7fffffu) != 0u)) { atomicOr(&flag[0], 1u); }
+}
+`;
+
+/** out[to[i]] = x[i]: a reduction's values laid out group by group. p = [n]. */
+const SCATTER = `@group(0) @binding(0) var<storage, read> p: array<u32>;
+@group(0) @binding(1) var<storage, read> x: array<u32>;
+@group(0) @binding(2) var<storage, read> to: array<u32>;
+@group(0) @binding(3) var<storage, read_write> out: array<u32>;
+${ENTRY}
+  if (i >= p[0]) { return; }
+  out[to[i]] = x[i];
+}
+`;
+
+/** An operand as a kernel finds it: values in host memory, or on the GPU (with their bound), or not yet made. */
+type Operand = { host: GpuValues } | { buffer: GPUBuffer; bound: M.Maybe } | { deferred: true };
+
+function operand(values: Values | DeviceArray): Operand {
+  if (values instanceof DeviceArray) {
+    if (values.host) return { host: values.host as GpuValues };
+    return values.buffer ? { buffer: values.buffer, bound: values.bound } : { deferred: true };
+  }
+  return { host: values as GpuValues };
+}
+
+/**
+ * The float32 magnitudes of operands, or why the call cannot run on the GPU: host values must be finite and zero
+ * or normal; values on the GPU bring the bound of the op that made them (a value outside it sets that op's flag).
+ */
+function magnitudesOfOperands(
+  dtype: GpuDtype,
+  ops: Operand[],
+  scalars: GpuValues,
+): M.Maybe[] | 'nonFinite' | 'unknown' {
+  if (dtype !== 'float32') return ops.map(() => undefined);
+  const hosts = ops.flatMap((o) => ('host' in o ? [o.host] : []));
+  if (!inputsOk(dtype, ...hosts, scalars)) return 'nonFinite';
+  const ms = ops.map((o) => ('host' in o ? magnitudesOf(o.host) : 'bound' in o ? o.bound : undefined));
+  return ms.some((m) => !m) ? 'unknown' : ms;
+}
+
+/** How a call that cannot record its work on the GPU runs: on the JS kernels now, or at read where an input is not in host memory. */
+function elsewhere(
+  ctx: WebGpuContext,
+  js: JsKernel,
+  args: Args,
+  out: OutputShape,
+  ops: Operand[],
+  reason: string,
+): KernelResult<Args> {
+  if (ops.every((o) => 'host' in o)) return delegate(js, args, reason);
+  const values = DeviceArray.deferred(ctx, out.dtype, out.length, { js, args, output: out.name });
+  return { [out.name]: out.wrap(values) };
+}
+
+/** An output as the at-once kernel makes it: its name, dtype and length, and the tensor around its values. */
+interface OutputShape {
+  name: string;
+  dtype: GpuDtype;
+  length: number;
+  wrap(values: Values | DeviceArray): SparseData | DenseData;
+}
+
+/**
+ * Records one pass of a family kernel and the screen of its result: the operands on the GPU bound as they are, those
+ * in host memory uploaded; the result stays on the GPU as a DeviceArray. Buffers only this pass reads are given back
+ * once it is submitted.
+ */
+function record(
+  ctx: WebGpuContext,
+  code: string,
+  threads: number,
+  inputs: (Operand | GpuValues | Uint32Array)[],
+  out: OutputShape,
+  bound: M.Maybe,
+  recipe: { js: JsKernel; args: Args },
+): DeviceArray {
+  const transient: GPUBuffer[] = [];
+  const bind = (x: Operand | GpuValues | Uint32Array): GPUBuffer => {
+    if (ArrayBuffer.isView(x)) return (transient.push(ctx.upload(x)), transient.at(-1)!);
+    if ('host' in x) return (transient.push(ctx.upload(x.host)), transient.at(-1)!);
+    return (x as { buffer: GPUBuffer }).buffer;
+  };
+  const buffers = inputs.map(bind);
+  const result = ctx.buffer(4 * out.length);
+  ctx.dispatch({ code, buffers: [...buffers, result], threads });
+  let flag: GPUBuffer | undefined;
+  if (out.dtype === 'float32') {
+    flag = ctx.buffer(4);
+    const p = ctx.upload(Uint32Array.of(out.length));
+    transient.push(p);
+    ctx.dispatch({ code: SCREEN, buffers: [p, result, flag], threads: out.length });
+  }
+  ctx.releaseAfterSubmit(...transient);
+  return new DeviceArray(ctx, out.dtype, out.length, result, flag, bound, { ...recipe, output: out.name });
+}
+
+function mapAtOnce(ctx: WebGpuContext, src: WebGpuFamilySource, js: JsKernel): AtOnceKernel {
+  return (args) => {
+    const sp = args[src.roles.sparse!] as SparseData;
+    const out: OutputShape = {
+      name: src.output,
+      dtype: sp.dtype as GpuDtype,
+      length: sp.values.length,
+      wrap: (values) => ({
+        kind: 'sparse',
+        indices: sp.indices.slice(),
+        values: values as Values,
+        shape: sp.shape.slice(),
+        dtype: sp.dtype,
+      }),
+    };
+    const x = operand(sp.values as Values | DeviceArray);
+    const kernel = kernelFor(src, sp.dtype);
+    if ('reason' in kernel) return elsewhere(ctx, js, args, out, [x], kernel.reason);
+    const scalars = scalarsOf(src, args, out.dtype);
+    const ms = magnitudesOfOperands(out.dtype, [x], scalars);
+    if (ms === 'nonFinite') return elsewhere(ctx, js, args, out, [x], REASONS.nonFinite);
+    if ('deferred' in x || ms === 'unknown') return elsewhere(ctx, js, args, out, [x], REASONS.subnormal);
+    const bound = out.dtype === 'float32' ? src.float32.value!(...ms, ...Array.from(scalars, M.lit)) : undefined;
+    if (out.dtype === 'float32' && !bound) return elsewhere(ctx, js, args, out, [x], REASONS.subnormal);
+    if (out.length === 0 || !ctx.fits(4 * out.length))
+      return elsewhere(ctx, js, args, out, [x], REASONS.bindingLimit(ctx.maxBindingBytes));
+    const n = out.length;
+    return { [out.name]: out.wrap(record(ctx, kernel.wgsl, n, [params(n, 0, scalars), x], out, bound, { js, args })) };
+  };
+}
+
+function cwiseAtOnce(ctx: WebGpuContext, src: WebGpuFamilySource, js: JsKernel): AtOnceKernel {
+  return (args) => {
+    const sp = args[src.roles.sparse!] as SparseData;
+    const dense = args[src.roles.dense!] as DenseData;
+    const out: OutputShape = {
+      name: src.output,
+      dtype: sp.dtype as GpuDtype,
+      length: sp.values.length,
+      wrap: (values) => ({
+        kind: 'sparse',
+        indices: sp.indices.slice(),
+        values: values as Values,
+        shape: sp.shape.slice(),
+        dtype: sp.dtype,
+      }),
+    };
+    const [a, b] = [operand(sp.values as Values | DeviceArray), operand(dense.data as Values | DeviceArray)];
+    const kernel = kernelFor(src, sp.dtype);
+    if ('reason' in kernel) return elsewhere(ctx, js, args, out, [a, b], kernel.reason);
+    const scalars = scalarsOf(src, args, out.dtype);
+    const ms = magnitudesOfOperands(out.dtype, [a, b], scalars);
+    if (ms === 'nonFinite') return elsewhere(ctx, js, args, out, [a, b], REASONS.nonFinite);
+    if ('deferred' in a || 'deferred' in b || ms === 'unknown')
+      return elsewhere(ctx, js, args, out, [a, b], REASONS.subnormal);
+    const bound = out.dtype === 'float32' ? src.float32.value!(...ms, ...Array.from(scalars, M.lit)) : undefined;
+    if (out.dtype === 'float32' && !bound) return elsewhere(ctx, js, args, out, [a, b], REASONS.subnormal);
+    const n = out.length;
+    if (n === 0 || !ctx.fits(4 * n) || !ctx.fits(4 * dense.data.length))
+      return elsewhere(ctx, js, args, out, [a, b], REASONS.bindingLimit(ctx.maxBindingBytes));
+    const off = Uint32Array.from(broadcastOffsets(sp, dense.shape));
+    return {
+      [out.name]: out.wrap(record(ctx, kernel.wgsl, n, [params(n, 0, scalars), a, b, off], out, bound, { js, args })),
+    };
+  };
+}
+
+/** The most a u32 holds (as families/reduce.ts). */
+const U32_MAX = 0xffffffff;
+
+function reduceAtOnce(ctx: WebGpuContext, src: WebGpuFamilySource, js: JsKernel): AtOnceKernel {
+  return (args) => {
+    const sp = args[src.roles.sparse!] as SparseData;
+    const axes = args[src.roles.axes!] as number[] | null;
+    const keepdims = args[src.roles.keepdims!] as boolean;
+    const plan = reducePlan(sp, axes, keepdims, src.outputKind);
+    const g = plan.groups;
+    const out: OutputShape = {
+      name: src.output,
+      dtype: sp.dtype as GpuDtype,
+      length: g,
+      wrap: (values) =>
+        src.outputKind === 'dense'
+          ? { kind: 'dense', data: values as Values, shape: plan.shape, dtype: sp.dtype }
+          : { kind: 'sparse', indices: plan.indices!, values: values as Values, shape: plan.shape, dtype: sp.dtype },
+    };
+    const x = operand(sp.values as Values | DeviceArray);
+    const kernel = kernelFor(src, sp.dtype);
+    if ('reason' in kernel) return elsewhere(ctx, js, args, out, [x], kernel.reason);
+    const scalars = scalarsOf(src, args, out.dtype);
+    const ms = magnitudesOfOperands(out.dtype, [x], scalars);
+    if (ms === 'nonFinite') return elsewhere(ctx, js, args, out, [x], REASONS.nonFinite);
+    if ('deferred' in x || ms === 'unknown') return elsewhere(ctx, js, args, out, [x], REASONS.subnormal);
+    const n = sp.values.length;
+    let longest = 0;
+    for (let s = 0; s < g; s++) longest = Math.max(longest, plan.count[s]);
+    let bound: M.Maybe;
+    if (out.dtype === 'float32') {
+      const f = src.float32;
+      const s = Array.from(scalars, M.lit);
+      bound = groupBound(M, {
+        init: f.init!,
+        combine: f.combine!,
+        finalize: f.finalize!,
+        x: ms[0],
+        scalars: s,
+        longest,
+        includeZeros: !!src.includeZeros,
+        count: M.span(1, longest),
+      });
+      if (!bound) return elsewhere(ctx, js, args, out, [x], REASONS.subnormal);
+    }
+    // A group with no entries is computed by the kernel too (0, or its zeros): only an empty input needs none.
+    if (g === 0 || n === 0 || !ctx.fits(4 * g) || !ctx.fits(4 * n))
+      return elsewhere(ctx, js, args, out, [x], REASONS.bindingLimit(ctx.maxBindingBytes));
+    // Each group's values laid out together in entry order (a stable counting sort), on the GPU.
+    const start = new Uint32Array(g);
+    const cnt = new Uint32Array(g);
+    for (let s = 1; s < g; s++) start[s] = start[s - 1] + plan.count[s - 1];
+    for (let s = 0; s < g; s++) cnt[s] = plan.count[s];
+    const fill = start.slice();
+    const to = new Uint32Array(n);
+    for (let i = 0; i < n; i++) to[i] = fill[plan.group[i]]++;
+    const word = Math.min(plan.groupSize, U32_MAX);
+    const laid = ctx.buffer(4 * n);
+    const p = ctx.upload(Uint32Array.of(n));
+    const xb = 'host' in x ? ctx.upload(x.host) : (x as { buffer: GPUBuffer }).buffer;
+    const tb = ctx.upload(to);
+    ctx.dispatch({ code: SCATTER, buffers: [p, xb, tb, laid], threads: n });
+    ctx.releaseAfterSubmit(p, tb, ...('host' in x ? [xb] : []));
+    const values = record(
+      ctx,
+      kernel.wgsl,
+      g,
+      [params(g, word, scalars), { buffer: laid, bound: undefined }, start, cnt],
+      out,
+      bound,
+      { js, args },
+    );
+    ctx.releaseAfterSubmit(laid);
+    return { [out.name]: out.wrap(values) };
+  };
+}
+
+/** The family ops whose calls run at once on the GPU, their results left there. */
+export function atOnceKernels(ctx: WebGpuContext, js: Record<string, JsKernel>): Record<string, AtOnceKernel> {
+  const out: Record<string, AtOnceKernel> = {};
+  for (const [op, src] of Object.entries(WEBGPU_FAMILIES)) {
+    if (!js[op]) continue;
+    if (src.family === 'map') out[op] = mapAtOnce(ctx, src, js[op]);
+    else if (src.family === 'cwise') out[op] = cwiseAtOnce(ctx, src, js[op]);
+    else if (src.family === 'reduce') out[op] = reduceAtOnce(ctx, src, js[op]);
+  }
+  return out;
+}
