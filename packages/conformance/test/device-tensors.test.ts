@@ -78,6 +78,27 @@ describe('the webgpu backend leaves results on the GPU', () => {
     expect(bits(data as Float32Array)).toEqual(bits(chain(js, ops).dataSync() as Float32Array));
   });
 
+  it('SpMM takes a result on the GPU and leaves its product there, for the next op', async () => {
+    const { x, d1 } = operands(8);
+    const b = new Tensor(
+      Float32Array.from({ length: COLS * 5 }, (_, i) => 0.25 + (i % 7) / 8),
+      [COLS, 5],
+      'float32',
+    );
+    const chained = (rt: Runtime) => {
+      const p = rt.sparse.tensorDenseMatmul(rt.sparse.square(x), b);
+      const q = rt.sparse.tensorDenseMatmul(rt.sparse.neg(x), d1, { adjointA: true }); // [COLS, COLS]
+      return { p, r: rt.sparse.denseCwiseMul(x, rt.sparse.tensorDenseMatmul(x, q)) };
+    };
+    const read = gpu.readbacks();
+    const got = chained(webgpu);
+    expect([got.p.isOnDevice, got.r.isOnDevice]).toEqual([true, true]);
+    expect(gpu.readbacks() - read).toBe(0);
+    const want = chained(js);
+    expect(bits((await got.p.data()) as Float32Array)).toEqual(bits(want.p.dataSync() as Float32Array));
+    expect(bits((await got.r.data()) as Float32Array)).toEqual(bits(want.r.values as Float32Array));
+  });
+
   it('a later call of the same ops compiles no pipeline', async () => {
     await chain(webgpu, operands(2)).data();
     const compiled = gpu.pipelinesCompiled();
@@ -134,9 +155,12 @@ describe('the webgpu backend leaves results on the GPU', () => {
     expect(js.sparse.abs(y).nnz).toBe(y.nnz);
   });
 
-  it('dispose() gives a result on the GPU back at once', () => {
+  it('dispose() gives a result on the GPU back at once; memory() counts it until then', () => {
+    const before = webgpu.memory().residentBytes;
     const y = webgpu.sparse.neg(operands(7).x);
+    expect(webgpu.memory().residentBytes - before).toBe(4 * y.nnz);
     y.dispose();
+    expect(webgpu.memory().residentBytes).toBe(before);
     expect(y.isDisposed).toBe(true);
     expect(() => y.values).toThrow(/disposed/);
   });

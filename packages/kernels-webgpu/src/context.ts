@@ -50,6 +50,8 @@ export class WebGpuContext {
   private compiled = 0;
   private submitted = 0;
   private readBack = 0;
+  /** The bytes of results left on the device (DeviceArrays not yet read or released). */
+  heldBytes = 0;
   /** Buffers that recorded work still uses: given back once it is submitted. */
   private pending: GPUBuffer[] = [];
   /** The call in flight: calls run one after another (index.ts). */

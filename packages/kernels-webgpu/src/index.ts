@@ -45,6 +45,8 @@ export interface WebGpuBackend {
   deviceOps: ReadonlySet<string>;
   /** How many round trips have read buffers back: none while a chain of at-once calls runs. */
   readbacks(): number;
+  /** The bytes of results left on the GPU, not yet read or disposed (the runtime's `memory().residentBytes`). */
+  residentBytes(): number;
   readonly device: GPUDevice;
   /** The adapter the device is on, in words (its vendor, architecture and description). */
   readonly adapter: string;
@@ -90,6 +92,7 @@ export async function createWebGpuBackend(options: WebGpuBackendOptions = {}): P
     synchronousKernels,
     deviceOps: new Set(Object.keys(atOnce)),
     readbacks: () => ctx.readbacks(),
+    residentBytes: () => ctx.heldBytes,
     device,
     adapter: describeAdapter(device),
     pipelinesCompiled: () => ctx.pipelinesCompiled(),

@@ -5,6 +5,7 @@ import {
   groupBound,
   magnitude as M,
   magnitudesOf,
+  matmulPlan,
   reducePlan,
   type DenseData,
   type KernelResult,
@@ -16,6 +17,7 @@ import { REASONS } from '../delegation.js';
 import { WEBGPU_FAMILIES, type WebGpuFamilySource } from '../generated/families.js';
 import { inputsOk, kernelFor, params, scalarsOf, type GpuDtype, type GpuValues } from '../families/run.js';
 import type { Args, JsKernel } from '../kernel.js';
+import { INT32_MAX, spmmSource, strides } from '../matmul/spmm.js';
 import { DeviceArray } from './device-array.js';
 
 /** An op's kernel that runs at once: its work recorded on the GPU, its result left there. */
@@ -270,9 +272,103 @@ function reduceAtOnce(ctx: WebGpuContext, src: WebGpuFamilySource, js: JsKernel)
   };
 }
 
-/** The family ops whose calls run at once on the GPU, their results left there. */
+/**
+ * A sparse matrix's entries by row (coordinate `rowDim`; 1: its transpose's rows), as the SpMM kernel reads them:
+ * row offsets, each entry's column, and where each entry goes (`to`), by a stable counting sort as matmul/spmm.ts's
+ * csrOf, without reading the values.
+ */
+function rowOrder(sp: SparseData, rowDim: 0 | 1, rows: number) {
+  const nnz = sp.values.length;
+  const idx = sp.indices;
+  const rowPtr = new Uint32Array(rows + 1);
+  for (let e = 0; e < nnz; e++) rowPtr[idx[2 * e + rowDim] + 1]++;
+  for (let r = 0; r < rows; r++) rowPtr[r + 1] += rowPtr[r];
+  const fill = rowPtr.slice(0, rows);
+  const col = new Uint32Array(nnz);
+  const to = new Uint32Array(nnz);
+  let longest = 0;
+  for (let r = 0; r < rows; r++) longest = Math.max(longest, rowPtr[r + 1] - rowPtr[r]);
+  for (let e = 0; e < nnz; e++) {
+    const q = fill[idx[2 * e + rowDim]]++;
+    col[q] = idx[2 * e + 1 - rowDim];
+    to[e] = q;
+  }
+  return { rowPtr, col, to, longest };
+}
+
+/** Values laid out at `to` on the GPU (host values on the host), as an operand of the next pass. */
+function laidOut(ctx: WebGpuContext, x: Operand, to: Uint32Array, dtype: GpuDtype): Operand {
+  const n = to.length;
+  if ('host' in x) {
+    const out = dtype === 'float32' ? new Float32Array(n) : new Int32Array(n);
+    for (let i = 0; i < n; i++) out[to[i]] = x.host[i];
+    return { host: out };
+  }
+  const laid = ctx.buffer(4 * n);
+  const p = ctx.upload(Uint32Array.of(n));
+  const tb = ctx.upload(to);
+  ctx.dispatch({ code: SCATTER, buffers: [p, (x as { buffer: GPUBuffer }).buffer, tb, laid], threads: n });
+  ctx.releaseAfterSubmit(p, tb, laid);
+  return { buffer: laid, bound: undefined };
+}
+
+/** sparse_tensor_dense_matmul: S·D (or D·S) one output element per invocation, as the asynchronous kernel. */
+function spmmAtOnce(ctx: WebGpuContext, js: JsKernel): AtOnceKernel {
+  return (args) => {
+    const { sparseFirst, sp, dn, swapSparse, transposeDense, m, n } = matmulPlan(args as never);
+    const dtype = sp.dtype as GpuDtype;
+    const shape = sparseFirst ? [m, n] : [n, m];
+    const out: OutputShape = {
+      name: 'output',
+      dtype,
+      length: m * n,
+      wrap: (values) => ({ kind: 'dense', data: values as Values, shape, dtype }),
+    };
+    const [a, b] = [operand(sp.values as Values | DeviceArray), operand(dn.data as Values | DeviceArray)];
+    if (dtype !== 'float32' && dtype !== 'int32')
+      return elsewhere(ctx, js, args, out, [a, b], REASONS.notComputed(dtype));
+    const ms = magnitudesOfOperands(dtype, [a, b], new Float32Array(0));
+    if (ms === 'nonFinite') return elsewhere(ctx, js, args, out, [a, b], REASONS.nonFinite);
+    if ('deferred' in a || 'deferred' in b || ms === 'unknown')
+      return elsewhere(ctx, js, args, out, [a, b], REASONS.subnormal);
+    const nnz = sp.values.length;
+    const [dRows, dCols] = dn.shape;
+    const fits = [m * n * 4, (m + 1) * 4, nnz * 4, dRows * dCols * 4].every((x) => ctx.fits(x));
+    if (m * n === 0 || nnz === 0 || !fits || [m, n, dRows, dCols].some((d) => d > INT32_MAX))
+      return elsewhere(ctx, js, args, out, [a, b], REASONS.bindingLimit(ctx.maxBindingBytes));
+    const order = rowOrder(sp, swapSparse ? 1 : 0, m);
+    let bound: M.Maybe;
+    if (dtype === 'float32') {
+      // Each element sums up to `longest` products, in row order: a sum of products as a group's reduction.
+      const product = M.mul(ms[0], ms[1]);
+      bound = groupBound<M.Maybe>(M, {
+        init: () => M.lit(0),
+        combine: (acc: M.Maybe, x: M.Maybe) => M.add(acc, x),
+        finalize: (acc: M.Maybe) => acc,
+        x: product,
+        scalars: [],
+        longest: order.longest,
+        includeZeros: false,
+        count: M.span(1, Math.max(order.longest, 1)),
+      });
+      if (!product || !bound) return elsewhere(ctx, js, args, out, [a, b], REASONS.subnormal);
+    }
+    const [sk, sj] = strides(dCols, transposeDense);
+    const p = Uint32Array.of(m, n, sk, sj, sparseFirst ? 0 : 1, m * n);
+    const val = laidOut(ctx, a, order.to, dtype);
+    const values = record(ctx, spmmSource(dtype), m * n, [p, order.rowPtr, order.col, val, b], out, bound, {
+      js,
+      args,
+    });
+    return { output: out.wrap(values) };
+  };
+}
+
+/** The ops whose calls run at once on the GPU, their results left there: map, cwise and reduce, and SpMM. */
 export function atOnceKernels(ctx: WebGpuContext, js: Record<string, JsKernel>): Record<string, AtOnceKernel> {
-  const out: Record<string, AtOnceKernel> = {};
+  const out: Record<string, AtOnceKernel> = {
+    sparse_tensor_dense_matmul: spmmAtOnce(ctx, js.sparse_tensor_dense_matmul),
+  };
   for (const [op, src] of Object.entries(WEBGPU_FAMILIES)) {
     if (!js[op]) continue;
     if (src.family === 'map') out[op] = mapAtOnce(ctx, src, js[op]);

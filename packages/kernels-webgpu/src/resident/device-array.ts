@@ -43,7 +43,17 @@ export class DeviceArray implements DeviceValues {
   ) {
     this.#buffer = buffer;
     this.#flag = flag;
-    if (buffer) collected.register(this, () => ctx.releaseAfterSubmit(buffer, flag), this.#token);
+    if (!buffer) return;
+    const bytes = 4 * length;
+    ctx.heldBytes += bytes;
+    collected.register(
+      this,
+      () => {
+        ctx.heldBytes -= bytes;
+        ctx.releaseAfterSubmit(buffer, flag);
+      },
+      this.#token,
+    );
   }
 
   /** Values made on the JS kernels when read (no buffer on the GPU). */
@@ -89,6 +99,7 @@ export class DeviceArray implements DeviceValues {
   release(): void {
     if (!this.#buffer) return;
     collected.unregister(this.#token);
+    this.ctx.heldBytes -= 4 * this.length;
     this.ctx.releaseAfterSubmit(this.#buffer, this.#flag);
     this.#buffer = this.#flag = undefined;
   }

@@ -1,0 +1,116 @@
+import { describe, expect, it } from 'vitest';
+import { isDelegation, type DenseData, type SparseData } from '@sparse/kernel-abi';
+import { rng } from '@sparse/test-kit/seeded-random';
+import { DeviceArray } from '../src/resident/device-array.js';
+import { backend, onJs, useBackend } from './backend.js';
+import { randomValues } from './random.js';
+
+// The kernels that run at once (rt.run on webgpu): their work recorded on the GPU, their results left there as
+// DeviceArrays with a buffer, read back bit for bit as js gives them; where the host cannot bound a call, the result
+// is made on the JS kernels when read (no buffer).
+
+useBackend();
+
+type Args = Record<string, unknown>;
+
+function sparse(seed: number, shape = [40, 24], nnz = 300): SparseData {
+  const r = rng(seed);
+  const size = shape[0] * shape[1];
+  const offsets = [...new Set(Array.from({ length: nnz }, () => r.int(size)))].sort((a, b) => a - b);
+  const indices = Float64Array.from(offsets.flatMap((o) => [Math.floor(o / shape[1]), o % shape[1]]));
+  return { kind: 'sparse', indices, values: randomValues(r, 'float32', offsets.length), shape, dtype: 'float32' };
+}
+
+const dense = (seed: number, shape: number[]): DenseData => ({
+  kind: 'dense',
+  data: randomValues(rng(seed), 'float32', shape[0] * shape[1]),
+  shape,
+  dtype: 'float32',
+});
+
+/** The at-once kernel's output `name`, which must not be a delegation. */
+function atOnce(op: string, args: Args, name = 'output'): SparseData | DenseData {
+  const result = backend.synchronousKernels[op](args);
+  expect(isDelegation(result)).toBe(false);
+  return (result as Args)[name] as SparseData | DenseData;
+}
+
+const stored = (t: SparseData | DenseData) => (t.kind === 'sparse' ? t.values : t.data) as unknown as DeviceArray;
+const bits = (v: unknown) => Array.from(new Uint32Array(Float32Array.from(v as Float32Array).buffer));
+
+const CALLS: Record<string, () => Args> = {
+  sparse_square: () => ({ sp_input: sparse(1) }),
+  sparse_dense_cwise_mul: () => ({ sp_input: sparse(2), dense: dense(3, [1, 24]) }),
+  sparse_reduce_sum: () => ({ sp_input: sparse(4), axis: [1], keepdims: false }),
+  sparse_reduce_max_sparse: () => ({ sp_input: sparse(5), axis: [0], keepdims: true }),
+  sparse_tensor_dense_matmul: () => ({ sp_a: sparse(6), b: dense(7, [24, 6]), adjoint_a: false, adjoint_b: false }),
+  'sparse_tensor_dense_matmul (dense × sparse)': () => ({
+    sp_a: dense(8, [5, 40]),
+    b: sparse(9),
+    adjoint_a: false,
+    adjoint_b: false,
+  }),
+};
+
+describe('each at-once kernel records its work on the GPU and reads back what js gives', () => {
+  for (const [name, make] of Object.entries(CALLS)) {
+    it(name, async () => {
+      const op = name.split(' ')[0];
+      const args = make();
+      const submitted = backend.submissions();
+      const out = atOnce(op, args);
+      const values = stored(out);
+      expect(values).toBeInstanceOf(DeviceArray);
+      expect(values.buffer, 'recorded on the GPU').toBeDefined();
+      expect(backend.submissions()).toBe(submitted);
+      const want = onJs<Record<string, SparseData | DenseData>>(op, args).output;
+      const wantValues = want.kind === 'sparse' ? want.values : want.data;
+      expect(bits(await values.read())).toEqual(bits(wantValues));
+      expect(out.shape).toEqual(want.shape);
+    });
+  }
+});
+
+it('a result on the GPU feeds the next op there; one read submits both', async () => {
+  const sq = atOnce('sparse_square', { sp_input: sparse(10) }) as SparseData;
+  const sum = atOnce('sparse_reduce_sum', { sp_input: sq, axis: [1], keepdims: false });
+  expect(stored(sum).buffer).toBeDefined();
+  const [submitted, read] = [backend.submissions(), backend.readbacks()];
+  const want = onJs<{ output: DenseData }>('sparse_reduce_sum', {
+    sp_input: onJs<{ output: SparseData }>('sparse_square', { sp_input: sparse(10) }).output,
+    axis: [1],
+    keepdims: false,
+  }).output;
+  expect(bits(await stored(sum).read())).toEqual(bits(want.data));
+  expect([backend.submissions() - submitted, backend.readbacks() - read]).toEqual([1, 1]);
+});
+
+it('a call the host cannot bound, given a result on the GPU, is made on the JS kernels when read', async () => {
+  const tiny: DenseData = { kind: 'dense', data: new Float32Array(24).fill(1e-20), shape: [1, 24], dtype: 'float32' };
+  const args = { sp_input: sparse(11), dense: tiny };
+  const scaled = atOnce('sparse_dense_cwise_mul', args) as SparseData;
+  expect(stored(scaled).buffer).toBeDefined();
+  // Squares near 1e-40 are subnormal: the host's bound cannot rule them out, so square runs on js, at read.
+  const out = backend.synchronousKernels.sparse_square({ sp_input: scaled }) as Args;
+  const values = stored(out.output as SparseData);
+  expect(values.buffer).toBeUndefined();
+  const want = onJs<{ output: SparseData }>('sparse_square', {
+    sp_input: onJs<{ output: SparseData }>('sparse_dense_cwise_mul', args).output,
+  }).output;
+  expect(bits(await values.read())).toEqual(bits(want.values));
+});
+
+it('a call on host values the GPU cannot take runs on the JS kernels now, saying so', () => {
+  const sp = sparse(12);
+  (sp.values as Float32Array)[0] = Infinity;
+  const result = backend.synchronousKernels.sparse_neg({ sp_input: sp });
+  expect(isDelegation(result)).toBe(true);
+});
+
+it('an inf the GPU computes sets its flag: read, the values are made again on the JS kernels', async () => {
+  const sp: SparseData = { ...sparse(13), values: Float32Array.of(3e38, -2), indices: Float64Array.of(0, 0, 1, 1) };
+  const sq = atOnce('sparse_square', { sp_input: sp }) as SparseData;
+  expect(stored(sq).buffer, 'the host bound lets it run on the GPU').toBeDefined();
+  const neg = atOnce('sparse_neg', { sp_input: sq }) as SparseData;
+  expect(Array.from(await stored(neg).read())).toEqual([-Infinity, -4]);
+});
