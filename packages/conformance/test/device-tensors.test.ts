@@ -99,6 +99,25 @@ describe('the webgpu backend leaves results on the GPU', () => {
     expect(bits((await got.r.data()) as Float32Array)).toEqual(bits(want.r.values as Float32Array));
   });
 
+  it('rt.prepare uploads a tensor once: later calls bind its values where they are', async () => {
+    const { x, d1 } = operands(9);
+    webgpu.prepare(x, d1);
+    const kept = webgpu.memory().residentBytes;
+    const uploaded = gpu.uploadedBytes();
+    const negated = webgpu.sparse.neg(x);
+    const y = webgpu.sparse.denseCwiseMul(negated, d1);
+    // What the two calls uploaded is their parameters and the broadcast offsets: neither x's values nor d1.
+    expect(gpu.uploadedBytes() - uploaded).toBeLessThan(4 * x.nnz + 64);
+    expect(bits((await y.data()) as Float32Array)).toEqual(
+      bits(js.sparse.denseCwiseMul(js.sparse.neg(x), d1).values as Float32Array),
+    );
+    negated.dispose();
+    expect(webgpu.memory().residentBytes).toBe(kept);
+    x.dispose();
+    d1.dispose();
+    expect(webgpu.memory().residentBytes).toBe(kept - 4 * (operands(9).x.nnz + ROWS * COLS));
+  });
+
   it('a later call of the same ops compiles no pipeline', async () => {
     await chain(webgpu, operands(2)).data();
     const compiled = gpu.pipelinesCompiled();
@@ -166,7 +185,7 @@ describe('the webgpu backend leaves results on the GPU', () => {
   });
 });
 
-describe.each(['js', 'wasm', 'webgpu-counted'])('reads and disposal are the same on %s', (backend) => {
+describe.each(['js', 'wasm', 'gpu', 'webgpu-counted'])('reads and disposal are the same on %s', (backend) => {
   let rt: Runtime;
   beforeAll(async () => {
     rt = await createRuntime({ backend });

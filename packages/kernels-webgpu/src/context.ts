@@ -50,8 +50,10 @@ export class WebGpuContext {
   private compiled = 0;
   private submitted = 0;
   private readBack = 0;
-  /** The bytes of results left on the device (DeviceArrays not yet read or released). */
+  /** The bytes held on the device between calls: results not yet read or released, tensors kept prepared. */
   heldBytes = 0;
+  /** Bytes uploaded so far. */
+  uploadedBytes = 0;
   /** Buffers that recorded work still uses: given back once it is submitted. */
   private pending: GPUBuffer[] = [];
   /** The call in flight: calls run one after another (index.ts). */
@@ -75,6 +77,7 @@ export class WebGpuContext {
   upload(data: Words): GPUBuffer {
     const buffer = this.take(STORAGE, data.byteLength);
     if (data.byteLength) this.device.queue.writeBuffer(buffer, 0, data.buffer, data.byteOffset, data.byteLength);
+    this.uploadedBytes += data.byteLength;
     return buffer;
   }
 

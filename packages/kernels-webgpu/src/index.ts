@@ -1,5 +1,13 @@
 /// <reference types="@webgpu/types" />
-import { assembleKernels, delegate, delegation, type KernelResult } from '@sparse/kernel-abi';
+import {
+  assembleKernels,
+  delegate,
+  delegation,
+  type CsrData,
+  type DenseData,
+  type KernelResult,
+  type SparseData,
+} from '@sparse/kernel-abi';
 import { kernels as jsKernels } from '@sparse/kernels-js';
 import { WebGpuContext } from './context.js';
 import { openDevice } from './device.js';
@@ -9,6 +17,7 @@ import { HAND_WRITTEN, JS_DISPATCHED } from './generated/kernel-table.js';
 import type { Args, JsKernel, Kernel } from './kernel.js';
 import { tiled } from './tiling/tiled.js';
 import { atOnceKernels, type AtOnceKernel } from './resident/at-once.js';
+import { PreparedArrays } from './resident/prepared.js';
 
 export { REASONS } from './delegation.js';
 export { WebGpuContext } from './context.js';
@@ -45,8 +54,17 @@ export interface WebGpuBackend {
   deviceOps: ReadonlySet<string>;
   /** How many round trips have read buffers back: none while a chain of at-once calls runs. */
   readbacks(): number;
-  /** The bytes of results left on the GPU, not yet read or disposed (the runtime's `memory().residentBytes`). */
+  /**
+   * The bytes the GPU holds between calls (the runtime's `memory().residentBytes`): results not yet read or
+   * disposed, and tensors kept prepared.
+   */
   residentBytes(): number;
+  /** Keeps a tensor's values on the GPU (`rt.prepare`): the at-once kernels then bind them without an upload. */
+  prepare(data: SparseData | DenseData | CsrData): void;
+  /** Gives back what is kept for these arrays (a disposed tensor's). */
+  forget(arrays: readonly object[]): void;
+  /** Bytes uploaded to the GPU so far. */
+  uploadedBytes(): number;
   readonly device: GPUDevice;
   /** The adapter the device is on, in words (its vendor, architecture and description). */
   readonly adapter: string;
@@ -81,7 +99,8 @@ export async function createWebGpuBackend(options: WebGpuBackendOptions = {}): P
     wrap: (kernel, js, op) => serialized(ctx, tiled(ctx, op, kernel, js as JsKernel), js as JsKernel),
   });
   const js = jsKernels as unknown as Record<string, JsKernel>;
-  const atOnce = atOnceKernels(ctx, js);
+  const prepared = new PreparedArrays(ctx);
+  const atOnce = atOnceKernels(ctx, prepared, js);
   const synchronousKernels: Record<string, AtOnceKernel> = {};
   for (const [op, kernel] of Object.entries(js))
     synchronousKernels[op] = atOnce[op] ?? ((args) => delegate(kernel, args, REASONS.atOnce));
@@ -92,7 +111,10 @@ export async function createWebGpuBackend(options: WebGpuBackendOptions = {}): P
     synchronousKernels,
     deviceOps: new Set(Object.keys(atOnce)),
     readbacks: () => ctx.readbacks(),
+    uploadedBytes: () => ctx.uploadedBytes,
     residentBytes: () => ctx.heldBytes,
+    prepare: (data) => prepared.keep(data),
+    forget: (arrays) => prepared.forget(arrays),
     device,
     adapter: describeAdapter(device),
     pipelinesCompiled: () => ctx.pipelinesCompiled(),

@@ -19,6 +19,7 @@ import { inputsOk, kernelFor, params, scalarsOf, type GpuDtype, type GpuValues }
 import type { Args, JsKernel } from '../kernel.js';
 import { INT32_MAX, spmmSource, strides } from '../matmul/spmm.js';
 import { DeviceArray } from './device-array.js';
+import type { PreparedArrays } from './prepared.js';
 
 /** An op's kernel that runs at once: its work recorded on the GPU, its result left there. */
 export type AtOnceKernel = (args: Args) => KernelResult<Args>;
@@ -48,12 +49,12 @@ ${ENTRY}
 /** An operand as a kernel finds it: values in host memory, or on the GPU (with their bound), or not yet made. */
 type Operand = { host: GpuValues } | { buffer: GPUBuffer; bound: M.Maybe } | { deferred: true };
 
-function operand(values: Values | DeviceArray): Operand {
+function operand(values: Values | DeviceArray, prepared: PreparedArrays): Operand {
   if (values instanceof DeviceArray) {
     if (values.host) return { host: values.host as GpuValues };
     return values.buffer ? { buffer: values.buffer, bound: values.bound } : { deferred: true };
   }
-  return { host: values as GpuValues };
+  return prepared.get(values) ?? { host: values as GpuValues };
 }
 
 /**
@@ -128,7 +129,7 @@ function record(
   return new DeviceArray(ctx, out.dtype, out.length, result, flag, bound, { ...recipe, output: out.name });
 }
 
-function mapAtOnce(ctx: WebGpuContext, src: WebGpuFamilySource, js: JsKernel): AtOnceKernel {
+function mapAtOnce(ctx: WebGpuContext, prepared: PreparedArrays, src: WebGpuFamilySource, js: JsKernel): AtOnceKernel {
   return (args) => {
     const sp = args[src.roles.sparse!] as SparseData;
     const out: OutputShape = {
@@ -143,7 +144,7 @@ function mapAtOnce(ctx: WebGpuContext, src: WebGpuFamilySource, js: JsKernel): A
         dtype: sp.dtype,
       }),
     };
-    const x = operand(sp.values as Values | DeviceArray);
+    const x = operand(sp.values as Values | DeviceArray, prepared);
     const kernel = kernelFor(src, sp.dtype);
     if ('reason' in kernel) return elsewhere(ctx, js, args, out, [x], kernel.reason);
     const scalars = scalarsOf(src, args, out.dtype);
@@ -159,7 +160,12 @@ function mapAtOnce(ctx: WebGpuContext, src: WebGpuFamilySource, js: JsKernel): A
   };
 }
 
-function cwiseAtOnce(ctx: WebGpuContext, src: WebGpuFamilySource, js: JsKernel): AtOnceKernel {
+function cwiseAtOnce(
+  ctx: WebGpuContext,
+  prepared: PreparedArrays,
+  src: WebGpuFamilySource,
+  js: JsKernel,
+): AtOnceKernel {
   return (args) => {
     const sp = args[src.roles.sparse!] as SparseData;
     const dense = args[src.roles.dense!] as DenseData;
@@ -175,7 +181,10 @@ function cwiseAtOnce(ctx: WebGpuContext, src: WebGpuFamilySource, js: JsKernel):
         dtype: sp.dtype,
       }),
     };
-    const [a, b] = [operand(sp.values as Values | DeviceArray), operand(dense.data as Values | DeviceArray)];
+    const [a, b] = [
+      operand(sp.values as Values | DeviceArray, prepared),
+      operand(dense.data as Values | DeviceArray, prepared),
+    ];
     const kernel = kernelFor(src, sp.dtype);
     if ('reason' in kernel) return elsewhere(ctx, js, args, out, [a, b], kernel.reason);
     const scalars = scalarsOf(src, args, out.dtype);
@@ -198,7 +207,12 @@ function cwiseAtOnce(ctx: WebGpuContext, src: WebGpuFamilySource, js: JsKernel):
 /** The most a u32 holds (as families/reduce.ts). */
 const U32_MAX = 0xffffffff;
 
-function reduceAtOnce(ctx: WebGpuContext, src: WebGpuFamilySource, js: JsKernel): AtOnceKernel {
+function reduceAtOnce(
+  ctx: WebGpuContext,
+  prepared: PreparedArrays,
+  src: WebGpuFamilySource,
+  js: JsKernel,
+): AtOnceKernel {
   return (args) => {
     const sp = args[src.roles.sparse!] as SparseData;
     const axes = args[src.roles.axes!] as number[] | null;
@@ -214,7 +228,7 @@ function reduceAtOnce(ctx: WebGpuContext, src: WebGpuFamilySource, js: JsKernel)
           ? { kind: 'dense', data: values as Values, shape: plan.shape, dtype: sp.dtype }
           : { kind: 'sparse', indices: plan.indices!, values: values as Values, shape: plan.shape, dtype: sp.dtype },
     };
-    const x = operand(sp.values as Values | DeviceArray);
+    const x = operand(sp.values as Values | DeviceArray, prepared);
     const kernel = kernelFor(src, sp.dtype);
     if ('reason' in kernel) return elsewhere(ctx, js, args, out, [x], kernel.reason);
     const scalars = scalarsOf(src, args, out.dtype);
@@ -313,7 +327,7 @@ function laidOut(ctx: WebGpuContext, x: Operand, to: Uint32Array, dtype: GpuDtyp
 }
 
 /** sparse_tensor_dense_matmul: S·D (or D·S) one output element per invocation, as the asynchronous kernel. */
-function spmmAtOnce(ctx: WebGpuContext, js: JsKernel): AtOnceKernel {
+function spmmAtOnce(ctx: WebGpuContext, prepared: PreparedArrays, js: JsKernel): AtOnceKernel {
   return (args) => {
     const { sparseFirst, sp, dn, swapSparse, transposeDense, m, n } = matmulPlan(args as never);
     const dtype = sp.dtype as GpuDtype;
@@ -324,7 +338,10 @@ function spmmAtOnce(ctx: WebGpuContext, js: JsKernel): AtOnceKernel {
       length: m * n,
       wrap: (values) => ({ kind: 'dense', data: values as Values, shape, dtype }),
     };
-    const [a, b] = [operand(sp.values as Values | DeviceArray), operand(dn.data as Values | DeviceArray)];
+    const [a, b] = [
+      operand(sp.values as Values | DeviceArray, prepared),
+      operand(dn.data as Values | DeviceArray, prepared),
+    ];
     if (dtype !== 'float32' && dtype !== 'int32')
       return elsewhere(ctx, js, args, out, [a, b], REASONS.notComputed(dtype));
     const ms = magnitudesOfOperands(dtype, [a, b], new Float32Array(0));
@@ -365,15 +382,19 @@ function spmmAtOnce(ctx: WebGpuContext, js: JsKernel): AtOnceKernel {
 }
 
 /** The ops whose calls run at once on the GPU, their results left there: map, cwise and reduce, and SpMM. */
-export function atOnceKernels(ctx: WebGpuContext, js: Record<string, JsKernel>): Record<string, AtOnceKernel> {
+export function atOnceKernels(
+  ctx: WebGpuContext,
+  prepared: PreparedArrays,
+  js: Record<string, JsKernel>,
+): Record<string, AtOnceKernel> {
   const out: Record<string, AtOnceKernel> = {
-    sparse_tensor_dense_matmul: spmmAtOnce(ctx, js.sparse_tensor_dense_matmul),
+    sparse_tensor_dense_matmul: spmmAtOnce(ctx, prepared, js.sparse_tensor_dense_matmul),
   };
   for (const [op, src] of Object.entries(WEBGPU_FAMILIES)) {
     if (!js[op]) continue;
-    if (src.family === 'map') out[op] = mapAtOnce(ctx, src, js[op]);
-    else if (src.family === 'cwise') out[op] = cwiseAtOnce(ctx, src, js[op]);
-    else if (src.family === 'reduce') out[op] = reduceAtOnce(ctx, src, js[op]);
+    if (src.family === 'map') out[op] = mapAtOnce(ctx, prepared, src, js[op]);
+    else if (src.family === 'cwise') out[op] = cwiseAtOnce(ctx, prepared, src, js[op]);
+    else if (src.family === 'reduce') out[op] = reduceAtOnce(ctx, prepared, src, js[op]);
   }
   return out;
 }

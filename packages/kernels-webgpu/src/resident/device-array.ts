@@ -29,6 +29,8 @@ export class DeviceArray implements DeviceValues {
   #buffer: GPUBuffer | undefined;
   #flag: GPUBuffer | undefined;
   #host: Values | undefined;
+  // How they were made: let go once they are read, so that what they were made from can be collected.
+  #recipe: Recipe | undefined;
   readonly #token = {};
 
   constructor(
@@ -39,8 +41,9 @@ export class DeviceArray implements DeviceValues {
     flag: GPUBuffer | undefined,
     /** float32: the values' magnitudes, as bounded on the host; undefined where unknown (deferred, or int32). */
     readonly bound: M.Maybe,
-    readonly recipe: Recipe,
+    recipe: Recipe,
   ) {
+    this.#recipe = recipe;
     this.#buffer = buffer;
     this.#flag = flag;
     if (!buffer) return;
@@ -91,6 +94,7 @@ export class DeviceArray implements DeviceValues {
     }
     host ??= await this.#onJs();
     this.#host = host;
+    this.#recipe = undefined;
     this.release();
     return host;
   }
@@ -114,15 +118,16 @@ export class DeviceArray implements DeviceValues {
       seen.add(a);
       if (!a.#buffer) return false;
       if (a.#flag) flags.push(a.#flag);
-      return devicesIn(a.recipe.args).every(visit);
+      return devicesIn(a.#recipe!.args).every(visit);
     };
     return visit(this) ? flags : undefined;
   }
 
   // The values made again on the JS kernels, from the recipe's arguments with every device array in them read.
   async #onJs(): Promise<Values> {
-    const args = await hostArgs(this.recipe.args);
-    const out = this.recipe.js(args)[this.recipe.output] as { values?: Values; data?: Values };
+    const recipe = this.#recipe!;
+    const args = await hostArgs(recipe.args);
+    const out = recipe.js(args)[recipe.output] as { values?: Values; data?: Values };
     return (out.values ?? out.data)!;
   }
 }
