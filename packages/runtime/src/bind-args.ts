@@ -3,6 +3,7 @@ import { describe, getValue, isDType, isIntegerDType, toScalar, toValues, zeroOf
 import { InvalidArgumentError } from './errors.js';
 import { isList, trustedList } from './list-input.js';
 import { isPlainObject } from './plain-object.js';
+import { isTfJsTensor, tfJsHint } from './foreign-input.js';
 import type { ArgMeta, OpMeta } from './op-meta.js';
 import { MAX_RANK, shapeText, toExactShape, toShape } from './shape.js';
 import { SparseTensor, sparseDataOf, sparseFromPlain } from './sparse-tensor.js';
@@ -31,7 +32,7 @@ const isPlainSparse = (v: unknown): boolean =>
   v !== null &&
   'indices' in v &&
   'values' in v &&
-  'dense_shape' in v &&
+  ('dense_shape' in v || 'denseShape' in v) &&
   !(v instanceof Tensor);
 
 /**
@@ -174,7 +175,13 @@ function live<T extends SparseTensor | Tensor | CsrMatrix>(t: T, where: string):
 
 function classify(op: OpMeta, a: ArgMeta, v: unknown): Tensorish {
   const where = `${op.name}: ${a.name}`;
+  // A TensorFlow.js tensor, anywhere a tensor goes (in a list too): refused with the conversion to write.
+  const foreign = (x: unknown, w: string) => {
+    if (isTfJsTensor(x)) throw new TypeError(tfJsHint(w, a.type.startsWith('sparse') && a.type !== 'sparse_or_dense'));
+  };
+  if (!Array.isArray(v)) foreign(v, where);
   const asSparse = (x: unknown, w: string): SparseData | WideSparseData => {
+    foreign(x, w);
     if (x instanceof SparseTensor) return sparseDataOf(live(x, w));
     if (isPlainObject(x)) return sparseDataOf(sparseFromPlain(x, w, (part) => `${w}.${part}`));
     throw new TypeError(`${w} must be a SparseTensor, got ${describe(x)}`);
@@ -212,6 +219,7 @@ function classify(op: OpMeta, a: ArgMeta, v: unknown): Tensorish {
       for (let i = 0; i < v.length; i++) {
         const x: unknown = v[i];
         const at = `${where}[${i}]`;
+        foreign(x, at);
         if (x instanceof SparseTensor || isPlainSparse(x)) items.push(asSparse(x, at));
         else if (x instanceof Tensor) items.push(denseDataOf(live(x, at)));
         else items.push(denseFromPlain(x, undefined, undefined, at));

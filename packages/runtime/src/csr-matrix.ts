@@ -2,7 +2,8 @@ import { markImmutable, type CsrData } from '@sparse/kernel-abi';
 import { describe, getValue, type DType, type Values } from './dtype.js';
 import { InvalidArgumentError } from './errors.js';
 import { shapeText } from './shape.js';
-import { formatNested, type Tensor } from './tensor.js';
+import type { Tensor } from './tensor.js';
+import { formatList, formatScalar, INSPECT } from './print.js';
 import type { SparseTensor } from './sparse-tensor.js';
 import { defaultOps } from './default-ops.js';
 import type { TypedArray } from './list-input.js';
@@ -216,13 +217,22 @@ export class CsrMatrix {
   toString(): string {
     const d = this.#data;
     if (!this.#buffers) return `CsrMatrix(disposed, dense_shape=${shapeText(d.shape)}, dtype=${d.dtype})`;
-    const list = (a: ArrayLike<unknown>) =>
-      formatNested(Array.from({ length: Math.min(a.length, 20) }, (_, i) => a[i])) + (a.length > 20 ? '…' : '');
-    const values = Array.from({ length: Math.min(d.values.length, 20) }, (_, i) => getValue(d.values, i));
+    const list = (a: ArrayLike<unknown>) => formatList(a.length, (i) => String(a[i]));
+    const values = formatList(d.values.length, (i) => formatScalar(getValue(d.values, i)));
     return (
       `CsrMatrix(row_pointers=${list(d.rowPointers)}, col_indices=${list(d.colIndices)}, ` +
-      `values=${formatNested(values)}${d.values.length > 20 ? '…' : ''}, dense_shape=${shapeText(d.shape)}, dtype=${d.dtype})`
+      `values=${values}, dense_shape=${shapeText(d.shape)}, dtype=${d.dtype})`
     );
+  }
+
+  /** What console.log shows in Node: toString(), long arrays summarized by their first and last 3. */
+  [INSPECT](): string {
+    return this.toString();
+  }
+
+  /** Prints toString() with console.log. */
+  print(): void {
+    console.log(this.toString());
   }
 }
 

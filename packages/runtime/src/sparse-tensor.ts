@@ -2,11 +2,13 @@ import { toWideSparse, type SparseData, type WideSparseData } from '@sparse/kern
 import { describe, getValue, type DType, type Values } from './dtype.js';
 import { InvalidArgumentError } from './errors.js';
 import { shapeText } from './shape.js';
-import { formatNested, type Tensor } from './tensor.js';
+import type { Tensor } from './tensor.js';
+import { formatList, formatScalar, INSPECT, SHOWN_WHOLE } from './print.js';
 import { defaultOps } from './default-ops.js';
 import type { ScalarLike, TensorLike } from './arg-types.js';
 import type { TypedArray } from './list-input.js';
 import { isPlainObject } from './plain-object.js';
+import { layoutHint } from './foreign-input.js';
 import { asList, checkDType, readSparseParts, readValues, type PartName } from './sparse-input.js';
 import { adoptStorage, disposeStorage } from './tensor-storage.js';
 import { isDeviceValues, markImmutable } from '@sparse/kernel-abi';
@@ -22,7 +24,7 @@ export interface SparseTensorValue {
   dtype: DType;
 }
 
-const FROM_JSON_KEYS = ['indices', 'values', 'dense_shape', 'dtype'];
+const FROM_JSON_KEYS = ['indices', 'values', 'dense_shape', 'denseShape', 'dtype'];
 
 // What a disposed tensor holds in place of its arrays.
 const DISPOSED_INDICES = new Float64Array(0);
@@ -316,14 +318,24 @@ export class SparseTensor {
     const { shape, values } = this.#data;
     if (isDeviceValues(values))
       return `SparseTensor(values on the ${values.backend} device, nnz=${nnz}, dense_shape=${shapeText(shape)}, dtype=${this.#data.dtype})`;
-    const shown = Math.min(nnz, 20);
-    const rows = this.#rows((x) => x, shown);
-    const vals = Array.from({ length: shown }, (_, i) => getValue(values, i));
-    const more = nnz > 20 ? [`… ${nnz - 20} more`] : [];
+    const { rank } = this;
+    const indices: ArrayLike<number | bigint> = this.#data.indices;
+    const row = (e: number) => formatList(rank, (d) => String(indices[e * rank + d]));
+    const count = nnz > SHOWN_WHOLE ? `, nnz=${nnz}` : '';
     return (
-      `SparseTensor(indices=${formatNested(rows)}${nnz > 20 ? '…' : ''}, ` +
-      `values=${formatNested([...vals, ...more])}, dense_shape=${shapeText(shape)}, dtype=${this.#data.dtype})`
+      `SparseTensor(indices=${formatList(nnz, row)}, values=${formatList(nnz, (e) => formatScalar(getValue(values, e)))}, ` +
+      `dense_shape=${shapeText(shape)}, dtype=${this.#data.dtype}${count})`
     );
+  }
+
+  /** What console.log shows in Node: toString(), more than 20 entries summarized by their first and last 3. */
+  [INSPECT](): string {
+    return this.toString();
+  }
+
+  /** Prints toString() with console.log, as TensorFlow.js's `t.print()`. */
+  print(): void {
+    console.log(this.toString());
   }
 }
 
@@ -340,8 +352,16 @@ export function sparseFromPlain(v: unknown, what: string, name: PartName): Spars
   if (!isPlainObject(v)) throw new TypeError(`${what} must be {indices, values, dense_shape}, got ${describe(v)}`);
   const unknown = Object.keys(v).find((k) => !FROM_JSON_KEYS.includes(k));
   if (unknown !== undefined) {
-    throw new TypeError(`${what}: unknown field '${unknown}' (the fields are ${FROM_JSON_KEYS.join(', ')})`);
+    const hint = layoutHint(v);
+    throw new TypeError(
+      hint
+        ? `${what}: ${hint}`
+        : `${what}: unknown field '${unknown}' (the fields are indices, values, dense_shape or denseShape, dtype)`,
+    );
   }
-  const { indices, values, dense_shape, dtype } = v as Record<string, unknown>;
-  return adoptSparse(readSparseParts(indices, values, dense_shape, dtype, name));
+  const { indices, values, dtype } = v as Record<string, unknown>;
+  // dense_shape as TensorFlow's SparseTensorValue spells it, or denseShape as a SparseTensor's accessor does.
+  if ('dense_shape' in v && 'denseShape' in v) throw new TypeError(`${what}: give dense_shape or denseShape, not both`);
+  const shape = (v as Record<string, unknown>).dense_shape ?? (v as Record<string, unknown>).denseShape;
+  return adoptSparse(readSparseParts(indices, values, shape, dtype, name));
 }

@@ -6,6 +6,7 @@ import { inferNestedDType, nestedShape, nestedValues } from './nested-input.js';
 import { assertAllocatable, shapeText, toShape } from './shape.js';
 import { adoptStorage, disposeStorage } from './tensor-storage.js';
 import { trustedList } from './list-input.js';
+import { formatDense, INSPECT } from './print.js';
 
 // What a disposed tensor holds in place of its data.
 const DISPOSED = new Float64Array(0);
@@ -200,7 +201,18 @@ export class Tensor {
     if (!this.#buffers) return `Tensor(disposed, shape=${shapeText(this.#shape)}, dtype=${this.#dtype})`;
     if (isDeviceValues(this.#data))
       return `Tensor(on the ${this.#data.backend} device, shape=${shapeText(this.#shape)}, dtype=${this.#dtype})`;
-    return `Tensor(${formatNested(this.toArray())}, shape=${shapeText(this.#shape)}, dtype=${this.#dtype})`;
+    const data = this.#data;
+    return `Tensor(${formatDense(this.#shape, (i) => getValue(data, i))}, shape=${shapeText(this.#shape)}, dtype=${this.#dtype})`;
+  }
+
+  /** What console.log shows in Node: toString(), dims of more than 20 summarized by their first and last 3. */
+  [INSPECT](): string {
+    return this.toString();
+  }
+
+  /** Prints toString() with console.log, as TensorFlow.js's `t.print()`. */
+  print(): void {
+    console.log(this.toString());
   }
 
   /** The plain data a kernel takes, as copies. */
@@ -261,16 +273,4 @@ export function denseFromPlain(
   }
   const dt = dtype ?? inferNestedDType(value, fromShape, what);
   return { kind: 'dense', data: nestedValues(value, fromShape, dt, what), shape: finalShape, dtype: dt };
-}
-
-export function formatNested(v: unknown, limit = 20): string {
-  const fmt = (x: unknown): string => {
-    if (Array.isArray(x)) {
-      const items = x.slice(0, limit).map(fmt);
-      if (x.length > limit) items.push(`… ${x.length - limit} more`);
-      return `[${items.join(', ')}]`;
-    }
-    return typeof x === 'string' ? JSON.stringify(x) : String(x);
-  };
-  return fmt(v);
 }

@@ -51,7 +51,7 @@ for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) { idx.push([r, c])
 const st = new SparseTensor(idx, vals, [rows, cols], 'float64');
 const expected = [];
 for (let r = 0; r < rows; r++) { let s = 0; for (let c = 0; c < cols; c++) s += (r * 7 + c) % 13; expected.push(s); }
-const correct = (rt) => JSON.stringify(Array.from(rt.sparse.reduceSum(st, { axis: [1] }).data)) === JSON.stringify(expected);
+const correct = (rt) => JSON.stringify(Array.from(rt.sparse.reduceSum(st, { axis: [1] }).dataSync())) === JSON.stringify(expected);
 const tick = () => new Promise((r) => setImmediate(r));
 const report = async (o) => { await tick(); console.log(JSON.stringify({ ...o, warnings })); };
 `;
