@@ -158,7 +158,7 @@ export class CsrMatrix {
   }
 
   /** The SparseTensor of the same entries, in canonical order (csr_sparse_matrix_to_sparse_tensor). */
-  toSparseTensor(): SparseTensor {
+  toSparse(): SparseTensor {
     return defaultOps().csrSparseMatrixToSparseTensor(this);
   }
 

@@ -3,6 +3,7 @@ import { describe, getValue, type DType, type Values } from './dtype.js';
 import { InvalidArgumentError } from './errors.js';
 import { shapeText } from './shape.js';
 import type { Tensor } from './tensor.js';
+import type { CsrMatrix } from './csr-matrix.js';
 import { formatList, formatScalar, INSPECT, SHOWN_WHOLE } from './print.js';
 import { defaultOps } from './default-ops.js';
 import type { ScalarLike, TensorLike } from './arg-types.js';
@@ -285,6 +286,32 @@ export class SparseTensor {
   /** Divides by a dense tensor broadcast to this shape (TensorFlow's `__div__`). */
   div(dense: TensorLike): SparseTensor {
     return defaultOps().denseCwiseDiv(this, dense);
+  }
+
+  /** Its dims permuted, reversed by default (sparse.transpose on the default runtime). */
+  transpose(perm?: readonly number[]): SparseTensor {
+    return defaultOps().transpose(this, { perm: perm === undefined ? undefined : [...perm] });
+  }
+
+  /** Its entries in canonical row-major order (sparse.reorder on the default runtime). */
+  reorder(): SparseTensor {
+    return defaultOps().reorder(this);
+  }
+
+  /** The sum over `axis` (every dim by default), a dense Tensor (sparse.reduceSum on the default runtime). */
+  sum(axis?: number | readonly number[], keepdims?: boolean): Tensor {
+    const axes = axis === undefined ? undefined : typeof axis === 'number' ? [axis] : [...axis];
+    return defaultOps().reduceSum(this, { axis: axes, keepdims }) as Tensor;
+  }
+
+  /** This matrix times a dense one (sparse.tensorDenseMatmul on the default runtime). */
+  matmul(dense: TensorLike, options?: { adjointA?: boolean; adjointB?: boolean }): Tensor {
+    return defaultOps().tensorDenseMatmul(this, dense, options);
+  }
+
+  /** As a CsrMatrix (rank 2, or 3 for a batch; CsrMatrix.fromSparseTensor). */
+  toCsr(): CsrMatrix {
+    return defaultOps().tensorToCsrSparseMatrix(this);
   }
 
   /** The plain data kernels take, as copies (the exact form for a dense shape with a dim past 2^53 - 1). */

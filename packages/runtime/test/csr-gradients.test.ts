@@ -320,7 +320,7 @@ describe.each(BACKENDS)('the CSR conversions and transpose on %s', (backend) => 
         sparse_matrix: change(k, v),
       }));
       check('csr_sparse_matrix_to_sparse_tensor', toSt.sparse_matrix!, gValues, fdSt);
-      const st = m.toSparseTensor();
+      const st = m.toSparse();
       const stOf = (k: number, v: number) =>
         new SparseTensor(st.indices, store(dtype, withCsrValue(aM, k, v).values), shape, dtype);
       const fromSt = grads(rt, 'sparse_tensor_to_csr_sparse_matrix', { sp_input: st }, up);

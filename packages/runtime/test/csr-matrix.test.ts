@@ -27,7 +27,7 @@ describe('CsrMatrix', () => {
       [1, 0, 2],
       [0, 3, 0],
     ]);
-    expect(m.toSparseTensor().indices).toEqual([
+    expect(m.toSparse().indices).toEqual([
       [0, 0],
       [0, 2],
       [1, 1],
@@ -108,7 +108,7 @@ describe('CsrMatrix', () => {
   it('a batch: each matrix with its own row pointers from 0', () => {
     const m = new CsrMatrix([0, 1, 0, 0, 0, 2], [1, 0, 1], [1, 2, 3], [3, 1, 2], 'float64');
     expect(Array.from(m.batchPointers)).toEqual([0, 1, 1, 3]);
-    expect(m.toSparseTensor().indices).toEqual([
+    expect(m.toSparse().indices).toEqual([
       [0, 0, 1],
       [2, 0, 0],
       [2, 0, 1],
