@@ -1,4 +1,5 @@
 import type { SparseOps } from './generated/ops-api.js';
+import type { JsSideOps } from './map-values.js';
 
 let ops: SparseOps | undefined;
 
@@ -13,4 +14,16 @@ export function defaultOps(): SparseOps {
 
 export function setDefaultOps(o: SparseOps): void {
   ops = o;
+}
+
+let sideOps: JsSideOps | undefined;
+
+/** The JS-side ops (`coalesce`), for SparseTensor's methods: set with the default ops, for the same reason. */
+export function jsSideOps(): JsSideOps {
+  if (!sideOps) throw new Error('the default runtime is not loaded: import SparseTensor from @sparse/runtime');
+  return sideOps;
+}
+
+export function setJsSideOps(o: JsSideOps): void {
+  sideOps = o;
 }

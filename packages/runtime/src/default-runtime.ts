@@ -4,7 +4,7 @@ import { createRuntime, Runtime } from './runtime.js';
 import { BACKEND_LOADERS } from './generated/backend-loaders.js';
 import { checkRuntimeOptions, checkThreadsFor, type RuntimeOptions } from './runtime-options.js';
 import { bindOps, type SparseOps } from './generated/ops-api.js';
-import { setDefaultOps } from './default-ops.js';
+import { setDefaultOps, setJsSideOps } from './default-ops.js';
 import type { VjpOptions, VjpResult } from './vjp.js';
 import { JS_SIDE_OPS, type JsSideOps } from './map-values.js';
 
@@ -86,3 +86,4 @@ export const sparse: SparseOps & JsSideOps = {
   ...JS_SIDE_OPS,
 };
 setDefaultOps(sparse);
+setJsSideOps(JS_SIDE_OPS);

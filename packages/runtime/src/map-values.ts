@@ -4,6 +4,7 @@ import type { TypedArray } from './list-input.js';
 import { readOptions } from './op-options.js';
 import { asList, checkDType, readValues } from './sparse-input.js';
 import { adoptSparse, sparseDataOf, SparseTensor } from './sparse-tensor.js';
+import { coalesce } from './coalesce.js';
 
 /** The name errors give it: TensorFlow's `tf.sparse.map_values`, as the ops are named. */
 const OP = 'sparse_map_values';
@@ -38,6 +39,12 @@ export interface JsSideOps {
    * naming `sparse_map_values`.
    */
   mapValues(spInput: SparseTensor, fn: (values: Values) => MappedValues, options?: MapValuesOptions): SparseTensor;
+  /**
+   * Repeated indices summed, as PyTorch's `coalesce()` and scipy's `sum_duplicates()`: the entries in canonical
+   * order, each index once, its values added in their order (float32 rounding each sum; int32 and int64 wrap; bool is
+   * true where any is). In JS on every backend. String values are a TypeError.
+   */
+  coalesce(spInput: SparseTensor): SparseTensor;
 }
 
 function mapValues(
@@ -65,4 +72,4 @@ function mapValues(
 }
 
 /** The JS-side ops, for `sparse` and every runtime's `rt.sparse`. */
-export const JS_SIDE_OPS: JsSideOps = { mapValues };
+export const JS_SIDE_OPS: JsSideOps = { mapValues, coalesce };

@@ -5,7 +5,7 @@ import { shapeText } from './shape.js';
 import type { Tensor } from './tensor.js';
 import type { CsrMatrix } from './csr-matrix.js';
 import { formatList, formatScalar, INSPECT, SHOWN_WHOLE } from './print.js';
-import { defaultOps } from './default-ops.js';
+import { defaultOps, jsSideOps } from './default-ops.js';
 import type { ScalarLike, TensorLike } from './arg-types.js';
 import type { TypedArray } from './list-input.js';
 import { isPlainObject } from './plain-object.js';
@@ -307,6 +307,11 @@ export class SparseTensor {
   /** This matrix times a dense one (sparse.tensorDenseMatmul on the default runtime). */
   matmul(dense: TensorLike, options?: { adjointA?: boolean; adjointB?: boolean }): Tensor {
     return defaultOps().tensorDenseMatmul(this, dense, options);
+  }
+
+  /** Repeated indices summed, in canonical order (PyTorch's `coalesce()`, scipy's `sum_duplicates()`: sparse.coalesce). */
+  coalesce(): SparseTensor {
+    return jsSideOps().coalesce(this);
   }
 
   /** As a CsrMatrix (rank 2, or 3 for a batch; CsrMatrix.fromSparseTensor). */
