@@ -24,6 +24,8 @@ export type { RuntimeOptions } from './runtime-options.js';
 export { sparse, setBackend, getBackend, ready, run, vjp, prepare } from './default-runtime.js';
 export type { VjpOptions, VjpResult } from './vjp.js';
 export { MAX_DENSE_ELEMENTS } from './shape.js';
+export { parseMatrixMarket, readMatrixMarket, type ReadMatrixMarketOptions } from './matrix-market-read.js';
+export { matrixMarketChunks, toMatrixMarket, type WriteMatrixMarketOptions } from './matrix-market-write.js';
 export type { SparseOps, AsyncSparseOps } from './generated/ops-api.js';
 export type { JsSideOps, MapValuesOptions, MappedValues } from './map-values.js';
 export type * from './generated/ops-api.js';
