@@ -17,6 +17,36 @@ export function randomSparse(r: Rng, shape: number[], nnz: number, dtype: DType)
   return { kind: 'sparse', indices, values: randomValues(r, dtype, nnz), shape, dtype };
 }
 
+/** nnz distinct random indices of `shape`, in canonical order unless `shuffled`, plus `repeats` repeated ones. */
+export function distinctSparse(
+  r: Rng,
+  shape: number[],
+  nnz: number,
+  dtype: DType,
+  shuffled = false,
+  repeats = 0,
+): SparseData {
+  const size = shape.reduce((a, b) => a * b, 1);
+  const offsets = new Set<number>();
+  while (offsets.size < Math.min(nnz, size)) offsets.add(r.int(size));
+  const list = [...offsets].sort((a, b) => a - b);
+  for (let k = 0; k < repeats; k++) list.push(list[r.int(list.length)]);
+  if (shuffled)
+    for (let i = list.length - 1; i > 0; i--) {
+      const j = r.int(i + 1);
+      [list[i], list[j]] = [list[j], list[i]];
+    }
+  const rank = shape.length;
+  const indices = new Float64Array(list.length * rank);
+  list.forEach((off, e) => {
+    for (let a = rank - 1; a >= 0; a--) {
+      indices[e * rank + a] = off % shape[a];
+      off = Math.floor(off / shape[a]);
+    }
+  });
+  return { kind: 'sparse', indices, values: randomValues(r, dtype, list.length), shape, dtype };
+}
+
 /** A value drawn for an entry. */
 export type ValueOf = (r: Rng) => number;
 export const uniform: ValueOf = (r) => r.next() * 2 - 1;

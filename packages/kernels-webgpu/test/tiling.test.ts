@@ -4,7 +4,7 @@ import { kernels as jsKernels } from '@sparse/kernels-js';
 import { rng, type Rng } from '@sparse/test-kit/seeded-random';
 import { createWebGpuBackend, REASONS, type WebGpuBackend } from '../src/index.js';
 import { plain } from './compare.js';
-import { randomCsr, randomValues } from './random.js';
+import { distinctSparse, randomCsr, randomValues } from './random.js';
 
 // Calls past the binding limit are tiled: a backend whose bindings hold 1 KiB (the least it takes) runs calls whose
 // buffers hold several KiB as many pieces, and must give what the same device gives the whole call, bit for bit.
@@ -22,27 +22,8 @@ afterAll(() => whole?.destroy());
 
 type Args = Record<string, unknown>;
 
-/** `nnz` distinct random indices of `shape` in row-major order (or shuffled), with random values. */
-function sparse(r: Rng, shape: number[], nnz: number, dtype: DType = 'float32', shuffled = false): SparseData {
-  const size = shape.reduce((a, b) => a * b, 1);
-  const offsets = new Set<number>();
-  while (offsets.size < Math.min(nnz, size)) offsets.add(r.int(size));
-  const list = [...offsets].sort((a, b) => a - b);
-  if (shuffled)
-    for (let i = list.length - 1; i > 0; i--) {
-      const j = r.int(i + 1);
-      [list[i], list[j]] = [list[j], list[i]];
-    }
-  const rank = shape.length;
-  const indices = new Float64Array(list.length * rank);
-  list.forEach((off, e) => {
-    for (let d = rank - 1; d >= 0; d--) {
-      indices[e * rank + d] = off % shape[d];
-      off = Math.floor(off / shape[d]);
-    }
-  });
-  return { kind: 'sparse', indices, values: randomValues(r, dtype, list.length), shape, dtype };
-}
+const sparse = (r: Rng, shape: number[], nnz: number, dtype: DType = 'float32', shuffled = false): SparseData =>
+  distinctSparse(r, shape, nnz, dtype, shuffled);
 
 function dense(r: Rng, shape: number[], dtype: DType = 'float32'): DenseData {
   const n = shape.reduce((a, b) => a * b, 1);

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { backend, onGpu, useBackend } from './backend.js';
 import type { DenseData, DType, Scalar, SparseData } from '@sparse/kernel-abi';
 import { kernels as jsKernels } from '@sparse/kernels-js';
-import { rng, type Rng } from '@sparse/test-kit/seeded-random';
+import { rng } from '@sparse/test-kit/seeded-random';
+import { distinctSparse } from './random.js';
 import { REASONS } from '../src/index.js';
 
 // sparse_tensor_to_dense on WebGPU (SwiftShader in CI), against the JS kernel: bit for bit, values move as words.
@@ -41,34 +42,6 @@ async function expectSameAsJs(args: Args): Promise<DenseData> {
   return output;
 }
 
-function values(r: Rng, dtype: DType, n: number): Float32Array | Int32Array {
-  if (dtype === 'int32') return Int32Array.from({ length: n }, () => (r.next() * 2 ** 32) | 0);
-  return Float32Array.from({ length: n }, () => r.next() * 200 - 100);
-}
-
-/** nnz distinct random indices of `shape`, in canonical order unless `shuffled`, plus `repeats` repeated ones. */
-function randomSparse(r: Rng, shape: number[], nnz: number, dtype: DType, shuffled = false, repeats = 0): SparseData {
-  const size = shape.reduce((a, b) => a * b, 1);
-  const offsets = new Set<number>();
-  while (offsets.size < Math.min(nnz, size)) offsets.add(r.int(size));
-  const list = [...offsets].sort((a, b) => a - b);
-  for (let k = 0; k < repeats; k++) list.push(list[r.int(list.length)]);
-  if (shuffled)
-    for (let i = list.length - 1; i > 0; i--) {
-      const j = r.int(i + 1);
-      [list[i], list[j]] = [list[j], list[i]];
-    }
-  const rank = shape.length;
-  const indices = new Float64Array(list.length * rank);
-  list.forEach((off, e) => {
-    for (let a = rank - 1; a >= 0; a--) {
-      indices[e * rank + a] = off % shape[a];
-      off = Math.floor(off / shape[a]);
-    }
-  });
-  return { kind: 'sparse', indices, values: values(r, dtype, list.length), shape, dtype };
-}
-
 describe('sparse_tensor_to_dense on webgpu', () => {
   for (const dtype of ['float32', 'int32'] as const)
     for (const [shape, nnz] of [
@@ -79,7 +52,7 @@ describe('sparse_tensor_to_dense on webgpu', () => {
     ] as [number[], number][])
       it(`${dtype}, shape [${shape}], ${nnz} entries, default 0 and not`, async () => {
         const r = rng(shape.length * 100 + nnz + (dtype === 'int32' ? 1 : 0));
-        const sp_input = randomSparse(r, shape, nnz, dtype);
+        const sp_input = distinctSparse(r, shape, nnz, dtype);
         await expectSameAsJs({ sp_input, default_value: 0, validate_indices: true });
         await expectSameAsJs({ sp_input, default_value: dtype === 'int32' ? -7 : -1.5, validate_indices: true });
       });
@@ -88,7 +61,7 @@ describe('sparse_tensor_to_dense on webgpu', () => {
     for (const dtype of ['float32', 'int32'] as const) {
       const r = rng(dtype === 'int32' ? 21 : 22);
       await expectSameAsJs({
-        sp_input: randomSparse(r, [41, 29], 300, dtype, true, 150),
+        sp_input: distinctSparse(r, [41, 29], 300, dtype, true, 150),
         default_value: 3,
         validate_indices: false,
       });
@@ -138,7 +111,7 @@ describe('sparse_tensor_to_dense on webgpu', () => {
 
   it('no entries, a scalar, and a shape with no elements', async () => {
     await expectSameAsJs({
-      sp_input: randomSparse(rng(3), [4, 6], 0, 'float32'),
+      sp_input: distinctSparse(rng(3), [4, 6], 0, 'float32'),
       default_value: 2.25,
       validate_indices: true,
     });
@@ -152,7 +125,7 @@ describe('sparse_tensor_to_dense on webgpu', () => {
     const one = await expectSameAsJs({ sp_input: scalar, default_value: 0, validate_indices: true });
     expect(Array.from(one.data as Int32Array)).toEqual([9]);
     await expectSameAsJs({
-      sp_input: randomSparse(rng(4), [0, 4], 0, 'int32'),
+      sp_input: distinctSparse(rng(4), [0, 4], 0, 'int32'),
       default_value: 1,
       validate_indices: true,
     });
@@ -174,13 +147,17 @@ describe('sparse_tensor_to_dense on webgpu', () => {
   });
 
   it('a wrong element would fail (the comparison is by bits), and calls compile nothing new', async () => {
-    const args = { sp_input: randomSparse(rng(5), [20, 20], 50, 'float32'), default_value: 1, validate_indices: true };
+    const args = {
+      sp_input: distinctSparse(rng(5), [20, 20], 50, 'float32'),
+      default_value: 1,
+      validate_indices: true,
+    };
     const got = await expectSameAsJs(args);
     const off = Float32Array.from(got.data as Float32Array);
     off[3] = Math.fround(off[3] * (1 + 2 ** -20));
     expect(words({ ...got, data: off })).not.toEqual(words(js(args)));
     const compiled = backend.pipelinesCompiled();
-    await expectSameAsJs({ ...args, sp_input: randomSparse(rng(6), [9, 9], 20, 'int32'), default_value: 4 });
+    await expectSameAsJs({ ...args, sp_input: distinctSparse(rng(6), [9, 9], 20, 'int32'), default_value: 4 });
     expect(backend.pipelinesCompiled()).toBe(compiled);
   });
 });

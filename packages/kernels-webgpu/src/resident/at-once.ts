@@ -129,38 +129,11 @@ function record(
   return new DeviceArray(ctx, out.dtype, out.length, result, flag, bound, { ...recipe, output: out.name });
 }
 
-function mapAtOnce(ctx: WebGpuContext, prepared: PreparedArrays, src: WebGpuFamilySource, js: JsKernel): AtOnceKernel {
-  return (args) => {
-    const sp = args[src.roles.sparse!] as SparseData;
-    const out: OutputShape = {
-      name: src.output,
-      dtype: sp.dtype as GpuDtype,
-      length: sp.values.length,
-      wrap: (values) => ({
-        kind: 'sparse',
-        indices: sp.indices.slice(),
-        values: values as Values,
-        shape: sp.shape.slice(),
-        dtype: sp.dtype,
-      }),
-    };
-    const x = operand(sp.values as Values | DeviceArray, prepared);
-    const kernel = kernelFor(src, sp.dtype);
-    if ('reason' in kernel) return elsewhere(ctx, js, args, out, [x], kernel.reason);
-    const scalars = scalarsOf(src, args, out.dtype);
-    const ms = magnitudesOfOperands(out.dtype, [x], scalars);
-    if (ms === 'nonFinite') return elsewhere(ctx, js, args, out, [x], REASONS.nonFinite);
-    if ('deferred' in x || ms === 'unknown') return elsewhere(ctx, js, args, out, [x], REASONS.subnormal);
-    const bound = out.dtype === 'float32' ? src.float32.value!(...ms, ...Array.from(scalars, M.lit)) : undefined;
-    if (out.dtype === 'float32' && !bound) return elsewhere(ctx, js, args, out, [x], REASONS.subnormal);
-    if (out.length === 0 || !ctx.fits(4 * out.length))
-      return elsewhere(ctx, js, args, out, [x], REASONS.bindingLimit(ctx.maxBindingBytes));
-    const n = out.length;
-    return { [out.name]: out.wrap(record(ctx, kernel.wgsl, n, [params(n, 0, scalars), x], out, bound, { js, args })) };
-  };
-}
-
-function cwiseAtOnce(
+/**
+ * A map or cwise op: one thread a stored entry, the sparse operand's entries kept. A cwise op's dense operand is read
+ * at each entry's offset in it, broadcast (numpy rules, computed on the host from the indices).
+ */
+function entrywiseAtOnce(
   ctx: WebGpuContext,
   prepared: PreparedArrays,
   src: WebGpuFamilySource,
@@ -168,7 +141,7 @@ function cwiseAtOnce(
 ): AtOnceKernel {
   return (args) => {
     const sp = args[src.roles.sparse!] as SparseData;
-    const dense = args[src.roles.dense!] as DenseData;
+    const dense = src.roles.dense ? (args[src.roles.dense] as DenseData) : undefined;
     const out: OutputShape = {
       name: src.output,
       dtype: sp.dtype as GpuDtype,
@@ -181,26 +154,22 @@ function cwiseAtOnce(
         dtype: sp.dtype,
       }),
     };
-    const [a, b] = [
-      operand(sp.values as Values | DeviceArray, prepared),
-      operand(dense.data as Values | DeviceArray, prepared),
-    ];
+    const ops = [sp.values, ...(dense ? [dense.data] : [])].map((v) => operand(v as Values | DeviceArray, prepared));
     const kernel = kernelFor(src, sp.dtype);
-    if ('reason' in kernel) return elsewhere(ctx, js, args, out, [a, b], kernel.reason);
+    if ('reason' in kernel) return elsewhere(ctx, js, args, out, ops, kernel.reason);
     const scalars = scalarsOf(src, args, out.dtype);
-    const ms = magnitudesOfOperands(out.dtype, [a, b], scalars);
-    if (ms === 'nonFinite') return elsewhere(ctx, js, args, out, [a, b], REASONS.nonFinite);
-    if ('deferred' in a || 'deferred' in b || ms === 'unknown')
-      return elsewhere(ctx, js, args, out, [a, b], REASONS.subnormal);
+    const ms = magnitudesOfOperands(out.dtype, ops, scalars);
+    if (ms === 'nonFinite') return elsewhere(ctx, js, args, out, ops, REASONS.nonFinite);
+    if (ops.some((o) => 'deferred' in o) || ms === 'unknown')
+      return elsewhere(ctx, js, args, out, ops, REASONS.subnormal);
     const bound = out.dtype === 'float32' ? src.float32.value!(...ms, ...Array.from(scalars, M.lit)) : undefined;
-    if (out.dtype === 'float32' && !bound) return elsewhere(ctx, js, args, out, [a, b], REASONS.subnormal);
+    if (out.dtype === 'float32' && !bound) return elsewhere(ctx, js, args, out, ops, REASONS.subnormal);
     const n = out.length;
-    if (n === 0 || !ctx.fits(4 * n) || !ctx.fits(4 * dense.data.length))
-      return elsewhere(ctx, js, args, out, [a, b], REASONS.bindingLimit(ctx.maxBindingBytes));
-    const off = Uint32Array.from(broadcastOffsets(sp, dense.shape));
-    return {
-      [out.name]: out.wrap(record(ctx, kernel.wgsl, n, [params(n, 0, scalars), a, b, off], out, bound, { js, args })),
-    };
+    if (n === 0 || !ctx.fits(4 * n) || (dense && !ctx.fits(4 * dense.data.length)))
+      return elsewhere(ctx, js, args, out, ops, REASONS.bindingLimit(ctx.maxBindingBytes));
+    const offsets = dense ? [Uint32Array.from(broadcastOffsets(sp, dense.shape))] : [];
+    const inputs = [params(n, 0, scalars), ...ops, ...offsets];
+    return { [out.name]: out.wrap(record(ctx, kernel.wgsl, n, inputs, out, bound, { js, args })) };
   };
 }
 
@@ -392,8 +361,7 @@ export function atOnceKernels(
   };
   for (const [op, src] of Object.entries(WEBGPU_FAMILIES)) {
     if (!js[op]) continue;
-    if (src.family === 'map') out[op] = mapAtOnce(ctx, prepared, src, js[op]);
-    else if (src.family === 'cwise') out[op] = cwiseAtOnce(ctx, prepared, src, js[op]);
+    if (src.family === 'map' || src.family === 'cwise') out[op] = entrywiseAtOnce(ctx, prepared, src, js[op]);
     else if (src.family === 'reduce') out[op] = reduceAtOnce(ctx, prepared, src, js[op]);
   }
   return out;
