@@ -43,6 +43,7 @@ class MatrixMarketParser {
   #vals = new Float64Array(0);
   #big: bigint[] = [];
   readonly #dtype: DType | undefined;
+  #out: DType = 'float64';
   readonly #progress: ((read: number, total: number) => void) | undefined;
 
   constructor(options: ReadMatrixMarketOptions) {
@@ -145,16 +146,10 @@ class MatrixMarketParser {
             : (rows * (rows - 1)) / 2;
       assertAllocatable([rows, cols], 'readMatrixMarket: the matrix');
     }
-    if (this.#wantsBigInt()) this.#big = [];
+    // The values' dtype, fixed by the header's field unless given.
+    this.#out = this.#dtype ?? (this.#field === 'integer' ? 'int64' : 'float64');
+    if (this.#out === 'int64') this.#big = [];
     else this.#vals = new Float64Array(this.#format === 'coordinate' ? this.#ri.length : this.#total);
-  }
-
-  #wantsBigInt(): boolean {
-    return (this.#dtype ?? this.#defaultDType()) === 'int64';
-  }
-
-  #defaultDType(): DType {
-    return this.#field === 'integer' ? 'int64' : 'float64';
   }
 
   // One entry line from s[a, to): "i j [value]" (coordinate) or "value" (array).
@@ -202,7 +197,7 @@ class MatrixMarketParser {
   }
 
   #value(k: number, text: string): void {
-    if (this.#wantsBigInt()) {
+    if (this.#out === 'int64') {
       if (!/^[+-]?\d+$/.test(text)) throw this.#error(`${describe(text)} is not an integer`);
       this.#big[k] = BigInt(text);
       return;
@@ -215,7 +210,7 @@ class MatrixMarketParser {
 
   // The result's values: position k takes entry from[k] of the file (negated where neg[k]), or 0 where from[k] < 0.
   #values(from: Float64Array, neg?: Uint8Array): Values {
-    const dtype = this.#dtype ?? this.#defaultDType();
+    const dtype = this.#out;
     const n = from.length;
     const out = allocValues(dtype, n) as Exclude<Values, string[]>;
     if (dtype === 'int64') {
@@ -258,7 +253,7 @@ class MatrixMarketParser {
       from[n + q] = k;
       if (neg) neg[n + q] = 1;
     });
-    const dtype = this.#dtype ?? this.#defaultDType();
+    const dtype = this.#out;
     const values = this.#values(from, neg);
     return adoptSparse({ kind: 'sparse', indices, values, shape: [this.#rows, this.#cols], dtype });
   }
@@ -277,7 +272,7 @@ class MatrixMarketParser {
         if (neg) neg[j * cols + i] = 1;
         k++;
       }
-    const dtype = this.#dtype ?? this.#defaultDType();
+    const dtype = this.#out;
     return adoptDense({ kind: 'dense', data: this.#values(from, neg), shape: [rows, cols], dtype }, true);
   }
 }

@@ -19,7 +19,22 @@ import {
 import { BindingLimitError } from '../tiling/binding-limit.js';
 
 /** The most a u32 holds: a group's dense positions past it compare as this (no group holds that many entries). */
-const U32_MAX = 0xffffffff;
+export const U32_MAX = 0xffffffff;
+
+/**
+ * Where a reduction's groups lie once their values are laid out together in entry order (a stable counting sort):
+ * each group's start and count, and where each entry goes (`to`).
+ */
+export function groupLayout(plan: { groups: number; count: ArrayLike<number>; group: ArrayLike<number> }) {
+  const g = plan.groups;
+  const start = new Uint32Array(g);
+  const cnt = Uint32Array.from(plan.count);
+  for (let s = 1; s < g; s++) start[s] = start[s - 1] + cnt[s - 1];
+  const fill = start.slice();
+  const to = new Uint32Array(plan.group.length);
+  for (let i = 0; i < to.length; i++) to[i] = fill[plan.group[i]]++;
+  return { start, cnt, to };
+}
 
 /**
  * A reduce op on the GPU: the host groups the entries with the JS backend's shared plan and lays each group's
@@ -47,13 +62,9 @@ export function reduceKernel(ctx: WebGpuContext, src: WebGpuFamilySource, js: Js
     if (mayBeSubnormal(src, dtype, [x], scalars, longest)) return delegate(js, args, REASONS.subnormal);
     let values: GpuValues = valuesIn(dtype, new ArrayBuffer(4 * g));
     if (g > 0 && n > 0) {
-      const start = new Uint32Array(g);
-      const cnt = new Uint32Array(g);
-      for (let s = 1; s < g; s++) start[s] = start[s - 1] + plan.count[s - 1];
-      for (let s = 0; s < g; s++) cnt[s] = plan.count[s];
-      const fill = start.slice();
+      const { start, cnt, to } = groupLayout(plan);
       const xv = dtype === 'float32' ? new Float32Array(n) : new Int32Array(n);
-      for (let i = 0; i < n; i++) xv[fill[plan.group[i]]++] = x[i];
+      for (let i = 0; i < n; i++) xv[to[i]] = x[i];
       const word = Math.min(plan.groupSize, U32_MAX);
       const out = await runPass(ctx, kernel.wgsl, g, [params(g, word, scalars), xv, start, cnt, { bytes: 4 * g }], [4]);
       values = valuesIn(dtype, out[0]);

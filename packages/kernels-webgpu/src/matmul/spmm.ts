@@ -82,28 +82,38 @@ export interface Csr {
 }
 
 /**
- * CSR of the entries of a rank-2 sparse matrix by a counting sort on coordinate `rowDim` (0: its rows; 1: its
- * columns, which is CSR of its transpose), `rows` being that coordinate's extent. Linear, O(nnz + rows), and
- * stable: each row keeps its entries in their order, which is the order the JS kernel adds them in, and any order
- * of the input is fine (TensorFlow does not require SpMM's sparse operand to be ordered); repeated indices stay
- * separate entries and add up.
+ * The entries of a rank-2 sparse matrix grouped by coordinate `rowDim` (0: its rows; 1: its columns, which is CSR
+ * of its transpose), `rows` being that coordinate's extent, by a counting sort: the row offsets, each entry's column
+ * in row order, where each entry goes (`to`) and the longest row. Linear, O(nnz + rows), and stable: each row keeps
+ * its entries in their order, which is the order the JS kernel adds them in, and any order of the input is fine
+ * (TensorFlow does not require SpMM's sparse operand to be ordered); repeated indices stay separate entries and add
+ * up. The values are not read (they may be on the GPU).
  */
-export function csrOf(sp: SparseData, rowDim: 0 | 1, rows: number): Csr {
+export function rowOrder(sp: SparseData, rowDim: 0 | 1, rows: number) {
   const nnz = sp.values.length;
   const idx = sp.indices;
-  const cd = 1 - rowDim;
   const rowPtr = new Uint32Array(rows + 1);
   for (let e = 0; e < nnz; e++) rowPtr[idx[2 * e + rowDim] + 1]++;
   for (let r = 0; r < rows; r++) rowPtr[r + 1] += rowPtr[r];
   const fill = rowPtr.slice(0, rows);
   const col = new Uint32Array(nnz);
-  const src = sp.values as Float32Array | Int32Array;
-  const val = src instanceof Float32Array ? new Float32Array(nnz) : new Int32Array(nnz);
+  const to = new Uint32Array(nnz);
+  let longest = 0;
+  for (let r = 0; r < rows; r++) longest = Math.max(longest, rowPtr[r + 1] - rowPtr[r]);
   for (let e = 0; e < nnz; e++) {
     const q = fill[idx[2 * e + rowDim]]++;
-    col[q] = idx[2 * e + cd];
-    val[q] = src[e];
+    col[q] = idx[2 * e + 1 - rowDim];
+    to[e] = q;
   }
+  return { rowPtr, col, to, longest };
+}
+
+/** CSR of a rank-2 sparse matrix by rowOrder, its values laid out on the host. */
+export function csrOf(sp: SparseData, rowDim: 0 | 1, rows: number): Csr {
+  const { rowPtr, col, to } = rowOrder(sp, rowDim, rows);
+  const src = sp.values as Float32Array | Int32Array;
+  const val = src instanceof Float32Array ? new Float32Array(to.length) : new Int32Array(to.length);
+  for (let e = 0; e < to.length; e++) val[to[e]] = src[e];
   return { rowPtr, col, val };
 }
 

@@ -17,7 +17,8 @@ import { REASONS } from '../delegation.js';
 import { WEBGPU_FAMILIES, type WebGpuFamilySource } from '../generated/families.js';
 import { inputsOk, kernelFor, params, scalarsOf, type GpuDtype, type GpuValues } from '../families/run.js';
 import type { Args, JsKernel } from '../kernel.js';
-import { INT32_MAX, spmmSource, strides } from '../matmul/spmm.js';
+import { INT32_MAX, rowOrder, spmmSource, strides } from '../matmul/spmm.js';
+import { groupLayout, U32_MAX } from '../families/reduce.js';
 import { DeviceArray } from './device-array.js';
 import type { PreparedArrays } from './prepared.js';
 
@@ -173,9 +174,6 @@ function entrywiseAtOnce(
   };
 }
 
-/** The most a u32 holds (as families/reduce.ts). */
-const U32_MAX = 0xffffffff;
-
 function reduceAtOnce(
   ctx: WebGpuContext,
   prepared: PreparedArrays,
@@ -226,57 +224,13 @@ function reduceAtOnce(
     // A group with no entries is computed by the kernel too (0, or its zeros): only an empty input needs none.
     if (g === 0 || n === 0 || !ctx.fits(4 * g) || !ctx.fits(4 * n))
       return elsewhere(ctx, js, args, out, [x], REASONS.bindingLimit(ctx.maxBindingBytes));
-    // Each group's values laid out together in entry order (a stable counting sort), on the GPU.
-    const start = new Uint32Array(g);
-    const cnt = new Uint32Array(g);
-    for (let s = 1; s < g; s++) start[s] = start[s - 1] + plan.count[s - 1];
-    for (let s = 0; s < g; s++) cnt[s] = plan.count[s];
-    const fill = start.slice();
-    const to = new Uint32Array(n);
-    for (let i = 0; i < n; i++) to[i] = fill[plan.group[i]]++;
+    // Each group's values laid out together in entry order, on the GPU.
+    const { start, cnt, to } = groupLayout(plan);
     const word = Math.min(plan.groupSize, U32_MAX);
-    const laid = ctx.buffer(4 * n);
-    const p = ctx.upload(Uint32Array.of(n));
-    const xb = 'host' in x ? ctx.upload(x.host) : (x as { buffer: GPUBuffer }).buffer;
-    const tb = ctx.upload(to);
-    ctx.dispatch({ code: SCATTER, buffers: [p, xb, tb, laid], threads: n });
-    ctx.releaseAfterSubmit(p, tb, ...('host' in x ? [xb] : []));
-    const values = record(
-      ctx,
-      kernel.wgsl,
-      g,
-      [params(g, word, scalars), { buffer: laid, bound: undefined }, start, cnt],
-      out,
-      bound,
-      { js, args },
-    );
-    ctx.releaseAfterSubmit(laid);
+    const laid = laidOut(ctx, x, to, out.dtype);
+    const values = record(ctx, kernel.wgsl, g, [params(g, word, scalars), laid, start, cnt], out, bound, { js, args });
     return { [out.name]: out.wrap(values) };
   };
-}
-
-/**
- * A sparse matrix's entries by row (coordinate `rowDim`; 1: its transpose's rows), as the SpMM kernel reads them:
- * row offsets, each entry's column, and where each entry goes (`to`), by a stable counting sort as matmul/spmm.ts's
- * csrOf, without reading the values.
- */
-function rowOrder(sp: SparseData, rowDim: 0 | 1, rows: number) {
-  const nnz = sp.values.length;
-  const idx = sp.indices;
-  const rowPtr = new Uint32Array(rows + 1);
-  for (let e = 0; e < nnz; e++) rowPtr[idx[2 * e + rowDim] + 1]++;
-  for (let r = 0; r < rows; r++) rowPtr[r + 1] += rowPtr[r];
-  const fill = rowPtr.slice(0, rows);
-  const col = new Uint32Array(nnz);
-  const to = new Uint32Array(nnz);
-  let longest = 0;
-  for (let r = 0; r < rows; r++) longest = Math.max(longest, rowPtr[r + 1] - rowPtr[r]);
-  for (let e = 0; e < nnz; e++) {
-    const q = fill[idx[2 * e + rowDim]]++;
-    col[q] = idx[2 * e + 1 - rowDim];
-    to[e] = q;
-  }
-  return { rowPtr, col, to, longest };
 }
 
 /** Values laid out at `to` on the GPU (host values on the host), as an operand of the next pass. */

@@ -64,25 +64,24 @@ const leadingDim = (x: unknown): number => {
   return t?.shape.length ? t.shape[0] : 0;
 };
 
-/** The call cut in two, or undefined where it cannot be (one row or entry left). */
+/** How many rows a rows tiling cuts: its own count, or the primary's extent in the dim it cuts. */
+const rowsOf = (t: Tiling, primary: unknown): number =>
+  t.rows ?? (t.axis ? (primary as SparseData).shape[t.axis] : leadingDim(primary));
+
+/** The call cut in two, or undefined where it cannot be (one row, entry or column left). */
 export function halve(t: Tiling, args: Args): [Piece, Piece] | undefined {
   const primary = args[t.primary];
-  if (t.by === 'entries') {
-    const n = (primary as SparseData).values.length;
-    if (n < 2) return undefined;
-    const mid = Math.floor(n / 2);
-    return [entriesPiece(t, args, 0, mid), entriesPiece(t, args, mid, n)];
-  }
-  if (t.by === 'cols') {
-    const cols = t.cols!;
-    if (cols < 2) return undefined;
-    const mid = Math.floor(cols / 2);
-    return [colsPiece(t, args, 0, mid), colsPiece(t, args, mid, cols)];
-  }
-  const rows = t.rows ?? (t.axis ? (primary as SparseData).shape[t.axis] : leadingDim(primary));
-  if (rows < 2) return undefined;
-  const mid = Math.floor(rows / 2);
-  return [rowsPiece(t, args, rows, 0, mid), rowsPiece(t, args, rows, mid, rows)];
+  const extent =
+    t.by === 'entries' ? (primary as SparseData).values.length : t.by === 'cols' ? t.cols! : rowsOf(t, primary);
+  if (extent < 2) return undefined;
+  const piece = (from: number, to: number): Piece =>
+    t.by === 'entries'
+      ? entriesPiece(t, args, from, to)
+      : t.by === 'cols'
+        ? colsPiece(t, args, from, to)
+        : rowsPiece(t, args, extent, from, to);
+  const mid = Math.floor(extent / 2);
+  return [piece(0, mid), piece(mid, extent)];
 }
 
 function entriesPiece(t: Tiling, args: Args, e0: number, e1: number): Piece {
@@ -137,10 +136,9 @@ export function join(t: Tiling, args: Args, pieces: readonly Piece[], outputs: r
   const primary = args[t.primary];
   const offsets = t.by === 'rows' ? pieces.map((p) => p.offset) : pieces.map(() => 0);
   const axis = t.outAxis ?? 0;
-  const lengthOf = (x: unknown) => (t.axis ? (x as SparseData).shape[t.axis] : leadingDim(x));
   const shapeOf = (first: SparseData) => {
     const shape = first.shape.slice();
-    if (t.by === 'rows') shape[axis] = t.rows ?? lengthOf(primary);
+    if (t.by === 'rows') shape[axis] = rowsOf(t, primary);
     return shape;
   };
   for (const [name, role] of Object.entries(t.outputs)) {
