@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRuntime, registerBackend, SparseTensor, Tensor, type Runtime } from '@sparse/runtime';
+import { createRuntime, registerBackend, Runtime, SparseTensor, Tensor } from '@sparse/runtime';
 import { createWebGpuBackend, type WebGpuBackend } from '@sparse/kernels-webgpu';
 import { rng } from '@sparse/test-kit/seeded-random';
 
@@ -182,6 +182,35 @@ describe('the webgpu backend leaves results on the GPU', () => {
     expect(webgpu.memory().residentBytes).toBe(before);
     expect(y.isDisposed).toBe(true);
     expect(() => y.values).toThrow(/disposed/);
+  });
+});
+
+describe('a loop that never yields and drops its results', () => {
+  it('keeps what the GPU holds within maxBytes: past it results are made in host memory; the last reads right', async () => {
+    const maxBytes = 2 ** 20;
+    const bounded = new Runtime(gpu, { maxBytes });
+    const n = 10_000;
+    const x = new SparseTensor(
+      Array.from({ length: n }, (_, i) => [i]),
+      Float32Array.from({ length: n }, (_, i) => 1 + (i % 7)),
+      [n],
+    );
+    const before = bounded.memory().residentBytes;
+    let held = 0;
+    let onHost = 0;
+    let y: SparseTensor | undefined;
+    for (let i = 0; i < 500; i++) {
+      const r = bounded.runWithReport('sparse_neg', { sp_input: x });
+      y = r.outputs.output as SparseTensor;
+      if (r.delegated) onHost++;
+      held = Math.max(held, bounded.memory().residentBytes - before);
+    }
+    expect(held).toBeGreaterThan(0);
+    expect(held).toBeLessThanOrEqual(maxBytes);
+    expect(onHost).toBeGreaterThan(400);
+    expect(Array.from((await y!.data()) as Float32Array)).toEqual(
+      Array.from(js.sparse.neg(x).values as Float32Array),
+    );
   });
 });
 

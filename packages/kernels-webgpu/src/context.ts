@@ -33,6 +33,13 @@ export interface Dispatch {
 const POOL_BYTES = 256 * 2 ** 20;
 
 /**
+ * The most compute passes left recorded by calls that run at once before they are submitted: a loop that never reads
+ * would otherwise hold every pass, its bind groups and the uploads it waits on until its first read. A chain shorter
+ * than this is still one submission.
+ */
+export const MAX_RECORDED_PASSES = 64;
+
+/**
  * One GPU device and what the webgpu backend keeps on it: compute pipelines cached by their WGSL source, the
  * command encoder that dispatches are recorded into until a result is read (one submission a kernel call, however
  * many passes it runs), and a pool of buffers by power-of-two size. Buffers are the kernel's to release once read:
@@ -52,6 +59,16 @@ export class WebGpuContext {
   private readBack = 0;
   /** The bytes held on the device between calls: results not yet read or released, tensors kept prepared. */
   heldBytes = 0;
+  /**
+   * The most bytes held between calls may reach and leave room for the call being made (the runtime's `maxBytes` less
+   * that call's own outputs and working memory, set before each call): a result or a prepared tensor that would pass
+   * it is kept in host memory instead.
+   */
+  heldLimit = Infinity;
+  /** Compute passes recorded since the last submission. */
+  private recorded = 0;
+  /** Whether work left on the device by a call made at once is among what is recorded (never to be discarded). */
+  private resultsRecorded = false;
   /** Bytes uploaded so far. */
   uploadedBytes = 0;
   /** Buffers that recorded work still uses: given back once it is submitted. */
@@ -115,9 +132,20 @@ export class WebGpuContext {
     if (!bytes.every((b) => this.fits(b))) throw new BindingLimitError(this.maxBindingBytes);
   }
 
-  /** Drops what was recorded and not submitted: a call given up part way (tiled, or run elsewhere). */
+  /** The bytes more that may be held between calls (negative where more is held than `heldLimit` leaves). */
+  roomLeft(): number {
+    return this.heldLimit - this.heldBytes;
+  }
+
+  /**
+   * Drops what was recorded and not submitted: a call given up part way (tiled, or run elsewhere). Where calls made at
+   * once recorded into the same encoder (between the awaits of an asynchronous call), it is submitted instead: their
+   * results are computed there, and the given-up passes only cost their time.
+   */
   discardRecorded(): void {
+    if (this.resultsRecorded) return this.submit();
     this.encoder = undefined;
+    this.recorded = 0;
     const unused = this.pending;
     this.pending = [];
     this.release(...unused);
@@ -138,6 +166,17 @@ export class WebGpuContext {
     const [x, y] = this.grid(threads);
     pass.dispatchWorkgroups(x, y);
     pass.end();
+    this.recorded++;
+  }
+
+  /**
+   * Marks what is recorded as holding results left on the device by a call made at once, and submits it once
+   * `MAX_RECORDED_PASSES` are waiting: the results stay where they are, and the passes and uploads already submitted
+   * are let go.
+   */
+  recordedResults(): void {
+    this.resultsRecorded = true;
+    if (this.recorded >= MAX_RECORDED_PASSES) this.submit();
   }
 
   /** Workgroups for `threads` threads: one dimension while it fits, else rows of the widest one. */
@@ -174,6 +213,8 @@ export class WebGpuContext {
     if (!this.encoder) return;
     this.device.queue.submit([this.encoder.finish()]);
     this.encoder = undefined;
+    this.recorded = 0;
+    this.resultsRecorded = false;
     this.submitted++;
     const done = this.pending;
     this.pending = [];

@@ -31,6 +31,8 @@ export const REASONS = {
     'the GPU result held inf, nan or a subnormal, which WGSL does not promise to compute as IEEE does: rerun on the JS kernels',
   bindingLimit: (limit: number) =>
     `a buffer of this call passes this device's maxStorageBufferBindingSize (${limit} bytes): ran on the JS kernels`,
+  deviceBudget: (held: number) =>
+    `the GPU holds ${held} bytes of results not yet read or disposed and of prepared tensors, and this call's result would pass the runtime's maxBytes: ran on the JS kernels, its result in host memory (dispose() the results you no longer need, or let the loop yield so that the dropped ones are collected)`,
   outOfMemory: (message: string) => `the GPU ran out of memory (${message}): ran on the JS kernels`,
   notPorted: 'this op has no WebGPU kernel yet: ran on the JS kernels',
   atOnce:

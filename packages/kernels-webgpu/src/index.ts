@@ -59,6 +59,12 @@ export interface WebGpuBackend {
    * disposed, and tensors kept prepared.
    */
   residentBytes(): number;
+  /**
+   * The most bytes the GPU may hold between calls, beside the call about to be made (the runtime's `maxBytes` less
+   * that call's outputs and working memory): a result at once, or a tensor to prepare, that would pass it stays in
+   * host memory (made on the JS kernels, and reported so).
+   */
+  limitResident(bytes: number): void;
   /** Keeps a tensor's values on the GPU (`rt.prepare`): the at-once kernels then bind them without an upload. */
   prepare(data: SparseData | DenseData | CsrData): void;
   /** Gives back what is kept for these arrays (a disposed tensor's). */
@@ -113,6 +119,9 @@ export async function createWebGpuBackend(options: WebGpuBackendOptions = {}): P
     readbacks: () => ctx.readbacks(),
     uploadedBytes: () => ctx.uploadedBytes,
     residentBytes: () => ctx.heldBytes,
+    limitResident: (bytes) => {
+      ctx.heldLimit = bytes;
+    },
     prepare: (data) => prepared.keep(data),
     forget: (arrays) => prepared.forget(arrays),
     device,

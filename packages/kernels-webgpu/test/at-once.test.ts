@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { isDelegation, type DenseData, type SparseData } from '@sparse/kernel-abi';
 import { rng } from '@sparse/test-kit/seeded-random';
+import { MAX_RECORDED_PASSES } from '../src/context.js';
+import { REASONS } from '../src/delegation.js';
 import { DeviceArray } from '../src/resident/device-array.js';
 import { backend, onJs, useBackend } from './backend.js';
 import { randomValues } from './random.js';
@@ -113,4 +115,81 @@ it('an inf the GPU computes sets its flag: read, the values are made again on th
   expect(stored(sq).buffer, 'the host bound lets it run on the GPU').toBeDefined();
   const neg = atOnce('sparse_neg', { sp_input: sq }) as SparseData;
   expect(Array.from(await stored(neg).read())).toEqual([-Infinity, -4]);
+});
+
+describe('a loop that never reads', () => {
+  it('submits what it records every MAX_RECORDED_PASSES passes, not all of it at the first read', async () => {
+    const sp = sparse(14);
+    const calls = 3 * MAX_RECORDED_PASSES;
+    // An asynchronous call submits whatever is recorded first: the counts below start from an empty encoder.
+    await backend.kernels.sparse_neg({ sp_input: sparse(15) });
+    const submitted = backend.submissions();
+    let last: SparseData | undefined;
+    for (let i = 0; i < calls; i++) last = atOnce('sparse_neg', { sp_input: sp }) as SparseData;
+    // A float32 neg records two passes: the kernel and the screen of its result.
+    expect(backend.submissions() - submitted).toBe(Math.floor((2 * calls) / MAX_RECORDED_PASSES));
+    const want = onJs<{ output: SparseData }>('sparse_neg', { sp_input: sp }).output;
+    expect(bits(await stored(last!).read())).toEqual(bits(want.values));
+  });
+
+  it('keeps what the GPU holds within the limit: past it, results are made on the JS kernels, saying so', async () => {
+    const sp = sparse(16);
+    const bytes = 4 * sp.values.length;
+    const held = backend.residentBytes();
+    backend.limitResident(held + 5 * bytes);
+    try {
+      const results: Args[] = [];
+      for (let i = 0; i < 20; i++) {
+        results.push(backend.synchronousKernels.sparse_square({ sp_input: sp }) as Args);
+        expect(backend.residentBytes() - held).toBeLessThanOrEqual(6 * bytes);
+      }
+      const kept = results.filter((r) => !isDelegation(r));
+      expect(kept.length).toBe(6);
+      const past = results.filter(isDelegation);
+      expect(past.length).toBe(14);
+      expect(past[0].reason).toBe(REASONS.deviceBudget(held + 6 * bytes));
+      const want = bits(onJs<{ output: SparseData }>('sparse_square', { sp_input: sp }).output.values);
+      for (const r of past) expect(bits((r.outputs as { output: SparseData }).output.values)).toEqual(want);
+      for (const r of kept) {
+        const values = stored(r.output as SparseData);
+        expect(bits(await values.read())).toEqual(want);
+      }
+      // Read, they are let go: the next result stays on the GPU again.
+      expect(backend.residentBytes()).toBe(held);
+      expect(stored(atOnce('sparse_square', { sp_input: sp })).buffer).toBeDefined();
+    } finally {
+      backend.limitResident(Infinity);
+    }
+  });
+
+  it('a result past the limit, made from values on the GPU, is made on the JS kernels when read', async () => {
+    const sp = sparse(17);
+    const first = atOnce('sparse_neg', { sp_input: sp }) as SparseData;
+    backend.limitResident(0);
+    try {
+      const out = backend.synchronousKernels.sparse_abs({ sp_input: first }) as Args;
+      const values = stored(out.output as SparseData);
+      expect(values.buffer).toBeUndefined();
+      const want = onJs<{ output: SparseData }>('sparse_abs', { sp_input: sp }).output;
+      expect(bits(await values.read())).toEqual(bits(want.values));
+    } finally {
+      backend.limitResident(Infinity);
+    }
+  });
+
+  it('prepares no tensor past the limit', () => {
+    const sp = sparse(18);
+    const held = backend.residentBytes();
+    backend.limitResident(held + 4 * sp.values.length - 4);
+    try {
+      backend.prepare(sp);
+      expect(backend.residentBytes()).toBe(held);
+      backend.limitResident(held + 4 * sp.values.length);
+      backend.prepare(sp);
+      expect(backend.residentBytes()).toBe(held + 4 * sp.values.length);
+    } finally {
+      backend.forget([sp.values]);
+      backend.limitResident(Infinity);
+    }
+  });
 });

@@ -127,7 +127,9 @@ function record(
     ctx.dispatch({ code: SCREEN, buffers: [p, result, flag], threads: out.length });
   }
   ctx.releaseAfterSubmit(...transient);
-  return new DeviceArray(ctx, out.dtype, out.length, result, flag, bound, { ...recipe, output: out.name });
+  const values = new DeviceArray(ctx, out.dtype, out.length, result, flag, bound, { ...recipe, output: out.name });
+  ctx.recordedResults();
+  return values;
 }
 
 /**
@@ -168,6 +170,7 @@ function entrywiseAtOnce(
     const n = out.length;
     if (n === 0 || !ctx.fits(4 * n) || (dense && !ctx.fits(4 * dense.data.length)))
       return elsewhere(ctx, js, args, out, ops, REASONS.bindingLimit(ctx.maxBindingBytes));
+    if (ctx.roomLeft() < 0) return elsewhere(ctx, js, args, out, ops, REASONS.deviceBudget(ctx.heldBytes));
     const offsets = dense ? [Uint32Array.from(broadcastOffsets(sp, dense.shape))] : [];
     const inputs = [params(n, 0, scalars), ...ops, ...offsets];
     return { [out.name]: out.wrap(record(ctx, kernel.wgsl, n, inputs, out, bound, { js, args })) };
@@ -224,6 +227,7 @@ function reduceAtOnce(
     // A group with no entries is computed by the kernel too (0, or its zeros): only an empty input needs none.
     if (g === 0 || n === 0 || !ctx.fits(4 * g) || !ctx.fits(4 * n))
       return elsewhere(ctx, js, args, out, [x], REASONS.bindingLimit(ctx.maxBindingBytes));
+    if (ctx.roomLeft() < 0) return elsewhere(ctx, js, args, out, [x], REASONS.deviceBudget(ctx.heldBytes));
     // Each group's values laid out together in entry order, on the GPU.
     const { start, cnt, to } = groupLayout(plan);
     const word = Math.min(plan.groupSize, U32_MAX);
@@ -276,6 +280,7 @@ function spmmAtOnce(ctx: WebGpuContext, prepared: PreparedArrays, js: JsKernel):
     const fits = [m * n * 4, (m + 1) * 4, nnz * 4, dRows * dCols * 4].every((x) => ctx.fits(x));
     if (m * n === 0 || nnz === 0 || !fits || [m, n, dRows, dCols].some((d) => d > INT32_MAX))
       return elsewhere(ctx, js, args, out, [a, b], REASONS.bindingLimit(ctx.maxBindingBytes));
+    if (ctx.roomLeft() < 0) return elsewhere(ctx, js, args, out, [a, b], REASONS.deviceBudget(ctx.heldBytes));
     const order = rowOrder(sp, swapSparse ? 1 : 0, m);
     let bound: M.Maybe;
     if (dtype === 'float32') {

@@ -24,12 +24,13 @@ export class PreparedArrays {
 
   constructor(private readonly ctx: WebGpuContext) {}
 
-  /** Keeps a tensor's values (a dense tensor's data) on the GPU, where they fit. */
+  /** Keeps a tensor's values (a dense tensor's data) on the GPU, where they fit in a binding and in `heldLimit`. */
   keep(data: SparseData | DenseData | CsrData): void {
     const values = data.kind === 'dense' ? data.data : data.values;
     const float = values instanceof Float32Array;
     if (!(float || values instanceof Int32Array) || this.#kept.has(values) || values.length === 0) return;
-    if (!this.ctx.fits(values.byteLength) || (float && !allNormal(values))) return;
+    if (!this.ctx.fits(values.byteLength) || this.ctx.roomLeft() < values.byteLength) return;
+    if (float && !allNormal(values)) return;
     const buffer = this.ctx.upload(values);
     const token = {};
     const bytes = values.byteLength;
