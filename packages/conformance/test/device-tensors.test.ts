@@ -99,6 +99,27 @@ describe('the webgpu backend leaves results on the GPU', () => {
     expect(bits((await got.r.data()) as Float32Array)).toEqual(bits(want.r.values as Float32Array));
   });
 
+  it("SpMM's gradient (rt.vjp) takes a product on the GPU as upstream and leaves both gradients there", async () => {
+    const { x } = operands(10);
+    const b = new Tensor(
+      Float32Array.from({ length: COLS * 4 }, (_, i) => 0.5 + (i % 5) / 4),
+      [COLS, 4],
+      'float32',
+    );
+    const step = (rt: Runtime) => {
+      const upstream = rt.sparse.tensorDenseMatmul(x, b);
+      return rt.vjp('sparse_tensor_dense_matmul', { sp_a: rt.sparse.square(x), b }, upstream);
+    };
+    const read = gpu.readbacks();
+    const got = step(webgpu);
+    const [ga, gb] = [got.sp_a as Tensor, got.b as Tensor];
+    expect([ga.isOnDevice, gb.isOnDevice]).toEqual([true, true]);
+    expect(gpu.readbacks() - read).toBe(0);
+    const want = step(js);
+    expect(bits((await ga.data()) as Float32Array)).toEqual(bits((want.sp_a as Tensor).dataSync() as Float32Array));
+    expect(bits((await gb.data()) as Float32Array)).toEqual(bits((want.b as Tensor).dataSync() as Float32Array));
+  });
+
   it('rt.prepare uploads a tensor once: later calls bind its values where they are', async () => {
     const { x, d1 } = operands(9);
     webgpu.prepare(x, d1);
@@ -208,9 +229,7 @@ describe('a loop that never yields and drops its results', () => {
     expect(held).toBeGreaterThan(0);
     expect(held).toBeLessThanOrEqual(maxBytes);
     expect(onHost).toBeGreaterThan(400);
-    expect(Array.from((await y!.data()) as Float32Array)).toEqual(
-      Array.from(js.sparse.neg(x).values as Float32Array),
-    );
+    expect(Array.from((await y!.data()) as Float32Array)).toEqual(Array.from(js.sparse.neg(x).values as Float32Array));
   });
 });
 

@@ -73,6 +73,61 @@ describe('each at-once kernel records its work on the GPU and reads back what js
   }
 });
 
+describe("SpMM's gradient records both of its outputs on the GPU and reads back what js gives", () => {
+  const grads: Record<string, () => Args> = {
+    'sparse × dense': () => ({
+      sp_a: sparse(20),
+      b: dense(21, [24, 6]),
+      grad: dense(22, [40, 6]),
+      adjoint_a: false,
+      adjoint_b: false,
+    }),
+    'sparse × dense, both adjoint': () => ({
+      sp_a: sparse(23),
+      b: dense(24, [6, 40]),
+      grad: dense(25, [24, 6]),
+      adjoint_a: true,
+      adjoint_b: true,
+    }),
+    'dense × sparse': () => ({
+      sp_a: dense(26, [5, 40]),
+      b: sparse(27),
+      grad: dense(28, [5, 24]),
+      adjoint_a: false,
+      adjoint_b: false,
+    }),
+  };
+  for (const [name, make] of Object.entries(grads)) {
+    it(name, async () => {
+      const args = make();
+      const submitted = backend.submissions();
+      const result = backend.synchronousKernels.sparse_tensor_dense_matmul_grad(args);
+      expect(isDelegation(result)).toBe(false);
+      expect(backend.submissions()).toBe(submitted);
+      const want = onJs<Record<string, DenseData>>('sparse_tensor_dense_matmul_grad', args);
+      for (const out of ['sp_a_grad', 'b_grad']) {
+        const got = (result as Args)[out] as DenseData;
+        expect(stored(got).buffer, out).toBeDefined();
+        expect(got.shape).toEqual(want[out].shape);
+        expect(bits(await stored(got).read()), out).toEqual(bits(want[out].data));
+      }
+    });
+  }
+
+  it("takes the forward product's result on the GPU as its grad", async () => {
+    const sp = sparse(29);
+    const b = dense(30, [24, 6]);
+    const product = atOnce('sparse_tensor_dense_matmul', { sp_a: sp, b, adjoint_a: false, adjoint_b: false });
+    const args = { sp_a: sp, b, grad: product, adjoint_a: false, adjoint_b: false };
+    const result = backend.synchronousKernels.sparse_tensor_dense_matmul_grad(args) as Args;
+    const host = onJs<{ output: DenseData }>('sparse_tensor_dense_matmul', { ...args, grad: undefined }).output;
+    const want = onJs<Record<string, DenseData>>('sparse_tensor_dense_matmul_grad', { ...args, grad: host });
+    expect(stored(result.b_grad as DenseData).buffer).toBeDefined();
+    expect(bits(await stored(result.b_grad as DenseData).read())).toEqual(bits(want.b_grad.data));
+    expect(bits(await stored(result.sp_a_grad as DenseData).read())).toEqual(bits(want.sp_a_grad.data));
+  });
+});
+
 it('a result on the GPU feeds the next op there; one read submits both', async () => {
   const sq = atOnce('sparse_square', { sp_input: sparse(10) }) as SparseData;
   const sum = atOnce('sparse_reduce_sum', { sp_input: sq, axis: [1], keepdims: false });

@@ -17,7 +17,7 @@ import { REASONS } from '../delegation.js';
 import { WEBGPU_FAMILIES, type WebGpuFamilySource } from '../generated/families.js';
 import { inputsOk, kernelFor, params, scalarsOf, type GpuDtype, type GpuValues } from '../families/run.js';
 import type { Args, JsKernel } from '../kernel.js';
-import { INT32_MAX, rowOrder, spmmSource, strides } from '../matmul/spmm.js';
+import { INT32_MAX, rowOrder, sampledSource, spmmSource, strides } from '../matmul/spmm.js';
 import { groupLayout, U32_MAX } from '../families/reduce.js';
 import { DeviceArray } from './device-array.js';
 import type { PreparedArrays } from './prepared.js';
@@ -72,20 +72,6 @@ function magnitudesOfOperands(
   if (!inputsOk(dtype, ...hosts, scalars)) return 'nonFinite';
   const ms = ops.map((o) => ('host' in o ? magnitudesOf(o.host) : 'bound' in o ? o.bound : undefined));
   return ms.some((m) => !m) ? 'unknown' : ms;
-}
-
-/** How a call that cannot record its work on the GPU runs: on the JS kernels now, or at read where an input is not in host memory. */
-function elsewhere(
-  ctx: WebGpuContext,
-  js: JsKernel,
-  args: Args,
-  out: OutputShape,
-  ops: Operand[],
-  reason: string,
-): KernelResult<Args> {
-  if (ops.every((o) => 'host' in o)) return delegate(js, args, reason);
-  const values = DeviceArray.deferred(ctx, out.dtype, out.length, { js, args, output: out.name });
-  return { [out.name]: out.wrap(values) };
 }
 
 /** An output as the at-once kernel makes it: its name, dtype and length, and the tensor around its values. */
@@ -159,18 +145,18 @@ function entrywiseAtOnce(
     };
     const ops = [sp.values, ...(dense ? [dense.data] : [])].map((v) => operand(v as Values | DeviceArray, prepared));
     const kernel = kernelFor(src, sp.dtype);
-    if ('reason' in kernel) return elsewhere(ctx, js, args, out, ops, kernel.reason);
+    if ('reason' in kernel) return elsewhere(ctx, js, args, [out], ops, kernel.reason);
     const scalars = scalarsOf(src, args, out.dtype);
     const ms = magnitudesOfOperands(out.dtype, ops, scalars);
-    if (ms === 'nonFinite') return elsewhere(ctx, js, args, out, ops, REASONS.nonFinite);
+    if (ms === 'nonFinite') return elsewhere(ctx, js, args, [out], ops, REASONS.nonFinite);
     if (ops.some((o) => 'deferred' in o) || ms === 'unknown')
-      return elsewhere(ctx, js, args, out, ops, REASONS.subnormal);
+      return elsewhere(ctx, js, args, [out], ops, REASONS.subnormal);
     const bound = out.dtype === 'float32' ? src.float32.value!(...ms, ...Array.from(scalars, M.lit)) : undefined;
-    if (out.dtype === 'float32' && !bound) return elsewhere(ctx, js, args, out, ops, REASONS.subnormal);
+    if (out.dtype === 'float32' && !bound) return elsewhere(ctx, js, args, [out], ops, REASONS.subnormal);
     const n = out.length;
     if (n === 0 || !ctx.fits(4 * n) || (dense && !ctx.fits(4 * dense.data.length)))
-      return elsewhere(ctx, js, args, out, ops, REASONS.bindingLimit(ctx.maxBindingBytes));
-    if (ctx.roomLeft() < 0) return elsewhere(ctx, js, args, out, ops, REASONS.deviceBudget(ctx.heldBytes));
+      return elsewhere(ctx, js, args, [out], ops, REASONS.bindingLimit(ctx.maxBindingBytes));
+    if (ctx.roomLeft() < 0) return elsewhere(ctx, js, args, [out], ops, REASONS.deviceBudget(ctx.heldBytes));
     const offsets = dense ? [Uint32Array.from(broadcastOffsets(sp, dense.shape))] : [];
     const inputs = [params(n, 0, scalars), ...ops, ...offsets];
     return { [out.name]: out.wrap(record(ctx, kernel.wgsl, n, inputs, out, bound, { js, args })) };
@@ -200,11 +186,11 @@ function reduceAtOnce(
     };
     const x = operand(sp.values as Values | DeviceArray, prepared);
     const kernel = kernelFor(src, sp.dtype);
-    if ('reason' in kernel) return elsewhere(ctx, js, args, out, [x], kernel.reason);
+    if ('reason' in kernel) return elsewhere(ctx, js, args, [out], [x], kernel.reason);
     const scalars = scalarsOf(src, args, out.dtype);
     const ms = magnitudesOfOperands(out.dtype, [x], scalars);
-    if (ms === 'nonFinite') return elsewhere(ctx, js, args, out, [x], REASONS.nonFinite);
-    if ('deferred' in x || ms === 'unknown') return elsewhere(ctx, js, args, out, [x], REASONS.subnormal);
+    if (ms === 'nonFinite') return elsewhere(ctx, js, args, [out], [x], REASONS.nonFinite);
+    if ('deferred' in x || ms === 'unknown') return elsewhere(ctx, js, args, [out], [x], REASONS.subnormal);
     const n = sp.values.length;
     let longest = 0;
     for (let s = 0; s < g; s++) longest = Math.max(longest, plan.count[s]);
@@ -222,12 +208,12 @@ function reduceAtOnce(
         includeZeros: !!src.includeZeros,
         count: M.span(1, longest),
       });
-      if (!bound) return elsewhere(ctx, js, args, out, [x], REASONS.subnormal);
+      if (!bound) return elsewhere(ctx, js, args, [out], [x], REASONS.subnormal);
     }
     // A group with no entries is computed by the kernel too (0, or its zeros): only an empty input needs none.
     if (g === 0 || n === 0 || !ctx.fits(4 * g) || !ctx.fits(4 * n))
-      return elsewhere(ctx, js, args, out, [x], REASONS.bindingLimit(ctx.maxBindingBytes));
-    if (ctx.roomLeft() < 0) return elsewhere(ctx, js, args, out, [x], REASONS.deviceBudget(ctx.heldBytes));
+      return elsewhere(ctx, js, args, [out], [x], REASONS.bindingLimit(ctx.maxBindingBytes));
+    if (ctx.roomLeft() < 0) return elsewhere(ctx, js, args, [out], [x], REASONS.deviceBudget(ctx.heldBytes));
     // Each group's values laid out together in entry order, on the GPU.
     const { start, cnt, to } = groupLayout(plan);
     const word = Math.min(plan.groupSize, U32_MAX);
@@ -270,33 +256,23 @@ function spmmAtOnce(ctx: WebGpuContext, prepared: PreparedArrays, js: JsKernel):
       operand(dn.data as Values | DeviceArray, prepared),
     ];
     if (dtype !== 'float32' && dtype !== 'int32')
-      return elsewhere(ctx, js, args, out, [a, b], REASONS.notComputed(dtype));
+      return elsewhere(ctx, js, args, [out], [a, b], REASONS.notComputed(dtype));
     const ms = magnitudesOfOperands(dtype, [a, b], new Float32Array(0));
-    if (ms === 'nonFinite') return elsewhere(ctx, js, args, out, [a, b], REASONS.nonFinite);
+    if (ms === 'nonFinite') return elsewhere(ctx, js, args, [out], [a, b], REASONS.nonFinite);
     if ('deferred' in a || 'deferred' in b || ms === 'unknown')
-      return elsewhere(ctx, js, args, out, [a, b], REASONS.subnormal);
+      return elsewhere(ctx, js, args, [out], [a, b], REASONS.subnormal);
     const nnz = sp.values.length;
     const [dRows, dCols] = dn.shape;
     const fits = [m * n * 4, (m + 1) * 4, nnz * 4, dRows * dCols * 4].every((x) => ctx.fits(x));
     if (m * n === 0 || nnz === 0 || !fits || [m, n, dRows, dCols].some((d) => d > INT32_MAX))
-      return elsewhere(ctx, js, args, out, [a, b], REASONS.bindingLimit(ctx.maxBindingBytes));
-    if (ctx.roomLeft() < 0) return elsewhere(ctx, js, args, out, [a, b], REASONS.deviceBudget(ctx.heldBytes));
+      return elsewhere(ctx, js, args, [out], [a, b], REASONS.bindingLimit(ctx.maxBindingBytes));
+    if (ctx.roomLeft() < 0) return elsewhere(ctx, js, args, [out], [a, b], REASONS.deviceBudget(ctx.heldBytes));
     const order = rowOrder(sp, swapSparse ? 1 : 0, m);
     let bound: M.Maybe;
     if (dtype === 'float32') {
-      // Each element sums up to `longest` products, in row order: a sum of products as a group's reduction.
-      const product = M.mul(ms[0], ms[1]);
-      bound = groupBound<M.Maybe>(M, {
-        init: () => M.lit(0),
-        combine: (acc: M.Maybe, x: M.Maybe) => M.add(acc, x),
-        finalize: (acc: M.Maybe) => acc,
-        x: product,
-        scalars: [],
-        longest: order.longest,
-        includeZeros: false,
-        count: M.span(1, Math.max(order.longest, 1)),
-      });
-      if (!product || !bound) return elsewhere(ctx, js, args, out, [a, b], REASONS.subnormal);
+      // Each element sums up to `longest` products, in row order.
+      bound = sumOfProducts(ms[0], ms[1], order.longest);
+      if (!bound) return elsewhere(ctx, js, args, [out], [a, b], REASONS.subnormal);
     }
     const [sk, sj] = strides(dCols, transposeDense);
     const p = Uint32Array.of(m, n, sk, sj, sparseFirst ? 0 : 1, m * n);
@@ -309,7 +285,110 @@ function spmmAtOnce(ctx: WebGpuContext, prepared: PreparedArrays, js: JsKernel):
   };
 }
 
-/** The ops whose calls run at once on the GPU, their results left there: map, cwise and reduce, and SpMM. */
+/** The bound of a float32 sum of up to `longest` products of values within `a` and `b`, in turn; undefined where a step may be subnormal. */
+function sumOfProducts(a: M.Maybe, b: M.Maybe, longest: number): M.Maybe {
+  const product = M.mul(a, b);
+  if (!product) return undefined;
+  return groupBound<M.Maybe>(M, {
+    init: () => M.lit(0),
+    combine: (acc: M.Maybe, x: M.Maybe) => M.add(acc, x),
+    finalize: (acc: M.Maybe) => acc,
+    x: product,
+    scalars: [],
+    longest,
+    includeZeros: false,
+    count: M.span(1, Math.max(longest, 1)),
+  });
+}
+
+/**
+ * sparse_tensor_dense_matmul_grad, float32, as the asynchronous kernel computes it and its results left on the GPU:
+ * with Q = S·D (matmulPlan) and GQ its gradient (grad, read transposed where the sparse operand is second), each
+ * stored value's gradient GQ[row] · D[col] (one invocation an entry, in column order), and D's gradient Sᵀ·GQ (the
+ * SpMM with S grouped by its other coordinate, written transposed where D is read transposed).
+ */
+function spmmGradAtOnce(ctx: WebGpuContext, prepared: PreparedArrays, js: JsKernel): AtOnceKernel {
+  return (args) => {
+    const { sparseFirst, sp, dn, swapSparse, transposeDense, m, n } = matmulPlan(args as never);
+    const grad = args.grad as DenseData;
+    const dtype = sp.dtype as GpuDtype;
+    const nnz = sp.values.length;
+    const [dRows, dCols] = dn.shape;
+    const k = transposeDense ? dCols : dRows;
+    const [valuesName, denseName] = sparseFirst ? ['sp_a_grad', 'b_grad'] : ['b_grad', 'sp_a_grad'];
+    const valuesOut: OutputShape = {
+      name: valuesName,
+      dtype,
+      length: nnz,
+      wrap: (values) => ({ kind: 'dense', data: values as Values, shape: [nnz], dtype }),
+    };
+    const denseOut: OutputShape = {
+      name: denseName,
+      dtype,
+      length: dRows * dCols,
+      wrap: (values) => ({ kind: 'dense', data: values as Values, shape: [...dn.shape], dtype }),
+    };
+    const ops = [sp.values, dn.data, grad.data].map((v) => operand(v as Values | DeviceArray, prepared));
+    const away = (reason: string) => elsewhere(ctx, js, args, [valuesOut, denseOut], ops, reason);
+    if (dtype !== 'float32') return away(REASONS.notComputed(dtype));
+    const ms = magnitudesOfOperands(dtype, ops, new Float32Array(0));
+    if (ms === 'nonFinite') return away(REASONS.nonFinite);
+    if (ops.some((o) => 'deferred' in o) || ms === 'unknown') return away(REASONS.subnormal);
+    const bytes = [nnz * 8, dRows * dCols * 4, m * n * 4, (k + 1) * 4];
+    if (nnz === 0 || dRows * dCols === 0 || !bytes.every((b) => ctx.fits(b)) || [m, n, k].some((d) => d > INT32_MAX))
+      return away(REASONS.bindingLimit(ctx.maxBindingBytes));
+    if (ctx.roomLeft() < 0) return away(REASONS.deviceBudget(ctx.heldBytes));
+    const order = rowOrder(sp, swapSparse ? 0 : 1, k);
+    const valuesBound = sumOfProducts(ms[2], ms[1], n);
+    const denseBound = sumOfProducts(ms[0], ms[2], order.longest);
+    if (!valuesBound || !denseBound) return away(REASONS.subnormal);
+    const [a, d, g] = ops;
+    // GQ [m × n]: grad itself when the sparse operand is first, else grad ([n, m]) read transposed.
+    const [gr, gj] = strides(sparseFirst ? n : m, !sparseFirst);
+    const [dc, dj] = strides(dCols, transposeDense);
+    const [ri, ci] = swapSparse ? [1, 0] : [0, 1];
+    const rc = new Uint32Array(2 * nnz);
+    for (let e = 0; e < nnz; e++) {
+      rc[2 * e] = sp.indices[2 * e + ri];
+      rc[2 * e + 1] = sp.indices[2 * e + ci];
+    }
+    const recipe = { js, args };
+    const sampled = Uint32Array.of(nnz, n, gr, gj, dc, dj);
+    const values = record(ctx, sampledSource(dtype), nnz, [sampled, rc, g, d], valuesOut, valuesBound, recipe);
+    const p = Uint32Array.of(k, n, gr, gj, transposeDense ? 1 : 0, k * n);
+    const val = laidOut(ctx, a, order.to, dtype);
+    const dense = record(
+      ctx,
+      spmmSource(dtype),
+      k * n,
+      [p, order.rowPtr, order.col, val, g],
+      denseOut,
+      denseBound,
+      recipe,
+    );
+    return { [valuesName]: valuesOut.wrap(values), [denseName]: denseOut.wrap(dense) };
+  };
+}
+
+/**
+ * How a call that cannot record its work on the GPU runs: on the JS kernels now, or, where an input is not in host
+ * memory, each output made there when read.
+ */
+function elsewhere(
+  ctx: WebGpuContext,
+  js: JsKernel,
+  args: Args,
+  outs: OutputShape[],
+  ops: Operand[],
+  reason: string,
+): KernelResult<Args> {
+  if (ops.every((o) => 'host' in o)) return delegate(js, args, reason);
+  return Object.fromEntries(
+    outs.map((o) => [o.name, o.wrap(DeviceArray.deferred(ctx, o.dtype, o.length, { js, args, output: o.name }))]),
+  );
+}
+
+/** The ops whose calls run at once on the GPU, their results left there: map, cwise and reduce, SpMM and its gradient. */
 export function atOnceKernels(
   ctx: WebGpuContext,
   prepared: PreparedArrays,
@@ -317,6 +396,7 @@ export function atOnceKernels(
 ): Record<string, AtOnceKernel> {
   const out: Record<string, AtOnceKernel> = {
     sparse_tensor_dense_matmul: spmmAtOnce(ctx, prepared, js.sparse_tensor_dense_matmul),
+    sparse_tensor_dense_matmul_grad: spmmGradAtOnce(ctx, prepared, js.sparse_tensor_dense_matmul_grad),
   };
   for (const [op, src] of Object.entries(WEBGPU_FAMILIES)) {
     if (!js[op]) continue;
