@@ -206,6 +206,71 @@ describe('the webgpu backend leaves results on the GPU', () => {
   });
 });
 
+describe('GPU buffers handed in and out (rt.fromGPUBuffer, t.dataToGPU)', () => {
+  /** A storage buffer of the runtime's device holding `values`. */
+  function bufferOf(values: Float32Array): GPUBuffer {
+    const b = gpu.device.createBuffer({
+      size: Math.max(16, values.byteLength),
+      usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST,
+      mappedAtCreation: true,
+    });
+    new Float32Array(b.getMappedRange()).set(values);
+    b.unmap();
+    return b;
+  }
+
+  async function readBuffer(buffer: GPUBuffer, n: number): Promise<Float32Array> {
+    const staging = gpu.device.createBuffer({ size: 4 * n, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+    const encoder = gpu.device.createCommandEncoder();
+    encoder.copyBufferToBuffer(buffer, 0, staging, 0, 4 * n);
+    gpu.device.queue.submit([encoder.finish()]);
+    await staging.mapAsync(GPUMapMode.READ);
+    const out = new Float32Array(staging.getMappedRange().slice(0));
+    staging.unmap();
+    staging.destroy();
+    return out;
+  }
+
+  it('an op takes a buffer where it is and hands its result out as a buffer, with nothing read back', async () => {
+    const { x } = operands(11);
+    const w = Float32Array.from({ length: COLS * 3 }, (_, i) => 0.25 + (i % 9) / 8);
+    let released = 0;
+    const b = webgpu.fromGPUBuffer(bufferOf(w), [COLS, 3], 'float32', { onRelease: () => released++ });
+    expect(b.isOnDevice).toBe(true);
+    const read = gpu.readbacks();
+    const y = webgpu.sparse.tensorDenseMatmul(x, b);
+    const { buffer } = y.dataToGPU();
+    expect(gpu.readbacks() - read).toBe(0);
+    const want = js.sparse.tensorDenseMatmul(x, new Tensor(w, [COLS, 3], 'float32')).dataSync() as Float32Array;
+    expect(bits(await readBuffer(buffer as GPUBuffer, ROWS * 3))).toEqual(bits(want));
+    expect(bits((await y.data()) as Float32Array)).toEqual(bits(want));
+    expect(released).toBe(0);
+    b.dispose();
+    expect(released).toBe(1);
+  });
+
+  it("a buffer's values are taken as they are, not screened: a subnormal stays on the GPU", async () => {
+    const x = new SparseTensor([[0], [2]], Float32Array.of(1, 2), [3]);
+    const d = webgpu.fromGPUBuffer(bufferOf(Float32Array.of(1e-39, 3, 4)), [3]);
+    const y = webgpu.sparse.denseCwiseMul(x, d);
+    expect(() => y.dataToGPU()).not.toThrow();
+    const got = (await y.data()) as Float32Array;
+    expect(got[1]).toBe(8);
+    expect(Math.abs(got[0])).toBeLessThan(1e-38);
+    expect(Array.from((await d.data()) as Float32Array)).toEqual(Array.from(Float32Array.of(1e-39, 3, 4)));
+  });
+
+  it('refuses what it cannot take, naming the argument', () => {
+    expect(() => webgpu.fromGPUBuffer({}, [2])).toThrow(/fromGPUBuffer: buffer must be a GPUBuffer/);
+    expect(() => webgpu.fromGPUBuffer(bufferOf(new Float32Array(4)), [5])).toThrow(/holds 16 bytes, fewer than 5/);
+    expect(() => webgpu.fromGPUBuffer(bufferOf(new Float32Array(4)), [4], 'float64' as never)).toThrow(
+      /dtype must be float32 or int32/,
+    );
+    expect(() => js.fromGPUBuffer(bufferOf(new Float32Array(4)), [4])).toThrow(/the js backend holds no GPU buffers/);
+    expect(() => new Tensor(Float32Array.of(1), [1], 'float32').dataToGPU()).toThrow(/in host memory/);
+  });
+});
+
 describe('a loop that never yields and drops its results', () => {
   it('keeps what the GPU holds within maxBytes: past it results are made in host memory; the last reads right', async () => {
     const maxBytes = 2 ** 20;

@@ -15,6 +15,11 @@ export interface DeviceValues {
   read(): Promise<Values>;
   /** Gives the device memory back now; reading afterwards is an error. */
   release(): void;
+  /**
+   * The buffer that holds them, with the work recorded on it submitted, for another user of the same device
+   * (TF.js's `tf.tensor({ buffer }, shape)`); undefined where they are not held in one (made when read).
+   */
+  gpuBuffer?(): unknown;
 }
 
 /** Whether a tensor's values (or a dense tensor's data) are held on a device. */

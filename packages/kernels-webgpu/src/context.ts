@@ -73,6 +73,8 @@ export class WebGpuContext {
   uploadedBytes = 0;
   /** Buffers that recorded work still uses: given back once it is submitted. */
   private pending: GPUBuffer[] = [];
+  /** What to run once recorded work is submitted (afterSubmit). */
+  private afterSubmitted: (() => void)[] = [];
   /** The call in flight: calls run one after another (index.ts). */
   queue: Promise<unknown> = Promise.resolve();
   /** The largest buffer a kernel may bind, in bytes: the device's limit, or a lower one the backend was given. */
@@ -149,6 +151,9 @@ export class WebGpuContext {
     const unused = this.pending;
     this.pending = [];
     this.release(...unused);
+    const then = this.afterSubmitted;
+    this.afterSubmitted = [];
+    for (const f of then) f();
   }
 
   /** Records one compute pass; nothing runs until a read submits it. */
@@ -219,6 +224,9 @@ export class WebGpuContext {
     const done = this.pending;
     this.pending = [];
     this.release(...done);
+    const then = this.afterSubmitted;
+    this.afterSubmitted = [];
+    for (const f of then) f();
   }
 
   /**
@@ -228,6 +236,12 @@ export class WebGpuContext {
   releaseAfterSubmit(...buffers: (GPUBuffer | undefined)[]): void {
     if (!this.encoder) this.release(...buffers);
     else for (const b of buffers) if (b) this.pending.push(b);
+  }
+
+  /** Runs `f` once what is recorded now is submitted (at once where nothing is): a buffer's owner may then reuse it. */
+  afterSubmit(f: () => void): void {
+    if (!this.encoder) f();
+    else this.afterSubmitted.push(f);
   }
 
   /** Gives buffers back once the call has read what it needs: kept for reuse while the pool has room. */

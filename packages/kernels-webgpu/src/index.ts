@@ -4,7 +4,9 @@ import {
   delegate,
   delegation,
   type CsrData,
+  type DType,
   type DenseData,
+  type DeviceValues,
   type KernelResult,
   type SparseData,
 } from '@sparse/kernel-abi';
@@ -18,6 +20,7 @@ import type { Args, JsKernel, Kernel } from './kernel.js';
 import { tiled } from './tiling/tiled.js';
 import { atOnceKernels, type AtOnceKernel } from './resident/at-once.js';
 import { PreparedArrays } from './resident/prepared.js';
+import { DeviceArray } from './resident/device-array.js';
 
 export { REASONS } from './delegation.js';
 export { WebGpuContext } from './context.js';
@@ -69,6 +72,12 @@ export interface WebGpuBackend {
   prepare(data: SparseData | DenseData | CsrData): void;
   /** Gives back what is kept for these arrays (a disposed tensor's). */
   forget(arrays: readonly object[]): void;
+  /**
+   * A buffer of this device taken as values (`rt.fromGPUBuffer`; a TF.js tensor's by `dataToGPU()`), not copied and
+   * not screened: what the at-once kernels compute from it is WGSL's float32. `onRelease` runs once it is let go and
+   * the work recorded on it is submitted.
+   */
+  adoptBuffer(buffer: unknown, dtype: DType, length: number, onRelease?: () => void): DeviceValues;
   /** Bytes uploaded to the GPU so far. */
   uploadedBytes(): number;
   readonly device: GPUDevice;
@@ -124,12 +133,37 @@ export async function createWebGpuBackend(options: WebGpuBackendOptions = {}): P
     },
     prepare: (data) => prepared.keep(data),
     forget: (arrays) => prepared.forget(arrays),
+    adoptBuffer: (buffer, dtype, length, onRelease) => adoptBuffer(ctx, buffer, dtype, length, onRelease),
     device,
     adapter: describeAdapter(device),
     pipelinesCompiled: () => ctx.pipelinesCompiled(),
     submissions: () => ctx.submissions(),
     destroy: () => ctx.destroy(),
   };
+}
+
+/** STORAGE: a buffer the kernels bind. */
+const STORAGE_USAGE = 0x80;
+
+function adoptBuffer(
+  ctx: WebGpuContext,
+  buffer: unknown,
+  dtype: DType,
+  length: number,
+  onRelease?: () => void,
+): DeviceArray {
+  const b = buffer as Partial<GPUBuffer> | null;
+  if (typeof b !== 'object' || b === null || typeof b.size !== 'number' || typeof b.usage !== 'number')
+    throw new TypeError(`fromGPUBuffer: buffer must be a GPUBuffer of the runtime's device, got ${typeof buffer}`);
+  if (dtype !== 'float32' && dtype !== 'int32')
+    throw new TypeError(`fromGPUBuffer: the webgpu backend takes float32 and int32 buffers, not ${dtype}`);
+  if (!(b.usage & STORAGE_USAGE))
+    throw new TypeError('fromGPUBuffer: buffer must have GPUBufferUsage.STORAGE among its usages, to be bound');
+  if (b.size < 4 * length)
+    throw new TypeError(`fromGPUBuffer: buffer holds ${b.size} bytes, fewer than ${length} values of 4 bytes`);
+  if (!ctx.fits(4 * length))
+    throw new TypeError(`fromGPUBuffer: ${4 * length} bytes pass this device's binding limit (${ctx.maxBindingBytes})`);
+  return DeviceArray.adopt(ctx, buffer as GPUBuffer, dtype, length, onRelease);
 }
 
 function describeAdapter(device: GPUDevice): string {

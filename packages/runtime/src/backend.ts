@@ -1,4 +1,4 @@
-import type { CsrData, DenseData, KernelTable, SparseData } from '@sparse/kernel-abi';
+import type { CsrData, DType, DenseData, DeviceValues, KernelTable, SparseData } from '@sparse/kernel-abi';
 import type { RuntimeOptions } from './runtime-options.js';
 
 /**
@@ -48,6 +48,13 @@ export interface Backend {
   prepare?(data: SparseData | DenseData | CsrData): void;
   /** Lets go of whatever it holds for these arrays (a disposed tensor's indices and values). */
   forget?(arrays: readonly object[]): void;
+  /** The GPU device its kernels run on, if it has one (the webgpu backend's GPUDevice). */
+  device?: unknown;
+  /**
+   * Takes a buffer of its device as values (`Runtime.fromGPUBuffer`), as they are: `onRelease` is called once they
+   * are let go and the work recorded on them is submitted. A TypeError where the buffer cannot be taken.
+   */
+  adoptBuffer?(buffer: unknown, dtype: DType, length: number, onRelease?: () => void): DeviceValues;
   /** Lets go of everything it holds between calls, and gives back the memory it can. It stays usable. */
   dispose?(): void | Promise<void>;
 }

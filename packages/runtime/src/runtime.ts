@@ -1,6 +1,7 @@
 import {
   clearPool,
   fitSparse,
+  sizeOf,
   isDelegation,
   isKernelError,
   pooledBytes,
@@ -14,7 +15,8 @@ import { isAllocationFailure } from './allocation-failure.js';
 import { bindArgs, type BoundArgs } from './bind-args.js';
 import { wideCallOf } from './wide-call.js';
 import { adoptSparse, SparseTensor, sparseDataOf } from './sparse-tensor.js';
-import { Tensor, denseDataOf } from './tensor.js';
+import { Tensor, adoptDense, denseDataOf } from './tensor.js';
+import { toShape } from './shape.js';
 import { CsrMatrix, csrDataOf } from './csr-matrix.js';
 import { describe } from './dtype.js';
 import { runChecks } from './checks.js';
@@ -119,6 +121,45 @@ export class Runtime {
       else if (t instanceof CsrMatrix) this.#backend.prepare?.(csrDataOf(t));
       else throw new TypeError(`${where} must be a SparseTensor, Tensor or CsrMatrix; got ${describe(t)}`);
     });
+  }
+
+  /** The GPU device this runtime's backend runs on (the webgpu backend's GPUDevice); undefined where it has none. */
+  get gpuDevice(): unknown {
+    return this.#backend.device;
+  }
+
+  /**
+   * A dense Tensor of `shape` whose values are a buffer of this runtime's GPU device, as TF.js's
+   * `tf.tensor({ buffer }, shape, dtype)` takes one (`t.dataToGPU()` gives one back): row-major, float32 or int32, at
+   * least 4 bytes a value; the buffer is used as it is, not copied, so it must not change while the tensor lives.
+   * `onRelease` is called once the tensor lets go of it (disposed, read, or collected) and the work recorded on it is
+   * submitted. What the GPU computes from such values is WGSL's float32, as the device's other users compute, not
+   * screened for the subnormals and special values that GPUs may compute otherwise than TensorFlow. The webgpu
+   * backend only.
+   */
+  fromGPUBuffer(
+    buffer: unknown,
+    shape: readonly number[],
+    dtype: 'float32' | 'int32' = 'float32',
+    options: { onRelease?: () => void } = {},
+  ): Tensor {
+    const adopt = this.#backend.adoptBuffer;
+    if (!adopt)
+      throw new TypeError(`fromGPUBuffer: the ${this.backend} backend holds no GPU buffers (the webgpu backend does)`);
+    if (dtype !== 'float32' && dtype !== 'int32')
+      throw new TypeError(`fromGPUBuffer: dtype must be float32 or int32, got ${describe(dtype)}`);
+    for (const key of Object.keys(options))
+      if (key !== 'onRelease') throw new TypeError(`fromGPUBuffer: unknown option '${key}'; the option is onRelease`);
+    if (options.onRelease !== undefined && typeof options.onRelease !== 'function')
+      throw new TypeError(`fromGPUBuffer: onRelease must be a function, got ${describe(options.onRelease)}`);
+    const dims = toShape(shape, 'fromGPUBuffer: shape');
+    const values = adopt.call(this.#backend, buffer, dtype, sizeOf(dims), options.onRelease);
+    return adoptDense({ kind: 'dense', data: values as never, shape: dims, dtype });
+  }
+
+  /** Whether the op, called at once, takes values that live on this runtime's device (webgpu: map, cwise, reduce, SpMM and its gradient). */
+  takesDeviceValues(opId: string): boolean {
+    return !!this.#backend.deviceOps?.has(opId);
   }
 
   /** Whether the op exists and this runtime's backend has a kernel for it. */

@@ -13,6 +13,7 @@ import { layoutHint } from './foreign-input.js';
 import { asList, checkDType, readSparseParts, readValues, type PartName } from './sparse-input.js';
 import { adoptStorage, disposeStorage } from './tensor-storage.js';
 import { isDeviceValues, markImmutable } from '@sparse/kernel-abi';
+import { gpuBufferOf } from './gpu-buffer.js';
 
 /**
  * The plain-data form of a SparseTensor (TensorFlow's SparseTensorValue), as JSON can hold it: int64 values, dims and
@@ -155,6 +156,14 @@ export class SparseTensor {
   /** Whether its values live on a device (an op's result on the webgpu backend), not yet read into host memory. */
   get isOnDevice(): boolean {
     return isDeviceValues(this.#data.values);
+  }
+
+  /**
+   * The GPU buffer that holds its values, where they live on a GPU device (a webgpu result), with the work recorded on
+   * it submitted: for another user of the device (TF.js's `tf.tensor({ buffer }, [nnz])`), as Tensor.dataToGPU.
+   */
+  dataToGPU(): { buffer: unknown } {
+    return gpuBufferOf(this.#live('dataToGPU').values, 'SparseTensor.dataToGPU');
   }
 
   /** The dense shape, frozen. */

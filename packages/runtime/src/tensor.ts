@@ -7,6 +7,7 @@ import { assertAllocatable, shapeText, toShape } from './shape.js';
 import { adoptStorage, disposeStorage } from './tensor-storage.js';
 import { trustedList } from './list-input.js';
 import { formatDense, INSPECT } from './print.js';
+import { gpuBufferOf } from './gpu-buffer.js';
 
 // What a disposed tensor holds in place of its data.
 const DISPOSED = new Float64Array(0);
@@ -112,6 +113,16 @@ export class Tensor {
    */
   dataSync(): Values {
     return this.#host('dataSync').slice() as Values;
+  }
+
+  /**
+   * The GPU buffer that holds its values, where they live on a GPU device (a webgpu result, or a tensor made by
+   * `rt.fromGPUBuffer`), with the work recorded on it submitted: for another user of the same device, as TF.js's
+   * `t.dataToGPU()` gives one (`tf.tensor({ buffer }, shape, dtype)` takes it). Row-major, 4 bytes a value from
+   * offset 0; the buffer may be larger. It is the tensor's own: valid until the tensor is disposed, read or collected.
+   */
+  dataToGPU(): { buffer: unknown } {
+    return gpuBufferOf(this.#live('dataToGPU'), 'Tensor.dataToGPU');
   }
 
   /** The nested arrays of the values, read back where they live on a device: as TensorFlow.js's `await t.array()`. */

@@ -47,31 +47,51 @@ ${ENTRY}
 }
 `;
 
-/** An operand as a kernel finds it: values in host memory, or on the GPU (with their bound), or not yet made. */
-type Operand = { host: GpuValues } | { buffer: GPUBuffer; bound: M.Maybe } | { deferred: true };
+/**
+ * An operand as a kernel finds it: values in host memory, or on the GPU (with their bound, and whether they are
+ * screened: a buffer handed in is not), or not yet made.
+ */
+type Operand = { host: GpuValues } | { buffer: GPUBuffer; bound: M.Maybe; screened: boolean } | { deferred: true };
 
 function operand(values: Values | DeviceArray, prepared: PreparedArrays): Operand {
   if (values instanceof DeviceArray) {
     if (values.host) return { host: values.host as GpuValues };
-    return values.buffer ? { buffer: values.buffer, bound: values.bound } : { deferred: true };
+    if (!values.buffer) return { deferred: true };
+    return { buffer: values.buffer, bound: values.bound, screened: values.screened };
   }
-  return prepared.get(values) ?? { host: values as GpuValues };
+  const kept = prepared.get(values);
+  return kept ? { ...kept, screened: true } : { host: values as GpuValues };
 }
 
 /**
- * The float32 magnitudes of operands, or why the call cannot run on the GPU: host values must be finite and zero
- * or normal; values on the GPU bring the bound of the op that made them (a value outside it sets that op's flag).
+ * How a call's results are screened: the bound of each float32 output (none for int32), or none at all where an
+ * operand is a buffer handed in unscreened (a TF.js tensor's: its results are not screened either, and are what
+ * WGSL computes), or why the call cannot run on the GPU. Screened, host values must be finite and zero or normal,
+ * values on the GPU bring the bound of the op that made them (a value outside it sets that op's flag), and each
+ * output's bound (`boundsOf` the operands' magnitudes) must rule out a subnormal step.
  */
-function magnitudesOfOperands(
+type Screening = { bounds: M.Maybe[] } | { unscreened: true } | { reason: string };
+
+function screening(
   dtype: GpuDtype,
   ops: Operand[],
   scalars: GpuValues,
-): M.Maybe[] | 'nonFinite' | 'unknown' {
-  if (dtype !== 'float32') return ops.map(() => undefined);
+  boundsOf: (ms: M.Maybe[]) => M.Maybe[],
+): Screening {
+  if (ops.some((o) => 'deferred' in o)) return { reason: REASONS.subnormal };
+  if (ops.some((o) => 'buffer' in o && !o.screened)) return { unscreened: true };
+  if (dtype !== 'float32') return { bounds: [] };
   const hosts = ops.flatMap((o) => ('host' in o ? [o.host] : []));
-  if (!inputsOk(dtype, ...hosts, scalars)) return 'nonFinite';
+  if (!inputsOk(dtype, ...hosts, scalars)) return { reason: REASONS.nonFinite };
   const ms = ops.map((o) => ('host' in o ? magnitudesOf(o.host) : 'bound' in o ? o.bound : undefined));
-  return ms.some((m) => !m) ? 'unknown' : ms;
+  if (ms.some((m) => !m)) return { reason: REASONS.subnormal };
+  const bounds = boundsOf(ms);
+  return bounds.every(Boolean) ? { bounds } : { reason: REASONS.subnormal };
+}
+
+/** What `record` takes of a screening: output `k`'s bound, or false where the results are not screened. */
+function boundOf(s: { bounds: M.Maybe[] } | { unscreened: true }, k = 0): M.Maybe | false {
+  return 'unscreened' in s ? false : s.bounds[k];
 }
 
 /** An output as the at-once kernel makes it: its name, dtype and length, and the tensor around its values. */
@@ -93,7 +113,8 @@ function record(
   threads: number,
   inputs: (Operand | GpuValues | Uint32Array)[],
   out: OutputShape,
-  bound: M.Maybe,
+  /** The result's bound where it is screened (undefined for int32), or false where it is not. */
+  bound: M.Maybe | false,
   recipe: { js: JsKernel; args: Args },
 ): DeviceArray {
   const transient: GPUBuffer[] = [];
@@ -106,14 +127,19 @@ function record(
   const result = ctx.buffer(4 * out.length);
   ctx.dispatch({ code, buffers: [...buffers, result], threads });
   let flag: GPUBuffer | undefined;
-  if (out.dtype === 'float32') {
+  if (out.dtype === 'float32' && bound !== false) {
     flag = ctx.buffer(4);
     const p = ctx.upload(Uint32Array.of(out.length));
     transient.push(p);
     ctx.dispatch({ code: SCREEN, buffers: [p, result, flag], threads: out.length });
   }
   ctx.releaseAfterSubmit(...transient);
-  const values = new DeviceArray(ctx, out.dtype, out.length, result, flag, bound, { ...recipe, output: out.name });
+  const values = new DeviceArray(ctx, out.dtype, out.length, result, {
+    flag,
+    bound: bound === false ? undefined : bound,
+    recipe: { ...recipe, output: out.name },
+    screened: bound !== false,
+  });
   ctx.recordedResults();
   return values;
 }
@@ -147,19 +173,15 @@ function entrywiseAtOnce(
     const kernel = kernelFor(src, sp.dtype);
     if ('reason' in kernel) return elsewhere(ctx, js, args, [out], ops, kernel.reason);
     const scalars = scalarsOf(src, args, out.dtype);
-    const ms = magnitudesOfOperands(out.dtype, ops, scalars);
-    if (ms === 'nonFinite') return elsewhere(ctx, js, args, [out], ops, REASONS.nonFinite);
-    if (ops.some((o) => 'deferred' in o) || ms === 'unknown')
-      return elsewhere(ctx, js, args, [out], ops, REASONS.subnormal);
-    const bound = out.dtype === 'float32' ? src.float32.value!(...ms, ...Array.from(scalars, M.lit)) : undefined;
-    if (out.dtype === 'float32' && !bound) return elsewhere(ctx, js, args, [out], ops, REASONS.subnormal);
+    const s = screening(out.dtype, ops, scalars, (ms) => [src.float32.value!(...ms, ...Array.from(scalars, M.lit))]);
+    if ('reason' in s) return elsewhere(ctx, js, args, [out], ops, s.reason);
     const n = out.length;
     if (n === 0 || !ctx.fits(4 * n) || (dense && !ctx.fits(4 * dense.data.length)))
       return elsewhere(ctx, js, args, [out], ops, REASONS.bindingLimit(ctx.maxBindingBytes));
     if (ctx.roomLeft() < 0) return elsewhere(ctx, js, args, [out], ops, REASONS.deviceBudget(ctx.heldBytes));
     const offsets = dense ? [Uint32Array.from(broadcastOffsets(sp, dense.shape))] : [];
     const inputs = [params(n, 0, scalars), ...ops, ...offsets];
-    return { [out.name]: out.wrap(record(ctx, kernel.wgsl, n, inputs, out, bound, { js, args })) };
+    return { [out.name]: out.wrap(record(ctx, kernel.wgsl, n, inputs, out, boundOf(s), { js, args })) };
   };
 }
 
@@ -188,28 +210,23 @@ function reduceAtOnce(
     const kernel = kernelFor(src, sp.dtype);
     if ('reason' in kernel) return elsewhere(ctx, js, args, [out], [x], kernel.reason);
     const scalars = scalarsOf(src, args, out.dtype);
-    const ms = magnitudesOfOperands(out.dtype, [x], scalars);
-    if (ms === 'nonFinite') return elsewhere(ctx, js, args, [out], [x], REASONS.nonFinite);
-    if ('deferred' in x || ms === 'unknown') return elsewhere(ctx, js, args, [out], [x], REASONS.subnormal);
     const n = sp.values.length;
     let longest = 0;
-    for (let s = 0; s < g; s++) longest = Math.max(longest, plan.count[s]);
-    let bound: M.Maybe;
-    if (out.dtype === 'float32') {
-      const f = src.float32;
-      const s = Array.from(scalars, M.lit);
-      bound = groupBound(M, {
+    for (let k = 0; k < g; k++) longest = Math.max(longest, plan.count[k]);
+    const f = src.float32;
+    const s = screening(out.dtype, [x], scalars, (ms) => [
+      groupBound(M, {
         init: f.init!,
         combine: f.combine!,
         finalize: f.finalize!,
         x: ms[0],
-        scalars: s,
+        scalars: Array.from(scalars, M.lit),
         longest,
         includeZeros: !!src.includeZeros,
         count: M.span(1, longest),
-      });
-      if (!bound) return elsewhere(ctx, js, args, [out], [x], REASONS.subnormal);
-    }
+      }),
+    ]);
+    if ('reason' in s) return elsewhere(ctx, js, args, [out], [x], s.reason);
     // A group with no entries is computed by the kernel too (0, or its zeros): only an empty input needs none.
     if (g === 0 || n === 0 || !ctx.fits(4 * g) || !ctx.fits(4 * n))
       return elsewhere(ctx, js, args, [out], [x], REASONS.bindingLimit(ctx.maxBindingBytes));
@@ -218,7 +235,8 @@ function reduceAtOnce(
     const { start, cnt, to } = groupLayout(plan);
     const word = Math.min(plan.groupSize, U32_MAX);
     const laid = laidOut(ctx, x, to, out.dtype);
-    const values = record(ctx, kernel.wgsl, g, [params(g, word, scalars), laid, start, cnt], out, bound, { js, args });
+    const inputs = [params(g, word, scalars), laid, start, cnt];
+    const values = record(ctx, kernel.wgsl, g, inputs, out, boundOf(s), { js, args });
     return { [out.name]: out.wrap(values) };
   };
 }
@@ -236,7 +254,7 @@ function laidOut(ctx: WebGpuContext, x: Operand, to: Uint32Array, dtype: GpuDtyp
   const tb = ctx.upload(to);
   ctx.dispatch({ code: SCATTER, buffers: [p, (x as { buffer: GPUBuffer }).buffer, tb, laid], threads: n });
   ctx.releaseAfterSubmit(p, tb, laid);
-  return { buffer: laid, bound: undefined };
+  return { buffer: laid, bound: undefined, screened: true };
 }
 
 /** sparse_tensor_dense_matmul: S·D (or D·S) one output element per invocation, as the asynchronous kernel. */
@@ -257,30 +275,21 @@ function spmmAtOnce(ctx: WebGpuContext, prepared: PreparedArrays, js: JsKernel):
     ];
     if (dtype !== 'float32' && dtype !== 'int32')
       return elsewhere(ctx, js, args, [out], [a, b], REASONS.notComputed(dtype));
-    const ms = magnitudesOfOperands(dtype, [a, b], new Float32Array(0));
-    if (ms === 'nonFinite') return elsewhere(ctx, js, args, [out], [a, b], REASONS.nonFinite);
-    if ('deferred' in a || 'deferred' in b || ms === 'unknown')
-      return elsewhere(ctx, js, args, [out], [a, b], REASONS.subnormal);
+    const order = rowOrder(sp, swapSparse ? 1 : 0, m);
+    // Each element sums up to `longest` products, in row order.
+    const s = screening(dtype, [a, b], new Float32Array(0), (ms) => [sumOfProducts(ms[0], ms[1], order.longest)]);
+    if ('reason' in s) return elsewhere(ctx, js, args, [out], [a, b], s.reason);
     const nnz = sp.values.length;
     const [dRows, dCols] = dn.shape;
     const fits = [m * n * 4, (m + 1) * 4, nnz * 4, dRows * dCols * 4].every((x) => ctx.fits(x));
     if (m * n === 0 || nnz === 0 || !fits || [m, n, dRows, dCols].some((d) => d > INT32_MAX))
       return elsewhere(ctx, js, args, [out], [a, b], REASONS.bindingLimit(ctx.maxBindingBytes));
     if (ctx.roomLeft() < 0) return elsewhere(ctx, js, args, [out], [a, b], REASONS.deviceBudget(ctx.heldBytes));
-    const order = rowOrder(sp, swapSparse ? 1 : 0, m);
-    let bound: M.Maybe;
-    if (dtype === 'float32') {
-      // Each element sums up to `longest` products, in row order.
-      bound = sumOfProducts(ms[0], ms[1], order.longest);
-      if (!bound) return elsewhere(ctx, js, args, [out], [a, b], REASONS.subnormal);
-    }
     const [sk, sj] = strides(dCols, transposeDense);
     const p = Uint32Array.of(m, n, sk, sj, sparseFirst ? 0 : 1, m * n);
     const val = laidOut(ctx, a, order.to, dtype);
-    const values = record(ctx, spmmSource(dtype), m * n, [p, order.rowPtr, order.col, val, b], out, bound, {
-      js,
-      args,
-    });
+    const inputs = [p, order.rowPtr, order.col, val, b];
+    const values = record(ctx, spmmSource(dtype), m * n, inputs, out, boundOf(s), { js, args });
     return { output: out.wrap(values) };
   };
 }
@@ -331,17 +340,17 @@ function spmmGradAtOnce(ctx: WebGpuContext, prepared: PreparedArrays, js: JsKern
     const ops = [sp.values, dn.data, grad.data].map((v) => operand(v as Values | DeviceArray, prepared));
     const away = (reason: string) => elsewhere(ctx, js, args, [valuesOut, denseOut], ops, reason);
     if (dtype !== 'float32') return away(REASONS.notComputed(dtype));
-    const ms = magnitudesOfOperands(dtype, ops, new Float32Array(0));
-    if (ms === 'nonFinite') return away(REASONS.nonFinite);
-    if (ops.some((o) => 'deferred' in o) || ms === 'unknown') return away(REASONS.subnormal);
     const bytes = [nnz * 8, dRows * dCols * 4, m * n * 4, (k + 1) * 4];
     if (nnz === 0 || dRows * dCols === 0 || !bytes.every((b) => ctx.fits(b)) || [m, n, k].some((d) => d > INT32_MAX))
       return away(REASONS.bindingLimit(ctx.maxBindingBytes));
     if (ctx.roomLeft() < 0) return away(REASONS.deviceBudget(ctx.heldBytes));
     const order = rowOrder(sp, swapSparse ? 0 : 1, k);
-    const valuesBound = sumOfProducts(ms[2], ms[1], n);
-    const denseBound = sumOfProducts(ms[0], ms[2], order.longest);
-    if (!valuesBound || !denseBound) return away(REASONS.subnormal);
+    // A value's gradient sums n products of grad and the dense operand; the dense one's, of the values and grad.
+    const s = screening(dtype, ops, new Float32Array(0), (ms) => [
+      sumOfProducts(ms[2], ms[1], n),
+      sumOfProducts(ms[0], ms[2], order.longest),
+    ]);
+    if ('reason' in s) return away(s.reason);
     const [a, d, g] = ops;
     // GQ [m × n]: grad itself when the sparse operand is first, else grad ([n, m]) read transposed.
     const [gr, gj] = strides(sparseFirst ? n : m, !sparseFirst);
@@ -354,18 +363,11 @@ function spmmGradAtOnce(ctx: WebGpuContext, prepared: PreparedArrays, js: JsKern
     }
     const recipe = { js, args };
     const sampled = Uint32Array.of(nnz, n, gr, gj, dc, dj);
-    const values = record(ctx, sampledSource(dtype), nnz, [sampled, rc, g, d], valuesOut, valuesBound, recipe);
+    const values = record(ctx, sampledSource(dtype), nnz, [sampled, rc, g, d], valuesOut, boundOf(s, 0), recipe);
     const p = Uint32Array.of(k, n, gr, gj, transposeDense ? 1 : 0, k * n);
     const val = laidOut(ctx, a, order.to, dtype);
-    const dense = record(
-      ctx,
-      spmmSource(dtype),
-      k * n,
-      [p, order.rowPtr, order.col, val, g],
-      denseOut,
-      denseBound,
-      recipe,
-    );
+    const inputs = [p, order.rowPtr, order.col, val, g];
+    const dense = record(ctx, spmmSource(dtype), k * n, inputs, denseOut, boundOf(s, 1), recipe);
     return { [valuesName]: valuesOut.wrap(values), [denseName]: denseOut.wrap(dense) };
   };
 }

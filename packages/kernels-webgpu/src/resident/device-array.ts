@@ -12,6 +12,23 @@ export interface Recipe {
   output: string;
 }
 
+/** What a DeviceArray is made of besides its buffer. */
+export interface DeviceArrayParts {
+  /** The flag buffer its screen sets (float32 results that are screened). */
+  flag?: GPUBuffer;
+  /** float32: the values' magnitudes, as bounded on the host; undefined where unknown (deferred, int32, unscreened). */
+  bound?: M.Maybe;
+  /** How they were made; none for a buffer handed in. */
+  recipe?: Recipe;
+  /**
+   * Whether they are screened, as TensorFlow computes them: false for a buffer handed in (a TF.js tensor's), and for
+   * what is computed from one, which is what WGSL computes.
+   */
+  screened?: boolean;
+  /** A buffer handed in: not ours to pool or count; this is called once it is let go (TF.js's tensorRef.dispose). */
+  onRelease?: () => void;
+}
+
 /** Buffers of values that were collected without being released: given back to the context's pool. */
 const collected = new FinalizationRegistry<() => void>((giveBack) => giveBack());
 
@@ -31,29 +48,38 @@ export class DeviceArray implements DeviceValues {
   #host: Values | undefined;
   // How they were made: let go once they are read, so that what they were made from can be collected.
   #recipe: Recipe | undefined;
+  readonly #onRelease: (() => void) | undefined;
   readonly #token = {};
+  /** float32: the values' magnitudes, as bounded on the host; undefined where unknown. */
+  readonly bound: M.Maybe;
+  /** Whether they are screened (DeviceArrayParts.screened). */
+  readonly screened: boolean;
 
   constructor(
     readonly ctx: WebGpuContext,
     readonly dtype: GpuDtype,
     readonly length: number,
     buffer: GPUBuffer | undefined,
-    flag: GPUBuffer | undefined,
-    /** float32: the values' magnitudes, as bounded on the host; undefined where unknown (deferred, or int32). */
-    readonly bound: M.Maybe,
-    recipe: Recipe,
+    parts: DeviceArrayParts,
   ) {
-    this.#recipe = recipe;
+    this.#recipe = parts.recipe;
     this.#buffer = buffer;
-    this.#flag = flag;
+    this.#flag = parts.flag;
+    this.#onRelease = parts.onRelease;
+    this.bound = parts.bound;
+    this.screened = parts.screened ?? true;
     if (!buffer) return;
-    const bytes = 4 * length;
+    const onRelease = parts.onRelease;
+    // A buffer handed in is its owner's memory: only the owner's release is ours to call.
+    const bytes = onRelease ? 0 : 4 * length;
+    const flag = parts.flag;
     ctx.heldBytes += bytes;
     collected.register(
       this,
       () => {
         ctx.heldBytes -= bytes;
-        ctx.releaseAfterSubmit(buffer, flag);
+        if (onRelease) ctx.afterSubmit(onRelease);
+        else ctx.releaseAfterSubmit(buffer, flag);
       },
       this.#token,
     );
@@ -61,7 +87,28 @@ export class DeviceArray implements DeviceValues {
 
   /** Values made on the JS kernels when read (no buffer on the GPU). */
   static deferred(ctx: WebGpuContext, dtype: GpuDtype, length: number, recipe: Recipe): DeviceArray {
-    return new DeviceArray(ctx, dtype, length, undefined, undefined, undefined, recipe);
+    return new DeviceArray(ctx, dtype, length, undefined, { recipe });
+  }
+
+  /**
+   * A buffer handed in (a TF.js tensor's, by `dataToGPU()`), taken as it is: bound where it is, never screened, so
+   * that what the at-once kernels compute from it is WGSL's float32, as the owner's own kernels compute. `onRelease`
+   * is called once it is let go (disposed, read, or collected) and the work recorded on it is submitted.
+   */
+  static adopt(
+    ctx: WebGpuContext,
+    buffer: GPUBuffer,
+    dtype: GpuDtype,
+    length: number,
+    onRelease: () => void = () => undefined,
+  ): DeviceArray {
+    return new DeviceArray(ctx, dtype, length, buffer, { screened: false, onRelease });
+  }
+
+  /** The buffer, with the work recorded on it submitted (for another user of the device); undefined where there is none. */
+  gpuBuffer(): GPUBuffer | undefined {
+    if (this.#buffer) this.ctx.submit();
+    return this.#buffer;
   }
 
   /** The values in host memory, once read. */
@@ -77,7 +124,12 @@ export class DeviceArray implements DeviceValues {
   async read(): Promise<Values> {
     if (this.#host) return this.#host;
     let host: Values | undefined;
-    if (this.#buffer) {
+    if (this.#buffer && !this.screened) {
+      // Not screened: what the buffer holds, as WGSL computed it.
+      const [values] = await this.ctx.read([this.#buffer, Math.max(4 * this.length, 4)]);
+      host =
+        this.dtype === 'float32' ? new Float32Array(values, 0, this.length) : new Int32Array(values, 0, this.length);
+    } else if (this.#buffer) {
       const flags = this.#lineageFlags();
       if (flags) {
         const bytes = 4 * this.length;
@@ -103,8 +155,11 @@ export class DeviceArray implements DeviceValues {
   release(): void {
     if (!this.#buffer) return;
     collected.unregister(this.#token);
-    this.ctx.heldBytes -= 4 * this.length;
-    this.ctx.releaseAfterSubmit(this.#buffer, this.#flag);
+    if (this.#onRelease) this.ctx.afterSubmit(this.#onRelease);
+    else {
+      this.ctx.heldBytes -= 4 * this.length;
+      this.ctx.releaseAfterSubmit(this.#buffer, this.#flag);
+    }
     this.#buffer = this.#flag = undefined;
   }
 
