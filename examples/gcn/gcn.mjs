@@ -95,11 +95,12 @@ export async function train({
   for (let epoch = 0; epoch < epochs; epoch++) {
     const started = performance.now();
     const value = tf.tidy(() => adam.minimize(loss, true));
-    losses.push(value.dataSync()[0]);
+    // Read asynchronously: a GPU backend of TF.js (webgpu) reads its tensors no other way in Node.
+    losses.push((await value.data())[0]);
     value.dispose();
     await onEpoch?.({ epoch, loss: losses[epoch], seconds: (performance.now() - started) / 1000 });
   }
-  const predictions = predict(model, adjacency, x, runtime);
+  const predictions = await predict(model, adjacency, x, runtime);
   const correct = trainNodes.filter((i) => predictions[i] === labels[i]).length;
   tf.dispose([idx, targets]);
   adam.dispose();
@@ -107,9 +108,9 @@ export async function train({
 }
 
 /** Each node's predicted class: the argmax of its logits. */
-export function predict(model, adjacency, x, runtime) {
+export async function predict(model, adjacency, x, runtime) {
   const classes = tf.tidy(() => tf.argMax(logits(model, adjacency, x, runtime), 1));
-  const out = Array.from(classes.dataSync());
+  const out = Array.from(await classes.data());
   classes.dispose();
   return out;
 }

@@ -91,7 +91,7 @@ async function run() {
     const problem = karateProblem();
     const losses = [];
     const started = performance.now();
-    let predictions = predict(problem.model, problem.adjacency, problem.x, runtime);
+    let predictions = await predict(problem.model, problem.adjacency, problem.x, runtime);
     drawGraph(predictions);
     const result = await train({
       ...problem,
@@ -100,7 +100,7 @@ async function run() {
       onEpoch: async ({ epoch, loss }) => {
         losses.push(loss);
         if (epoch % 5 === 4 || epoch === epochs - 1) {
-          predictions = predict(problem.model, problem.adjacency, problem.x, runtime);
+          predictions = await predict(problem.model, problem.adjacency, problem.x, runtime);
           drawGraph(predictions);
           drawLoss(losses, epochs);
           $('status').textContent =

@@ -112,16 +112,27 @@ export class WebGpuContext {
    * A buffer of `usage` for `bytes` (rounded up to 4, at least 4): an idle one of its size class, or a new one.
    * Past the binding limit a BindingLimitError: the call is tiled (tiling/tiled.ts), whatever its kernel checked.
    */
-  private take(usage: number, bytes: number): GPUBuffer {
+  private take(usage: number, bytes: number, exact = false): GPUBuffer {
     const size = Math.max(4, Math.ceil(bytes / 4) * 4);
     if (size > this.maxBindingBytes) throw new BindingLimitError(this.maxBindingBytes);
-    // A size class past the limit would be a buffer the device may not create or bind.
-    const cls = Math.min(2 ** Math.ceil(Math.log2(Math.max(size, 256))), this.maxBindingBytes);
+    // A size class past the limit would be a buffer the device may not create or bind. An exact one is its own class.
+    const cls = exact ? size : Math.min(2 ** Math.ceil(Math.log2(Math.max(size, 256))), this.maxBindingBytes);
     const buffer = this.idle.get(`${usage}:${cls}`)?.pop();
     if (buffer) this.idleBytes -= cls;
     const b = buffer ?? this.device.createBuffer({ size: cls, usage });
     this.asked.set(b, size);
     return b;
+  }
+
+  /**
+   * A storage buffer of exactly `bytes` holding the first `bytes` of `src`, recorded as a copy: for a user of the
+   * device that takes a buffer's whole size as its values (TF.js's `tf.tensor({ buffer })`).
+   */
+  exactCopy(src: GPUBuffer, bytes: number): GPUBuffer {
+    const dst = this.take(STORAGE, bytes, true);
+    this.encoder ??= this.device.createCommandEncoder();
+    this.encoder.copyBufferToBuffer(src, 0, dst, 0, dst.size);
+    return dst;
   }
 
   /** Whether a buffer of `bytes` can be bound. */

@@ -57,6 +57,11 @@ export async function setBackend(name: string, options?: Omit<RuntimeOptions, 'b
   current = await createRuntime({ ...checked, backend: name });
 }
 
+/** The default runtime: the one behind `sparse.*`, `run` and SparseTensor methods, which follows `setBackend`. */
+export function getRuntime(): Runtime {
+  return defaultRuntime();
+}
+
 /** The name of the default runtime's backend. */
 export function getBackend(): string {
   return defaultRuntime().backend;

@@ -21,7 +21,7 @@ export type {
 } from './op-meta.js';
 export { registerBackend, listBackends, type Backend, type BackendKernel, type BackendLoader } from './backend.js';
 export type { RuntimeOptions } from './runtime-options.js';
-export { sparse, setBackend, getBackend, ready, run, vjp, prepare } from './default-runtime.js';
+export { sparse, setBackend, getBackend, getRuntime, ready, run, vjp, prepare } from './default-runtime.js';
 export type { VjpOptions, VjpResult } from './vjp.js';
 export { MAX_DENSE_ELEMENTS } from './shape.js';
 export { parseMatrixMarket, readMatrixMarket, type ReadMatrixMarketOptions } from './matrix-market-read.js';

@@ -96,8 +96,31 @@ export function toTf(t: Tensor, options: NarrowOptions = {}): tf.Tensor {
 export function fromTf(t: tf.Tensor): Tensor {
   if (!SHARED.includes(t.dtype))
     throw new TypeError(`fromTf: sparse has no ${t.dtype} (TF.js tensors of float32, int32, bool, string convert)`);
-  const data = t.dtype === 'string' ? (t.arraySync() as unknown as string[]).flat(Infinity) : t.dataSync();
+  const data = t.dtype === 'string' ? (t.arraySync() as unknown as string[]).flat(Infinity) : readAtOnce(t, 'fromTf');
   return tensor(data as never, t.dtype as DType, [...t.shape]);
+}
+
+/**
+ * A TF.js tensor's values, read at once (`dataSync`). TF.js's webgpu backend does that only in a browser (through an
+ * OffscreenCanvas): in Node it fails, and the error says what to do instead.
+ */
+function readAtOnce(t: tf.Tensor, what: string): ArrayLike<unknown> {
+  try {
+    return t.dataSync();
+  } catch (e) {
+    if (
+      tf.getBackend() !== 'webgpu' ||
+      typeof (globalThis as { OffscreenCanvas?: unknown }).OffscreenCanvas === 'function'
+    )
+      throw e;
+    throw new TypeError(
+      `${what}: TF.js's webgpu backend reads a tensor at once only in a browser, and this one lives on its GPU. ` +
+        "Use sparse's webgpu backend on TF.js's device (createWebGpuBackend({ device: tf.backend().device })), whose " +
+        'element-wise, reduction and sparse-dense matmul ops take TF.js tensors where they are; for the others, read ' +
+        'the tensor first (await x.data()) and pass the values, or run TF.js on its cpu or wasm backend',
+      { cause: e },
+    );
+  }
 }
 
 /** The largest dim a TF.js int32 index holds. */

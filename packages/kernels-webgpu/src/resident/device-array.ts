@@ -45,6 +45,8 @@ export class DeviceArray implements DeviceValues {
   readonly backend = 'webgpu';
   #buffer: GPUBuffer | undefined;
   #flag: GPUBuffer | undefined;
+  // An exact-size copy handed out (gpuBuffer), shared with the collector's callback.
+  readonly #exported: { exact?: GPUBuffer } = {};
   #host: Values | undefined;
   // How they were made: let go once they are read, so that what they were made from can be collected.
   #recipe: Recipe | undefined;
@@ -73,11 +75,13 @@ export class DeviceArray implements DeviceValues {
     // A buffer handed in is its owner's memory: only the owner's release is ours to call.
     const bytes = onRelease ? 0 : 4 * length;
     const flag = parts.flag;
+    const exported = this.#exported;
     ctx.heldBytes += bytes;
     collected.register(
       this,
       () => {
         ctx.heldBytes -= bytes;
+        ctx.releaseAfterSubmit(exported.exact);
         if (onRelease) ctx.afterSubmit(onRelease);
         else ctx.releaseAfterSubmit(buffer, flag);
       },
@@ -105,10 +109,17 @@ export class DeviceArray implements DeviceValues {
     return new DeviceArray(ctx, dtype, length, buffer, { screened: false, onRelease });
   }
 
-  /** The buffer, with the work recorded on it submitted (for another user of the device); undefined where there is none. */
+  /**
+   * The values in a buffer of exactly their size (the pool's buffers are larger: copied into one, kept until these
+   * values are let go), with the work recorded on it submitted: for another user of the device, which may take a
+   * buffer's whole size as its values (TF.js does). Undefined where they are in no buffer.
+   */
   gpuBuffer(): GPUBuffer | undefined {
-    if (this.#buffer) this.ctx.submit();
-    return this.#buffer;
+    if (!this.#buffer) return undefined;
+    const e = this.#exported;
+    if (this.#buffer.size !== 4 * this.length) e.exact ??= this.ctx.exactCopy(this.#buffer, 4 * this.length);
+    this.ctx.submit();
+    return e.exact ?? this.#buffer;
   }
 
   /** The values in host memory, once read. */
@@ -155,6 +166,8 @@ export class DeviceArray implements DeviceValues {
   release(): void {
     if (!this.#buffer) return;
     collected.unregister(this.#token);
+    this.ctx.releaseAfterSubmit(this.#exported.exact);
+    this.#exported.exact = undefined;
     if (this.#onRelease) this.ctx.afterSubmit(this.#onRelease);
     else {
       this.ctx.heldBytes -= 4 * this.length;
