@@ -1,7 +1,10 @@
 // The page: trains the karate-club GCN live on the backend picked, redrawing the graph (nodes filled with the
 // predicted faction, ringed with the true one) and the loss per epoch. It reports to `window.__gcn` for its test.
+// On webgpu every op runs on the GPU: TF.js on its webgpu backend, and sparse's webgpu backend on TF.js's device.
 import * as tf from '@tensorflow/tfjs';
-import { createRuntime } from '@sparse/runtime';
+import '@tensorflow/tfjs-backend-webgpu';
+import { createRuntime, Runtime } from '@sparse/runtime';
+import { createWebGpuBackend } from '@sparse/kernels-webgpu';
 import { predict, train } from '../gcn.mjs';
 import { karateProblem } from '../karate-gcn.mjs';
 import { EDGES, FACTIONS, FACTION_NAMES, MEMBERS } from '../karate.mjs';
@@ -78,6 +81,22 @@ function drawLoss(losses, epochs) {
   g.stroke();
 }
 
+/**
+ * The sparse runtime for the backend picked, and what the page says it runs on. webgpu: TF.js on its webgpu backend
+ * and sparse's webgpu backend on TF.js's GPUDevice, so tensors pass between them as GPU buffers; the others beside
+ * TF.js's cpu backend.
+ */
+async function runtimeFor(backend) {
+  if (backend !== 'webgpu') {
+    await tf.setBackend('cpu');
+    return { runtime: await createRuntime({ backend }), device: 'TF.js cpu' };
+  }
+  if (!navigator.gpu) throw new Error('this browser has no WebGPU (navigator.gpu): pick wasm or js');
+  if (!(await tf.setBackend('webgpu'))) throw new Error("TF.js's webgpu backend did not start");
+  const gpu = await createWebGpuBackend({ device: tf.backend().device });
+  return { runtime: new Runtime(gpu), device: `TF.js webgpu, one GPU device: ${gpu.adapter}` };
+}
+
 let running = false;
 async function run() {
   if (running) return;
@@ -86,8 +105,7 @@ async function run() {
   const epochs = Number($('epochs').value) || 200;
   window.__gcn = { done: false, backend };
   try {
-    await tf.setBackend('cpu');
-    const runtime = await createRuntime({ backend });
+    const { runtime, device } = await runtimeFor(backend);
     const problem = karateProblem();
     const losses = [];
     const started = performance.now();
@@ -104,7 +122,7 @@ async function run() {
           drawGraph(predictions);
           drawLoss(losses, epochs);
           $('status').textContent =
-            `epoch ${epoch + 1}/${epochs} · loss ${loss.toFixed(4)} · backend ${runtime.backend}`;
+            `epoch ${epoch + 1}/${epochs} · loss ${loss.toFixed(4)} · backend ${runtime.backend} · ${device}`;
           // Let the page paint.
           await new Promise((resolve) => requestAnimationFrame(resolve));
         }
@@ -115,11 +133,19 @@ async function run() {
     drawGraph(result.predictions);
     drawLoss(result.losses, epochs);
     $('status').textContent =
-      `trained ${epochs} epochs in ${seconds.toFixed(1)} s on ${runtime.backend} · final loss ` +
+      `trained ${epochs} epochs in ${seconds.toFixed(1)} s on ${runtime.backend} (${device}) · final loss ` +
       `${result.losses.at(-1).toFixed(4)} · training accuracy ${(result.accuracy * 100).toFixed(1)}% ` +
       `(${right}/${MEMBERS} in their faction: ${FACTION_NAMES.join(' / ')})`;
     tf.dispose([problem.x, problem.model.w1, problem.model.w2]);
-    window.__gcn = { done: true, backend: runtime.backend, accuracy: result.accuracy, losses: result.losses, seconds };
+    window.__gcn = {
+      done: true,
+      backend: runtime.backend,
+      device,
+      tfBackend: tf.getBackend(),
+      accuracy: result.accuracy,
+      losses: result.losses,
+      seconds,
+    };
   } catch (e) {
     $('status').textContent = `failed: ${e?.message ?? e}`;
     window.__gcn = { done: true, error: String(e?.stack ?? e) };

@@ -16,7 +16,7 @@ const work = mkdtempSync(join(tmpdir(), 'sparse-gcn-page-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm' };
 
-it('trains the karate-club GCN in Chromium on wasm and js, to the accuracy it reports, and draws it', async () => {
+it('trains the karate-club GCN in Chromium on wasm, js and webgpu, to the accuracy it reports, and draws it', async () => {
   const site = join(work, 'site');
   await buildPage(site);
   const refused: string[] = [];
@@ -36,7 +36,7 @@ it('trains the karate-club GCN in Chromium on wasm and js, to the accuracy it re
   const browser = await launchChromium(join(work, 'profile'));
   mkdirSync(OUTPUT, { recursive: true });
   try {
-    for (const backend of ['wasm', 'js']) {
+    for (const backend of ['wasm', 'js', 'webgpu']) {
       const page = await browser.newPage();
       const errors: string[] = [];
       page.on('pageerror', (e) => errors.push(e.message));
@@ -51,15 +51,32 @@ it('trains the karate-club GCN in Chromium on wasm and js, to the accuracy it re
       );
       const report = await page.evaluate(
         () =>
-          (window as unknown as { __gcn: { backend: string; accuracy: number; losses: number[]; error?: string } })
-            .__gcn,
+          (
+            window as unknown as {
+              __gcn: {
+                backend: string;
+                device: string;
+                tfBackend: string;
+                accuracy: number;
+                losses: number[];
+                error?: string;
+              };
+            }
+          ).__gcn,
       );
       const status = await page.textContent('#status');
+      const picked = await page.$eval('#backend', (s) => (s as HTMLSelectElement).selectedOptions[0].textContent);
       await page.screenshot({ path: join(OUTPUT, `karate-gcn-${backend}.png`) });
       await page.close();
       expect(errors, backend).toEqual([]);
       expect(report.error, backend).toBeUndefined();
       expect(report.backend).toBe(backend);
+      // On webgpu, TF.js runs on its webgpu backend too, and the page says on which device.
+      expect(report.tfBackend).toBe(backend === 'webgpu' ? 'webgpu' : 'cpu');
+      if (backend === 'webgpu') {
+        expect(picked).toBe('webgpu (every op on the GPU)');
+        expect(status).toMatch(/on webgpu \(TF\.js webgpu, one GPU device: .+\)/);
+      }
       expect(report.losses).toHaveLength(200);
       expect(report.losses[199]).toBeLessThan(report.losses[0] / 10);
       expect(report.accuracy).toBeGreaterThanOrEqual(33 / 34);
