@@ -42,13 +42,64 @@ def timed(fn):
 
 
 p = job["problems"]
+
+
+def dense(name, file, shape):
+    return torch.from_numpy(np.fromfile(f"{job['dir']}/{name}/{file}", dtype=np.float32).reshape(*shape)).to(dev)
+
+
 a = coo("spmm", p["spmm"]["m"]).to_sparse_csr()
-b = torch.from_numpy(np.fromfile(f"{job['dir']}/spmm/b.bin", dtype=np.float32).reshape(p["spmm"]["m"], p["spmm"]["n"])).to(dev)
+b = dense("spmm", "b.bin", (p["spmm"]["m"], p["spmm"]["n"]))
+ga = coo("graph", p["graph"]["m"]).to_sparse_csr()
+gb = dense("graph", "b.bin", (p["graph"]["m"], p["graph"]["n"]))
 r = coo("reduce", p["reduce"]["m"])
 g = coo("spgemm", p["spgemm"]["m"]).to_sparse_csr()
 tasks = {
     "spmm": timed(lambda: a @ b),
+    "graph": timed(lambda: ga @ gb),
     "reduce_sum_rows": timed(lambda: torch.sparse.sum(r, dim=1)),
     "spgemm": timed(lambda: g @ g),
 }
+
+
+def gcn_epoch():
+    """The GCN of bench/device.mjs in plain PyTorch on the same graph, features and labels: Z = Â relu(Â X W1) W2,
+    softmax cross-entropy, Adam; an epoch is forward, backward, the step and the loss read back, as ours."""
+    q = p["gcn"]
+    n = q["nodes"]
+    adj = coo("gcn", n)
+    x = dense("gcn", "x.bin", (n, q["features"]))
+    labels = torch.from_numpy(np.fromfile(f"{job['dir']}/gcn/labels.bin", dtype=np.int32).astype(np.int64)).to(dev)
+    classes = int(labels.max().item()) + 1
+    torch.manual_seed(1)
+    w1 = torch.nn.Parameter(torch.empty(q["features"], q["hidden"], device=dev).uniform_(-0.5, 0.5))
+    w2 = torch.nn.Parameter(torch.empty(q["hidden"], classes, device=dev).uniform_(-0.5, 0.5))
+    opt = torch.optim.Adam([w1, w2], lr=0.01)
+
+    def epoch():
+        opt.zero_grad()
+        h = torch.relu(torch.sparse.mm(adj, x @ w1))
+        z = torch.sparse.mm(adj, h @ w2)
+        loss = torch.nn.functional.cross_entropy(z, labels)
+        loss.backward()
+        opt.step()
+        return loss.item()
+
+    for _ in range(job["warmup"]):
+        epoch()
+    ms = []
+    for _ in range(q["epochs"]):
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        epoch()
+        end.record()
+        torch.cuda.synchronize()
+        ms.append(start.elapsed_time(end))
+    return {"median_ms": float(np.median(ms)), "model": "plain PyTorch, torch.sparse.mm (COO) and Adam"}
+
+
+try:
+    tasks["gcn"] = gcn_epoch()
+except FileNotFoundError as e:
+    tasks["gcn"] = {"unavailable": f"no GCN data: {e}"}
 print(json.dumps({"device": torch.cuda.get_device_name(0), "torch": torch.__version__, "tasks": tasks}))
