@@ -26,7 +26,8 @@ it('trains to the factions of the karate club on one GPU device, sparse reading 
   expect(gpu.readbacks() - read).toBe(0);
   expect(accuracy).toBeGreaterThanOrEqual(33 / 34);
   expect(losses.at(-1)!).toBeLessThan(losses[0] / 10);
-  expect(gpu.residentBytes()).toBe(0);
+  // What stays on the GPU is the adjacency's structure (190 entries), grouped by rows and by columns for the next call.
+  expect(gpu.residentBytes()).toBeLessThanOrEqual(2 * 4 * (MEMBERS + 1 + 2 * 190));
 }, 120_000);
 
 it('from the two leaders alone, to at least 90% of the others', async () => {

@@ -21,6 +21,7 @@ import { tiled } from './tiling/tiled.js';
 import { atOnceKernels, type AtOnceKernel } from './resident/at-once.js';
 import { PreparedArrays } from './resident/prepared.js';
 import { DeviceArray } from './resident/device-array.js';
+import { GroupedRowsCache } from './resident/grouped-rows.js';
 
 export { REASONS } from './delegation.js';
 export { WebGpuContext } from './context.js';
@@ -115,7 +116,8 @@ export async function createWebGpuBackend(options: WebGpuBackendOptions = {}): P
   });
   const js = jsKernels as unknown as Record<string, JsKernel>;
   const prepared = new PreparedArrays(ctx);
-  const atOnce = atOnceKernels(ctx, prepared, js);
+  const grouped = new GroupedRowsCache(ctx);
+  const atOnce = atOnceKernels(ctx, prepared, grouped, js);
   const synchronousKernels: Record<string, AtOnceKernel> = {};
   for (const [op, kernel] of Object.entries(js))
     synchronousKernels[op] = atOnce[op] ?? ((args) => delegate(kernel, args, REASONS.atOnce));
@@ -132,7 +134,10 @@ export async function createWebGpuBackend(options: WebGpuBackendOptions = {}): P
       ctx.heldLimit = bytes;
     },
     prepare: (data) => prepared.keep(data),
-    forget: (arrays) => prepared.forget(arrays),
+    forget: (arrays) => {
+      prepared.forget(arrays);
+      grouped.forget(arrays);
+    },
     adoptBuffer: (buffer, dtype, length, onRelease) => adoptBuffer(ctx, buffer, dtype, length, onRelease),
     device,
     adapter: describeAdapter(device),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isDelegation, type DenseData, type SparseData } from '@sparse/kernel-abi';
+import { isDelegation, markImmutable, type DenseData, type SparseData } from '@sparse/kernel-abi';
 import { rng } from '@sparse/test-kit/seeded-random';
 import { MAX_RECORDED_PASSES } from '../src/context.js';
 import { REASONS } from '../src/delegation.js';
@@ -126,6 +126,29 @@ describe("SpMM's gradient records both of its outputs on the GPU and reads back 
     expect(bits(await stored(result.b_grad as DenseData).read())).toEqual(bits(want.b_grad.data));
     expect(bits(await stored(result.sp_a_grad as DenseData).read())).toEqual(bits(want.sp_a_grad.data));
   });
+});
+
+it("SpMM groups a matrix it sees again once: its structure stays on the GPU until the tensor goes", async () => {
+  const sp = sparse(31);
+  const b = dense(32, [24, 6]);
+  markImmutable(sp.indices as object, sp.values as object);
+  backend.prepare(sp);
+  backend.prepare(b);
+  const args = { sp_a: sp, b, adjoint_a: false, adjoint_b: false };
+  const want = bits(onJs<{ output: DenseData }>('sparse_tensor_dense_matmul', args).output.data);
+  const held = backend.residentBytes();
+  const first = atOnce('sparse_tensor_dense_matmul', args);
+  const grouping = 4 * (40 + 1 + 2 * sp.values.length);
+  expect(backend.residentBytes() - held).toBe(grouping + 4 * 40 * 6);
+  const uploaded = backend.uploadedBytes();
+  const again = atOnce('sparse_tensor_dense_matmul', args);
+  // Only the kernels' parameters went up: not the row offsets, columns or order of its entries.
+  expect(backend.uploadedBytes() - uploaded).toBeLessThan(64);
+  expect(bits(await stored(first).read())).toEqual(want);
+  expect(bits(await stored(again).read())).toEqual(want);
+  expect(backend.residentBytes() - held).toBe(grouping);
+  backend.forget([sp.indices as object, sp.values as object, b.data as object]);
+  expect(backend.residentBytes()).toBe(held - 4 * (sp.values.length + 24 * 6));
 });
 
 it('a result on the GPU feeds the next op there; one read submits both', async () => {

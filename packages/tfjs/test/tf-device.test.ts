@@ -52,6 +52,7 @@ describe('TF.js webgpu and sparse webgpu on one device', () => {
     ]);
     const read = gpu.readbacks();
     const uploaded = gpu.uploadedBytes();
+    const held = gpu.residentBytes();
     const y = sparseDenseMatmul(A(), x, { runtime });
     expect(gpu.readbacks() - read).toBe(0);
     // Only A's structure and values, and the kernel's parameters, went up: not x.
@@ -60,7 +61,8 @@ describe('TF.js webgpu and sparse webgpu on one device', () => {
       [11, 14],
       [9, 12],
     ]);
-    expect(gpu.residentBytes()).toBe(0);
+    // What stays is A's structure, grouped by rows for the next call (until A is collected): 3 row offsets, 3 + 3 entries.
+    expect(gpu.residentBytes() - held).toBe(4 * (3 + 2 * 3));
   });
 
   it('tf.grad through it: the dense operand gets Aᵀ · dy, computed on the GPU', async () => {
@@ -103,17 +105,20 @@ describe('TF.js webgpu and sparse webgpu on one device', () => {
     );
   });
 
-  it('trains a weight through it with Adam as on the CPU, holding nothing on the GPU between steps', async () => {
+  it('trains a weight through it with Adam as on the CPU, holding no more on the GPU from step to step', async () => {
+    const held: number[] = [];
     const trainOn = async (rt: RuntimeType) => {
+      const a = A();
       const w = tf.variable(tf.tensor2d([[0.5], [-0.25], [0.75]]));
       const target = tf.tensor2d([[1], [2]]);
       const adam = tf.train.adam(0.1);
       const losses: number[] = [];
       for (let step = 0; step < 40; step++) {
         const l = tf.tidy(() =>
-          adam.minimize(() => tf.losses.meanSquaredError(target, sparseDenseMatmul(A(), w, { runtime: rt })), true),
+          adam.minimize(() => tf.losses.meanSquaredError(target, sparseDenseMatmul(a, w, { runtime: rt })), true),
         );
         losses.push((await l!.data())[0]);
+        if (rt === runtime) held.push(gpu.residentBytes());
         l!.dispose();
       }
       tf.dispose([w, target]);
@@ -123,7 +128,8 @@ describe('TF.js webgpu and sparse webgpu on one device', () => {
     const read = gpu.readbacks();
     const onDevice = await trainOn(runtime);
     expect(gpu.readbacks() - read).toBe(0);
-    expect(gpu.residentBytes()).toBe(0);
+    // Never more than after the first step (less where the collector took what earlier tests left).
+    expect(Math.max(...held)).toBe(held[0]);
     await tf.setBackend('cpu');
     const onCpu = await trainOn(await createRuntime({ backend: 'js' }));
     await tf.setBackend('webgpu');

@@ -17,7 +17,8 @@ import { REASONS } from '../delegation.js';
 import { WEBGPU_FAMILIES, type WebGpuFamilySource } from '../generated/families.js';
 import { inputsOk, kernelFor, params, scalarsOf, type GpuDtype, type GpuValues } from '../families/run.js';
 import type { Args, JsKernel } from '../kernel.js';
-import { INT32_MAX, rowOrder, sampledSource, spmmSource, strides } from '../matmul/spmm.js';
+import { INT32_MAX, sampledSource, spmmSource, strides } from '../matmul/spmm.js';
+import type { GroupedRowsCache, OnGpu } from './grouped-rows.js';
 import { groupLayout, U32_MAX } from '../families/reduce.js';
 import { DeviceArray } from './device-array.js';
 import type { PreparedArrays } from './prepared.js';
@@ -234,31 +235,41 @@ function reduceAtOnce(
     // Each group's values laid out together in entry order, on the GPU.
     const { start, cnt, to } = groupLayout(plan);
     const word = Math.min(plan.groupSize, U32_MAX);
-    const laid = laidOut(ctx, x, to, out.dtype);
+    const laid = laidOut(ctx, x, to, n, out.dtype);
     const inputs = [params(g, word, scalars), laid, start, cnt];
     const values = record(ctx, kernel.wgsl, g, inputs, out, boundOf(s), { js, args });
     return { [out.name]: out.wrap(values) };
   };
 }
 
-/** Values laid out at `to` on the GPU (host values on the host), as an operand of the next pass. */
-function laidOut(ctx: WebGpuContext, x: Operand, to: Uint32Array, dtype: GpuDtype): Operand {
-  const n = to.length;
-  if ('host' in x) {
+/**
+ * `n` values laid out at `to`, as an operand of the next pass: on the host where both are there, else on the GPU (the
+ * values uploaded where they are in host memory, `to` where it is).
+ */
+function laidOut(ctx: WebGpuContext, x: Operand, to: Uint32Array | OnGpu, n: number, dtype: GpuDtype): Operand {
+  if ('host' in x && ArrayBuffer.isView(to)) {
     const out = dtype === 'float32' ? new Float32Array(n) : new Int32Array(n);
     for (let i = 0; i < n; i++) out[to[i]] = x.host[i];
     return { host: out };
   }
   const laid = ctx.buffer(4 * n);
   const p = ctx.upload(Uint32Array.of(n));
-  const tb = ctx.upload(to);
-  ctx.dispatch({ code: SCATTER, buffers: [p, (x as { buffer: GPUBuffer }).buffer, tb, laid], threads: n });
-  ctx.releaseAfterSubmit(p, tb, laid);
+  const transient = [p, laid];
+  const bind = (b: Uint32Array | GpuValues | OnGpu) =>
+    ArrayBuffer.isView(b) ? (transient.push(ctx.upload(b)), transient.at(-1)!) : b.buffer;
+  const from = 'host' in x ? bind(x.host) : (x as { buffer: GPUBuffer }).buffer;
+  ctx.dispatch({ code: SCATTER, buffers: [p, from, bind(to), laid], threads: n });
+  ctx.releaseAfterSubmit(...transient);
   return { buffer: laid, bound: undefined, screened: true };
 }
 
 /** sparse_tensor_dense_matmul: S·D (or D·S) one output element per invocation, as the asynchronous kernel. */
-function spmmAtOnce(ctx: WebGpuContext, prepared: PreparedArrays, js: JsKernel): AtOnceKernel {
+function spmmAtOnce(
+  ctx: WebGpuContext,
+  prepared: PreparedArrays,
+  grouped: GroupedRowsCache,
+  js: JsKernel,
+): AtOnceKernel {
   return (args) => {
     const { sparseFirst, sp, dn, swapSparse, transposeDense, m, n } = matmulPlan(args as never);
     const dtype = sp.dtype as GpuDtype;
@@ -275,7 +286,7 @@ function spmmAtOnce(ctx: WebGpuContext, prepared: PreparedArrays, js: JsKernel):
     ];
     if (dtype !== 'float32' && dtype !== 'int32')
       return elsewhere(ctx, js, args, [out], [a, b], REASONS.notComputed(dtype));
-    const order = rowOrder(sp, swapSparse ? 1 : 0, m);
+    const order = grouped.of(sp, swapSparse ? 1 : 0, m);
     // Each element sums up to `longest` products, in row order.
     const s = screening(dtype, [a, b], new Float32Array(0), (ms) => [sumOfProducts(ms[0], ms[1], order.longest)]);
     if ('reason' in s) return elsewhere(ctx, js, args, [out], [a, b], s.reason);
@@ -287,7 +298,7 @@ function spmmAtOnce(ctx: WebGpuContext, prepared: PreparedArrays, js: JsKernel):
     if (ctx.roomLeft() < 0) return elsewhere(ctx, js, args, [out], [a, b], REASONS.deviceBudget(ctx.heldBytes));
     const [sk, sj] = strides(dCols, transposeDense);
     const p = Uint32Array.of(m, n, sk, sj, sparseFirst ? 0 : 1, m * n);
-    const val = laidOut(ctx, a, order.to, dtype);
+    const val = laidOut(ctx, a, order.to, nnz, dtype);
     const inputs = [p, order.rowPtr, order.col, val, b];
     const values = record(ctx, spmmSource(dtype), m * n, inputs, out, boundOf(s), { js, args });
     return { output: out.wrap(values) };
@@ -316,7 +327,12 @@ function sumOfProducts(a: M.Maybe, b: M.Maybe, longest: number): M.Maybe {
  * stored value's gradient GQ[row] · D[col] (one invocation an entry, in column order), and D's gradient Sᵀ·GQ (the
  * SpMM with S grouped by its other coordinate, written transposed where D is read transposed).
  */
-function spmmGradAtOnce(ctx: WebGpuContext, prepared: PreparedArrays, js: JsKernel): AtOnceKernel {
+function spmmGradAtOnce(
+  ctx: WebGpuContext,
+  prepared: PreparedArrays,
+  grouped: GroupedRowsCache,
+  js: JsKernel,
+): AtOnceKernel {
   return (args) => {
     const { sparseFirst, sp, dn, swapSparse, transposeDense, m, n } = matmulPlan(args as never);
     const grad = args.grad as DenseData;
@@ -344,7 +360,7 @@ function spmmGradAtOnce(ctx: WebGpuContext, prepared: PreparedArrays, js: JsKern
     if (nnz === 0 || dRows * dCols === 0 || !bytes.every((b) => ctx.fits(b)) || [m, n, k].some((d) => d > INT32_MAX))
       return away(REASONS.bindingLimit(ctx.maxBindingBytes));
     if (ctx.roomLeft() < 0) return away(REASONS.deviceBudget(ctx.heldBytes));
-    const order = rowOrder(sp, swapSparse ? 0 : 1, k);
+    const order = grouped.of(sp, swapSparse ? 0 : 1, k);
     // A value's gradient sums n products of grad and the dense operand; the dense one's, of the values and grad.
     const s = screening(dtype, ops, new Float32Array(0), (ms) => [
       sumOfProducts(ms[2], ms[1], n),
@@ -365,7 +381,7 @@ function spmmGradAtOnce(ctx: WebGpuContext, prepared: PreparedArrays, js: JsKern
     const sampled = Uint32Array.of(nnz, n, gr, gj, dc, dj);
     const values = record(ctx, sampledSource(dtype), nnz, [sampled, rc, g, d], valuesOut, boundOf(s, 0), recipe);
     const p = Uint32Array.of(k, n, gr, gj, transposeDense ? 1 : 0, k * n);
-    const val = laidOut(ctx, a, order.to, dtype);
+    const val = laidOut(ctx, a, order.to, nnz, dtype);
     const inputs = [p, order.rowPtr, order.col, val, g];
     const dense = record(ctx, spmmSource(dtype), k * n, inputs, denseOut, boundOf(s, 1), recipe);
     return { [valuesName]: valuesOut.wrap(values), [denseName]: denseOut.wrap(dense) };
@@ -394,11 +410,12 @@ function elsewhere(
 export function atOnceKernels(
   ctx: WebGpuContext,
   prepared: PreparedArrays,
+  grouped: GroupedRowsCache,
   js: Record<string, JsKernel>,
 ): Record<string, AtOnceKernel> {
   const out: Record<string, AtOnceKernel> = {
-    sparse_tensor_dense_matmul: spmmAtOnce(ctx, prepared, js.sparse_tensor_dense_matmul),
-    sparse_tensor_dense_matmul_grad: spmmGradAtOnce(ctx, prepared, js.sparse_tensor_dense_matmul_grad),
+    sparse_tensor_dense_matmul: spmmAtOnce(ctx, prepared, grouped, js.sparse_tensor_dense_matmul),
+    sparse_tensor_dense_matmul_grad: spmmGradAtOnce(ctx, prepared, grouped, js.sparse_tensor_dense_matmul_grad),
   };
   for (const [op, src] of Object.entries(WEBGPU_FAMILIES)) {
     if (!js[op]) continue;
