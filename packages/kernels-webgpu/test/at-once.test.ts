@@ -128,7 +128,7 @@ describe("SpMM's gradient records both of its outputs on the GPU and reads back 
   });
 });
 
-it("SpMM groups a matrix it sees again once: its structure stays on the GPU until the tensor goes", async () => {
+it('SpMM groups a matrix it sees again once: its structure stays on the GPU until the tensor goes', async () => {
   const sp = sparse(31);
   const b = dense(32, [24, 6]);
   markImmutable(sp.indices as object, sp.values as object);
