@@ -22,6 +22,7 @@ import { atOnceKernels, type AtOnceKernel } from './resident/at-once.js';
 import { PreparedArrays } from './resident/prepared.js';
 import { DeviceArray } from './resident/device-array.js';
 import { GroupedRowsCache } from './resident/grouped-rows.js';
+import { gradientAtOnceKernels } from './resident/gradients-at-once.js';
 
 export { REASONS } from './delegation.js';
 export { WebGpuContext } from './context.js';
@@ -117,7 +118,7 @@ export async function createWebGpuBackend(options: WebGpuBackendOptions = {}): P
   const js = jsKernels as unknown as Record<string, JsKernel>;
   const prepared = new PreparedArrays(ctx);
   const grouped = new GroupedRowsCache(ctx);
-  const atOnce = atOnceKernels(ctx, prepared, grouped, js);
+  const atOnce = { ...atOnceKernels(ctx, prepared, grouped, js), ...gradientAtOnceKernels(ctx, prepared, js) };
   const synchronousKernels: Record<string, AtOnceKernel> = {};
   for (const [op, kernel] of Object.entries(js))
     synchronousKernels[op] = atOnce[op] ?? ((args) => delegate(kernel, args, REASONS.atOnce));

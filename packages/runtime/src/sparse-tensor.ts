@@ -2,7 +2,7 @@ import { toWideSparse, type SparseData, type WideSparseData } from '@sparse/kern
 import { describe, getValue, type DType, type Values } from './dtype.js';
 import { InvalidArgumentError } from './errors.js';
 import { shapeText } from './shape.js';
-import type { Tensor } from './tensor.js';
+import { Tensor, denseDataOf } from './tensor.js';
 import type { CsrMatrix } from './csr-matrix.js';
 import { formatList, formatScalar, INSPECT, SHOWN_WHOLE } from './print.js';
 import { defaultOps, jsSideOps } from './default-ops.js';
@@ -269,10 +269,24 @@ export class SparseTensor {
     return d;
   }
 
-  /** A SparseTensor with the same indices and shape and new values (of any dtype, as TensorFlow's `with_values`). */
-  withValues(newValues: readonly unknown[] | TypedArray, dtype?: DType): SparseTensor {
+  /**
+   * A SparseTensor with the same indices and shape and new values (of any dtype, as TensorFlow's `with_values`): a
+   * list, a typed array, or a rank-1 Tensor of `nnz` values, whose dtype it keeps. A Tensor's values that live on a
+   * GPU device (a webgpu result, an `rt.fromGPUBuffer` tensor) stay there, shared: disposing either tensor gives them
+   * back.
+   */
+  withValues(newValues: readonly unknown[] | TypedArray | Tensor, dtype?: DType): SparseTensor {
     checkDType(dtype, 'withValues: dtype');
     const data = this.#live('withValues');
+    if (newValues instanceof Tensor) {
+      if (newValues.shape.length !== 1 || newValues.shape[0] !== this.nnz)
+        throw new InvalidArgumentError(
+          `withValues: new_values has shape ${shapeText(newValues.shape)}, the tensor has ${this.nnz} entries`,
+        );
+      const held = denseDataOf(newValues).data;
+      const values = isDeviceValues(held) ? held : (held.slice() as Values);
+      return adoptSparse({ ...data, values, dtype: newValues.dtype } as SparseData | WideSparseData);
+    }
     const list = asList(newValues, 'withValues: new_values');
     if (list.length !== this.nnz) {
       throw new InvalidArgumentError(`withValues: new_values has ${list.length} entries, the tensor has ${this.nnz}`);

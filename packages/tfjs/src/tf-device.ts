@@ -1,5 +1,6 @@
 import * as tf from '@tensorflow/tfjs-core';
-import type { Runtime, SparseTensor, Tensor } from '@sparse/runtime';
+import { SparseTensor, type Runtime, type Tensor } from '@sparse/runtime';
+import type { TfSparseTensor } from './conversions.js';
 
 // Tensors that pass between TF.js and sparse on one GPU device, as buffers: where TF.js runs on its webgpu backend
 // and the runtime's backend is webgpu on TF.js's own GPUDevice (`createWebGpuBackend({ device: tf.backend().device })`),
@@ -41,4 +42,19 @@ export function tfFromDevice(t: Tensor | SparseTensor, shape: readonly number[])
   const out = tf.tensor({ buffer } as never, [...shape], t.dtype as 'float32' | 'int32');
   t.dispose();
   return out;
+}
+
+/**
+ * A TfSparseTensor whose values are a buffer of the device (tensorOnDevice) as a SparseTensor holding them there, its
+ * indices read as TF.js holds them; undefined where its values are not on the GPU.
+ */
+export function sparseOnDevice(rt: Runtime, st: TfSparseTensor): { sparse: SparseTensor; values: Tensor } | undefined {
+  const values = tensorOnDevice(rt, st.values);
+  if (!values) return undefined;
+  const [nnz, rank] = st.indices.shape;
+  const shape = [...st.denseShape];
+  const structure = new SparseTensor(st.indices.dataSync() as Int32Array, new Float32Array(nnz), shape, 'float32');
+  if (rank !== shape.length)
+    throw new TypeError(`sparseFromTf: indices are [${nnz}, ${rank}] for a rank ${shape.length} tensor`);
+  return { sparse: structure.withValues(values), values };
 }

@@ -12,7 +12,7 @@ import {
 import { fromTf, isTfSparse, isTfTensor, sparseFromTf, sparseToTf, toTf, type TfSparseTensor } from './conversions.js';
 import { checkOptions } from './options.js';
 import { guard, tie } from './path-guard.js';
-import { sharesTfDevice, tensorOnDevice, tfFromDevice } from './tf-device.js';
+import { sharesTfDevice, sparseOnDevice, tensorOnDevice, tfFromDevice } from './tf-device.js';
 
 /** Options of `runOp`, and of every op's function. */
 export interface RunOpOptions {
@@ -80,8 +80,10 @@ export function runOp(
   };
   const convert = (arg: string, key: string, v: unknown, top: boolean): unknown => {
     if (isTfSparse(v)) {
-      float({ arg, key, x: v.values }, top && wrt.has(arg));
-      return sparseFromTf(v.indices, v.values, v.denseShape);
+      const held = device ? sparseOnDevice(rt, v) : undefined;
+      if (held) adopted.push(held.values);
+      float({ arg, key, x: v.values, onDevice: !!held }, top && wrt.has(arg));
+      return held?.sparse ?? sparseFromTf(v.indices, v.values, v.denseShape);
     }
     if (isTfTensor(v)) {
       const held = device ? tensorOnDevice(rt, v) : undefined;
@@ -209,7 +211,9 @@ function withGradient(
           // What went in as buffers may since be TF.js's again: taken anew from the tensors it kept for the gradient.
           args = { ...a };
           slots.forEach((s, k) => {
-            if (s.onDevice) args[s.key] = again(saved[k]);
+            if (!s.onDevice) return;
+            const given = a[s.key];
+            args[s.key] = given instanceof SparseTensor ? given.withValues(again(saved[k])) : again(saved[k]);
           });
         }
         const grads = rt.vjp(info.name, args, again(d), device ? {} : { outputs });

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRuntime, Runtime, SparseTensor, type Runtime as RuntimeType } from '@sparse/runtime';
 import { createWebGpuBackend, type WebGpuBackend } from '@sparse/kernels-webgpu';
 import { tfjsOnWebGpu } from '@sparse/test-kit/tfjs-webgpu';
-import { sparseDenseMatmul, sparseReduceSum, sparseSquare, sparseToTf } from '../src/index.js';
+import { sparseDenseMatmul, sparseReduceSum, sparseSoftmax, sparseSquare, sparseToTf } from '../src/index.js';
 
 // TF.js on its webgpu backend and sparse's webgpu backend on TF.js's own GPUDevice: tensors pass between them as
 // GPU buffers, forward and backward, with nothing read back to the host by sparse.
@@ -96,10 +96,26 @@ describe('TF.js webgpu and sparse webgpu on one device', () => {
     expect(await sparseSquare(sp, { runtime }).values.array()).toEqual([1, 4, 9]);
   });
 
+  it("the reductions' and element-wise ops' gradients run there too, reading nothing back", async () => {
+    const sp = sparseToTf(A());
+    const read = gpu.readbacks();
+    const f = (v: tf.Tensor) =>
+      tf.sum(
+        tf.mul(
+          sparseReduceSum(sparseSquare({ ...sp, values: v as tf.Tensor1D }, { runtime }), { axis: 1, runtime }),
+          2,
+        ),
+      );
+    const g = tf.grad(f)(sp.values);
+    expect(gpu.readbacks() - read).toBe(0);
+    // d/dv 2 Σ v² = 4v.
+    expect(await g.array()).toEqual([4, 8, 12]);
+  });
+
   it('a gradient op with no kernel there that takes GPU values says what to do, in Node', () => {
     const sp = sparseToTf(A());
     const f = (v: tf.Tensor) =>
-      tf.sum(tf.mul(sparseReduceSum({ ...sp, values: v as tf.Tensor1D }, { axis: 1, runtime }), tf.scalar(2)));
+      tf.sum(tf.mul(sparseSoftmax({ ...sp, values: v as tf.Tensor1D }, { runtime }).values, tf.tensor1d([1, 2, 3])));
     expect(() => tf.grad(f)(sp.values)).toThrow(
       /fromTf: TF.js's webgpu backend reads a tensor at once only in a browser.*await x\.data\(\)/,
     );

@@ -48,13 +48,13 @@ function widen(start: Maybe, step: (m: Maybe) => Maybe, steps: number): Maybe {
 const apply = (f: MagnitudeFn | undefined, ...ms: Maybe[]): Maybe => (f ? f(...ms) : M.lit(0));
 
 /** The scalar arguments as float32, or undefined where one is not a float32 (the runtime rounds them; nan is). */
-function scalarsOf(names: string[], args: Args): Float32Array | undefined {
+export function scalarsOf(names: string[], args: Args): Float32Array | undefined {
   const values = names.map((s) => Number(args[s]));
   return values.every((v) => Number.isNaN(v) || Math.fround(v) === v) ? Float32Array.from(values) : undefined;
 }
 
 /** The float32 bits of a number, for P[2]. */
-const bitsOf = (v: number) => new Uint32Array(Float32Array.of(v).buffer)[0];
+export const bitsOf = (v: number) => new Uint32Array(Float32Array.of(v).buffer)[0];
 
 const dense = (data: Float32Array, shape: number[]): DenseData => ({ kind: 'dense', data, shape, dtype: 'float32' });
 
@@ -103,8 +103,8 @@ export function reduceGradientKernel(ctx: WebGpuContext, src: WebGpuReduceGradie
     );
     const forward = src.readsAcc;
     // A max's or min's gradient moves grad or a zero (normal inputs: nothing to flush); the others' steps compute.
-    if (!src.selects && mayBeSubnormalReduce(src, x, g, scalars, groups.longest, forward))
-      return delegate(js, args, REASONS.subnormal);
+    const bound = reduceGradientBound(src, magnitudesOf(x), magnitudesOf(g), scalars, groups.longest);
+    if (!src.selects && !bound) return delegate(js, args, REASONS.subnormal);
     if (![n, plan.groups + 1].every((k) => ctx.fits(4 * k))) throw new BindingLimitError(ctx.maxBindingBytes);
     const { owned, up, out } = buffersOf(ctx);
     try {
@@ -125,26 +125,26 @@ export function reduceGradientKernel(ctx: WebGpuContext, src: WebGpuReduceGradie
 }
 
 /**
- * Whether a step of a reduce's gradient could take a subnormal value: the accumulators the forward steps reach (the
- * forward op's init and combine, widened over the longest group), then grad as it goes back (the acc product,
- * widened likewise) and each value's product.
+ * The magnitudes of a reduce's gradient (of its values `xm`, grad `gm`), or undefined where a step could take a
+ * subnormal value: the accumulators the forward steps reach (the forward op's init and combine, widened over the
+ * longest group), then grad as it goes back (the acc product, widened likewise) and each value's product. A max's or
+ * min's gradient only moves grad or a zero: grad's magnitudes.
  */
-function mayBeSubnormalReduce(
+export function reduceGradientBound(
   src: WebGpuReduceGradientSource,
-  x: Float32Array,
-  g: Float32Array,
+  xm: Maybe,
+  gm: Maybe,
   scalars: Float32Array,
   longest: number,
-  forward: boolean,
-): boolean {
+): Maybe {
+  if (src.selects) return gm;
   const fwd = WEBGPU_FAMILIES[src.forward].float32;
   const s = Array.from(scalars, M.lit);
-  const xm = magnitudesOf(x);
   // A product that does not read acc takes it as 0 (the forward pass does not run).
-  const acc = forward ? widen(fwd.init!(...s), (m) => fwd.combine!(m, xm, ...s), longest) : M.lit(0);
-  if (!acc) return true;
-  const adj = widen(magnitudesOf(g), (m) => apply(src.float32.acc, xm, acc, m, ...s), longest);
-  return !adj || !apply(src.float32.x, xm, acc, adj, ...s);
+  const acc = src.readsAcc ? widen(fwd.init!(...s), (m) => fwd.combine!(m, xm, ...s), longest) : M.lit(0);
+  if (!acc) return undefined;
+  const adj = widen(gm, (m) => apply(src.float32.acc, xm, acc, m, ...s), longest);
+  return adj && apply(src.float32.x, xm, acc, adj, ...s);
 }
 
 /**

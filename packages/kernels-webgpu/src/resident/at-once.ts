@@ -20,6 +20,7 @@ import type { Args, JsKernel } from '../kernel.js';
 import { INT32_MAX, sampledSource, spmmSource, strides } from '../matmul/spmm.js';
 import type { GroupedRowsCache, OnGpu } from './grouped-rows.js';
 import { groupLayout, U32_MAX } from '../families/reduce.js';
+import { sumOfProducts } from '../families/sum-bound.js';
 import { DeviceArray } from './device-array.js';
 import type { PreparedArrays } from './prepared.js';
 
@@ -52,9 +53,10 @@ ${ENTRY}
  * An operand as a kernel finds it: values in host memory, or on the GPU (with their bound, and whether they are
  * screened: a buffer handed in is not), or not yet made.
  */
-type Operand = { host: GpuValues } | { buffer: GPUBuffer; bound: M.Maybe; screened: boolean } | { deferred: true };
+export type Operand =
+  { host: GpuValues } | { buffer: GPUBuffer; bound: M.Maybe; screened: boolean } | { deferred: true };
 
-function operand(values: Values | DeviceArray, prepared: PreparedArrays): Operand {
+export function operand(values: Values | DeviceArray, prepared: PreparedArrays): Operand {
   if (values instanceof DeviceArray) {
     if (values.host) return { host: values.host as GpuValues };
     if (!values.buffer) return { deferred: true };
@@ -71,9 +73,9 @@ function operand(values: Values | DeviceArray, prepared: PreparedArrays): Operan
  * values on the GPU bring the bound of the op that made them (a value outside it sets that op's flag), and each
  * output's bound (`boundsOf` the operands' magnitudes) must rule out a subnormal step.
  */
-type Screening = { bounds: M.Maybe[] } | { unscreened: true } | { reason: string };
+export type Screening = { bounds: M.Maybe[] } | { unscreened: true } | { reason: string };
 
-function screening(
+export function screening(
   dtype: GpuDtype,
   ops: Operand[],
   scalars: GpuValues,
@@ -91,12 +93,12 @@ function screening(
 }
 
 /** What `record` takes of a screening: output `k`'s bound, or false where the results are not screened. */
-function boundOf(s: { bounds: M.Maybe[] } | { unscreened: true }, k = 0): M.Maybe | false {
+export function boundOf(s: { bounds: M.Maybe[] } | { unscreened: true }, k = 0): M.Maybe | false {
   return 'unscreened' in s ? false : s.bounds[k];
 }
 
 /** An output as the at-once kernel makes it: its name, dtype and length, and the tensor around its values. */
-interface OutputShape {
+export interface OutputShape {
   name: string;
   dtype: GpuDtype;
   length: number;
@@ -108,7 +110,7 @@ interface OutputShape {
  * in host memory uploaded; the result stays on the GPU as a DeviceArray. Buffers only this pass reads are given back
  * once it is submitted.
  */
-function record(
+export function record(
   ctx: WebGpuContext,
   code: string,
   threads: number,
@@ -117,8 +119,13 @@ function record(
   /** The result's bound where it is screened (undefined for int32), or false where it is not. */
   bound: M.Maybe | false,
   recipe: { js: JsKernel; args: Args },
+  /**
+   * Scratch buffers the kernel binds after its result (given back once submitted), and `flag`, one of them that the
+   * kernel itself sets where its result is not to be taken (a tie), which the screen sets too.
+   */
+  after: { scratch: GPUBuffer[]; flag?: GPUBuffer } = { scratch: [] },
 ): DeviceArray {
-  const transient: GPUBuffer[] = [];
+  const transient: GPUBuffer[] = [...after.scratch.filter((b) => b !== after.flag)];
   const bind = (x: Operand | GpuValues | Uint32Array): GPUBuffer => {
     if (ArrayBuffer.isView(x)) return (transient.push(ctx.upload(x)), transient.at(-1)!);
     if ('host' in x) return (transient.push(ctx.upload(x.host)), transient.at(-1)!);
@@ -126,14 +133,16 @@ function record(
   };
   const buffers = inputs.map(bind);
   const result = ctx.buffer(4 * out.length);
-  ctx.dispatch({ code, buffers: [...buffers, result], threads });
+  ctx.dispatch({ code, buffers: [...buffers, result, ...after.scratch], threads });
   let flag: GPUBuffer | undefined;
   if (out.dtype === 'float32' && bound !== false) {
-    flag = ctx.buffer(4);
+    flag = after.flag ?? ctx.buffer(4);
     const p = ctx.upload(Uint32Array.of(out.length));
     transient.push(p);
     ctx.dispatch({ code: SCREEN, buffers: [p, result, flag], threads: out.length });
   }
+  // A flag the kernel set, not screened: nothing reads it.
+  if (after.flag && flag !== after.flag) transient.push(after.flag);
   ctx.releaseAfterSubmit(...transient);
   const values = new DeviceArray(ctx, out.dtype, out.length, result, {
     flag,
@@ -305,22 +314,6 @@ function spmmAtOnce(
   };
 }
 
-/** The bound of a float32 sum of up to `longest` products of values within `a` and `b`, in turn; undefined where a step may be subnormal. */
-function sumOfProducts(a: M.Maybe, b: M.Maybe, longest: number): M.Maybe {
-  const product = M.mul(a, b);
-  if (!product) return undefined;
-  return groupBound<M.Maybe>(M, {
-    init: () => M.lit(0),
-    combine: (acc: M.Maybe, x: M.Maybe) => M.add(acc, x),
-    finalize: (acc: M.Maybe) => acc,
-    x: product,
-    scalars: [],
-    longest,
-    includeZeros: false,
-    count: M.span(1, Math.max(longest, 1)),
-  });
-}
-
 /**
  * sparse_tensor_dense_matmul_grad, float32, as the asynchronous kernel computes it and its results left on the GPU:
  * with Q = S·D (matmulPlan) and GQ its gradient (grad, read transposed where the sparse operand is second), each
@@ -392,7 +385,7 @@ function spmmGradAtOnce(
  * How a call that cannot record its work on the GPU runs: on the JS kernels now, or, where an input is not in host
  * memory, each output made there when read.
  */
-function elsewhere(
+export function elsewhere(
   ctx: WebGpuContext,
   js: JsKernel,
   args: Args,
