@@ -5,6 +5,7 @@ import { readOptions } from './op-options.js';
 import { asList, checkDType, readValues } from './sparse-input.js';
 import { adoptSparse, sparseDataOf, SparseTensor } from './sparse-tensor.js';
 import { coalesce } from './coalesce.js';
+import { cast } from './cast.js';
 
 /** The name errors give it: TensorFlow's `tf.sparse.map_values`, as the ops are named. */
 const OP = 'sparse_map_values';
@@ -45,6 +46,13 @@ export interface JsSideOps {
    * true where any is). In JS on every backend. String values are a TypeError.
    */
   coalesce(spInput: SparseTensor): SparseTensor;
+  /**
+   * Its values in another dtype, indices and dense shape unchanged, as TensorFlow's `tf.cast` of a SparseTensor
+   * (PyTorch's `.to(dtype)`, scipy's `.astype`): each value as TensorFlow's Cast kernel converts it on a CPU (floats to
+   * integers truncate, NaN and values out of range becoming the integer's least value; anything to bool is whether it
+   * is nonzero). A stored value that becomes 0 stays stored. In JS on every backend; string values are a TypeError.
+   */
+  cast(spInput: SparseTensor, dtype: DType): SparseTensor;
 }
 
 function mapValues(
@@ -72,4 +80,4 @@ function mapValues(
 }
 
 /** The JS-side ops, for `sparse` and every runtime's `rt.sparse`. */
-export const JS_SIDE_OPS: JsSideOps = { mapValues, coalesce };
+export const JS_SIDE_OPS: JsSideOps = { mapValues, coalesce, cast };

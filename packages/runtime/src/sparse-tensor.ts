@@ -332,6 +332,11 @@ export class SparseTensor {
     return defaultOps().tensorDenseMatmul(this, dense, options);
   }
 
+  /** Its values in another dtype, as TensorFlow's `tf.cast` of a SparseTensor (sparse.cast). */
+  cast(dtype: DType): SparseTensor {
+    return jsSideOps().cast(this, dtype);
+  }
+
   /** Repeated indices summed, in canonical order (PyTorch's `coalesce()`, scipy's `sum_duplicates()`: sparse.coalesce). */
   coalesce(): SparseTensor {
     return jsSideOps().coalesce(this);
