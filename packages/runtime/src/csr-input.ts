@@ -29,6 +29,8 @@ export function readCsrParts(
     values: unknown;
     denseShape: unknown;
     dtype?: unknown;
+    /** Sort each row's columns and sum repeated ones first (scipy's `sum_duplicates`), rather than refuse them. */
+    canonicalize?: boolean;
   },
   name: CsrPartName,
 ): CsrData {
@@ -87,8 +89,7 @@ export function readCsrParts(
     );
   }
   if (parts.batchPointers !== undefined) checkBatchPointers(parts.batchPointers, batchPointers, name);
-  const colIndices = readInt32s(colList, name('col_indices'));
-  checkColumns(colIndices, rowPointers, batchPointers, rows, cols, name);
+  let colIndices = readInt32s(colList, name('col_indices'));
   const dtype =
     (parts.dtype as DType | undefined) ?? dtypeOfStorage(valueList) ?? inferDType(valueList, name('values'));
   if (!CSR_DTYPES.includes(dtype)) {
@@ -97,17 +98,72 @@ export function readCsrParts(
     );
   }
   const read = readValues(valueList, dtype, name('values'));
-  return { kind: 'csr', batchPointers, rowPointers, colIndices, values: read.values, shape, dtype: read.dtype };
+  let values = read.values as Float32Array | Float64Array;
+  if (parts.canonicalize) {
+    checkColumnBounds(colIndices, cols, name);
+    ({ colIndices, values } = canonicalRows(rowPointers, batchPointers, colIndices, values, rows));
+  }
+  checkColumns(colIndices, rowPointers, batchPointers, rows, cols, name);
+  return { kind: 'csr', batchPointers, rowPointers, colIndices, values, shape, dtype: read.dtype };
+}
+
+function checkColumnBounds(cols: Int32Array, ncols: number, name: CsrPartName): void {
+  for (let k = 0; k < cols.length; k++)
+    if (cols[k] >= ncols)
+      throw new InvalidArgumentError(
+        `${name('col_indices')}[${k}] = ${cols[k]} is out of bounds: the matrix has ${ncols} columns`,
+      );
+}
+
+/**
+ * Each row's entries sorted by column and repeated columns summed in their order (float32 rounding each sum), as
+ * scipy's `sum_duplicates` makes a CSR matrix canonical: the row pointers (and batch pointers) rewritten in place.
+ * O(nnz log(longest row)).
+ */
+function canonicalRows(
+  rowPointers: Int32Array,
+  batchPointers: Int32Array,
+  cols: Int32Array,
+  values: Float32Array | Float64Array,
+  rows: number,
+): { colIndices: Int32Array; values: Float32Array | Float64Array } {
+  const outCols = new Int32Array(cols.length);
+  const outValues = new (values.constructor as Float64ArrayConstructor)(values.length);
+  const add =
+    values instanceof Float32Array ? (a: number, b: number) => Math.fround(a + b) : (a: number, b: number) => a + b;
+  const given = batchPointers.slice();
+  let n = 0;
+  for (let b = 0; b + 1 < batchPointers.length; b++) {
+    const offset = given[b];
+    const base = b * (rows + 1);
+    const start = n;
+    for (let r = 0; r < rows; r++) {
+      const from = offset + rowPointers[base + r];
+      const to = offset + rowPointers[base + r + 1];
+      rowPointers[base + r] = n - start;
+      // A stable sort by column: repeats keep their order, so their values add in it.
+      const order = Array.from({ length: to - from }, (_, k) => from + k).sort((x, y) => cols[x] - cols[y]);
+      for (let k = 0; k < order.length; k++) {
+        const e = order[k];
+        if (k > 0 && cols[e] === outCols[n - 1]) outValues[n - 1] = add(outValues[n - 1], values[e]);
+        else [outCols[n], outValues[n++]] = [cols[e], values[e]];
+      }
+    }
+    rowPointers[base + rows] = n - start;
+    batchPointers[b + 1] = n;
+  }
+  return { colIndices: outCols.slice(0, n), values: outValues.slice(0, n) };
 }
 
 /** Each entry a whole number within int32, copied into an Int32Array. */
 function readInt32s(list: ArrayLike<unknown>, what: string): Int32Array {
   const out = new Int32Array(list.length);
   for (let i = 0; i < list.length; i++) {
-    const x = list[i];
+    // int64 pointers and indices (scipy's, on a large matrix) are taken where they fit.
+    const x = typeof list[i] === 'bigint' ? Number(list[i]) : list[i];
     if (typeof x !== 'number' || !Number.isInteger(x) || x < 0 || x > INT32_MAX) {
       if (typeof x !== 'number') throw new TypeError(`${what}[${i}] must be a whole number, got ${describe(x)}`);
-      throw new InvalidArgumentError(`${what}[${i}] = ${describe(x)} is not a whole number in [0, 2^31 - 1]`);
+      throw new InvalidArgumentError(`${what}[${i}] = ${describe(list[i])} is not a whole number in [0, 2^31 - 1]`);
     }
     out[i] = x;
   }
@@ -148,7 +204,7 @@ function checkColumns(
         }
         if (c <= prev) {
           throw new InvalidArgumentError(
-            `${name('col_indices')}[${k}] = ${c} is not above the column before it in its row (${prev}; batch ${b}, row ${r}): columns are sorted without repeats`,
+            `${name('col_indices')}[${k}] = ${c} is not above the column before it in its row (${prev}; batch ${b}, row ${r}): columns are sorted without repeats (scipy's unsorted or repeated columns: pass { canonicalize: true })`,
           );
         }
         prev = c;

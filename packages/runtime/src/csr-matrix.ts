@@ -11,6 +11,26 @@ import { isPlainObject } from './plain-object.js';
 import { readCsrParts, type CsrPartName } from './csr-input.js';
 import { adoptStorage, disposeStorage } from './tensor-storage.js';
 
+/** The options of the CsrMatrix constructor. */
+export interface CsrMatrixOptions {
+  dtype?: DType;
+  /** Sort each row's columns and sum repeated ones (scipy's `sum_duplicates`), rather than refuse them. */
+  canonicalize?: boolean;
+}
+
+/** The constructor's last argument: a dtype, or options (checked: an unknown key is a TypeError). */
+function csrOptions(x: DType | CsrMatrixOptions | undefined): CsrMatrixOptions {
+  if (x === undefined || typeof x === 'string') return { dtype: x };
+  if (!isPlainObject(x))
+    throw new TypeError(`CsrMatrix: the last argument is a dtype or { dtype, canonicalize }, got ${describe(x)}`);
+  for (const k of Object.keys(x))
+    if (k !== 'dtype' && k !== 'canonicalize')
+      throw new TypeError(`CsrMatrix: unknown option '${k}'; the options are dtype, canonicalize`);
+  if (x.canonicalize !== undefined && typeof x.canonicalize !== 'boolean')
+    throw new TypeError(`CsrMatrix: canonicalize must be a boolean, got ${describe(x.canonicalize)}`);
+  return x;
+}
+
 /** The plain-data form of a CsrMatrix, as JSON holds it and as the case format writes it (TensorFlow's part names). */
 export interface CsrMatrixValue {
   batch_pointers?: number[];
@@ -80,18 +100,23 @@ export class CsrMatrix {
    * A matrix from its parts: the row pointers (`batch * (rows + 1)` of them), the column indices and values of its
    * entries, and the dense shape [rows, cols] or [batch, rows, cols]; the dtype is inferred from the values as
    * TensorFlow converts Python values when not given, and must be float32 or float64, as TensorFlow's (a TypeError
-   * otherwise: whole numbers infer int32, so give the dtype). Everything is checked (an InvalidArgumentError naming
-   * the part and the index) and copied.
+   * otherwise: whole numbers infer int32, so give the dtype). Pointers and columns may be int64 (a BigInt64Array, as
+   * scipy's on a large matrix) where they fit int32. Everything is checked (an InvalidArgumentError naming the part
+   * and the index) and copied. The last argument is the dtype, or options: `{ dtype, canonicalize }`, where
+   * `canonicalize: true` sorts each row's columns and sums repeated ones in their order (scipy's `sum_duplicates`:
+   * scipy allows both, TensorFlow neither) instead of refusing them.
    */
   constructor(
-    rowPointers: readonly number[] | TypedArray,
-    colIndices: readonly number[] | TypedArray,
+    rowPointers: readonly (number | bigint)[] | TypedArray,
+    colIndices: readonly (number | bigint)[] | TypedArray,
     values: readonly unknown[] | TypedArray,
     denseShape: readonly number[],
-    dtype?: DType,
+    dtypeOrOptions?: DType | CsrMatrixOptions,
   ) {
+    const { dtype, canonicalize } = csrOptions(dtypeOrOptions);
     this.#data =
-      adopting ?? readCsrParts({ rowPointers, colIndices, values, denseShape, dtype }, (p) => `CsrMatrix: ${p}`);
+      adopting ??
+      readCsrParts({ rowPointers, colIndices, values, denseShape, dtype, canonicalize }, (p) => `CsrMatrix: ${p}`);
     adopting = undefined;
     this.#nnz = this.#data.colIndices.length;
     this.#buffers = adoptStorage(this.#data.colIndices, this.#data.values);

@@ -31,19 +31,13 @@ export function layoutHint(v: unknown): string | undefined {
   if (!isPlainObject(v)) return undefined;
   const has = (...keys: string[]) => keys.every((k) => k in v);
   if (has('row', 'col', 'data'))
-    return (
-      "scipy's COO layout (row, col, data, shape): write " +
-      'new SparseTensor(row.map((r, i) => [r, col[i]]), data, shape)'
-    );
+    return "scipy's COO layout (row, col, data, shape): write SparseTensor.fromCoordinates([row, col], data, shape)";
   if (has('indptr', 'indices', 'data'))
     return (
       "scipy's CSR layout (indptr, indices, data, shape): write " +
-      'CsrMatrix.fromJSON({ row_pointers: indptr, col_indices: indices, values: data, dense_shape: shape })'
+      'new CsrMatrix(indptr, indices, data, shape, { canonicalize: true })'
     );
   if (has('indices', 'values', 'size'))
-    return (
-      "PyTorch's COO layout (indices as [rank, nnz], values, size): write " +
-      'new SparseTensor(indices[0].map((_, e) => indices.map((row) => row[e])), values, size)'
-    );
+    return "PyTorch's COO layout (indices as [rank, nnz], values, size): write SparseTensor.fromCoordinates(indices, values, size)";
   return undefined;
 }

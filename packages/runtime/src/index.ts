@@ -1,6 +1,6 @@
 export { SparseTensor, type SparseTensorValue } from './sparse-tensor.js';
 export { Tensor, tensor } from './tensor.js';
-export { CsrMatrix, type CsrMatrixValue } from './csr-matrix.js';
+export { CsrMatrix, type CsrMatrixOptions, type CsrMatrixValue } from './csr-matrix.js';
 export { DTYPES, isDType, type DType, type Scalar, type Values } from './dtype.js';
 export { InvalidArgumentError, ResourceExhaustedError, UnimplementedError } from './errors.js';
 export { Runtime, createRuntime, getOpInfo, listOps, type Reported } from './runtime.js';

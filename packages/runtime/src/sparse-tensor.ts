@@ -101,6 +101,46 @@ export class SparseTensor {
     Object.freeze(this);
   }
 
+  /**
+   * A SparseTensor from one array of indices per dim: scipy's COO `(row, col)` (`fromCoordinates([row, col], data,
+   * shape)`) and PyTorch's `[rank, nnz]` indices (`fromCoordinates(indices, values, size)`). `coordinates[d][e]` is
+   * entry e's index along dim d; numbers, bigints or typed arrays of them (int64 ones included). Checked and copied
+   * as the constructor checks and copies.
+   */
+  static fromCoordinates(
+    coordinates: readonly (readonly (number | bigint)[] | TypedArray)[],
+    values: readonly unknown[] | TypedArray,
+    denseShape: readonly (number | bigint | string)[] | TypedArray,
+    dtype?: DType,
+  ): SparseTensor {
+    const what = 'SparseTensor.fromCoordinates';
+    if (!Array.isArray(coordinates) || coordinates.some((c) => !Array.isArray(c) && !ArrayBuffer.isView(c)))
+      throw new TypeError(
+        `${what}: coordinates must be one array of indices per dim ([row, col]; PyTorch's [rank, nnz]), got ${describe(coordinates)}`,
+      );
+    const rank = coordinates.length;
+    const dims = asList(denseShape, `${what}: dense_shape`);
+    if (rank !== dims.length)
+      throw new InvalidArgumentError(
+        `${what}: coordinates has ${rank} arrays of indices for a dense shape of rank ${dims.length}: one per dim`,
+      );
+    const nnz = rank ? (coordinates[0] as ArrayLike<unknown>).length : 0;
+    const short = coordinates.findIndex((c) => (c as ArrayLike<unknown>).length !== nnz);
+    if (short >= 0)
+      throw new InvalidArgumentError(
+        `${what}: coordinates[${short}] has ${(coordinates[short] as ArrayLike<unknown>).length} indices, coordinates[0] has ${nnz}`,
+      );
+    const wide = coordinates.some(
+      (c) => c instanceof BigInt64Array || (c as unknown[]).some?.((x) => typeof x === 'bigint'),
+    );
+    const flat = wide ? new Array<unknown>(nnz * rank) : new Float64Array(nnz * rank);
+    for (let d = 0; d < rank; d++) {
+      const c = coordinates[d] as ArrayLike<unknown>;
+      for (let e = 0; e < nnz; e++) (flat as unknown[])[e * rank + d] = c[e];
+    }
+    return new SparseTensor(flat as never, values, denseShape, dtype);
+  }
+
   /** Builds a SparseTensor from kernel plain data (flat indices), checked and copied as the constructor does. */
   static fromData(d: SparseData | WideSparseData): SparseTensor {
     return new SparseTensor(d.indices, d.values, d.shape, d.dtype);
