@@ -120,6 +120,23 @@ describe('the webgpu backend leaves results on the GPU', () => {
     expect(bits((await gb.data()) as Float32Array)).toEqual(bits((want.b as Tensor).dataSync() as Float32Array));
   });
 
+  it("a result shares its input's indices: disposing it leaves the input's as they were", async () => {
+    const n = 20_000;
+    const x = new SparseTensor(
+      Array.from({ length: n }, (_, i) => [i, (7 * i) % 5]),
+      Float32Array.from({ length: n }, (_, i) => 1 + (i % 3)),
+      [n, 5],
+    );
+    const before = x.indexData.slice();
+    const y = webgpu.sparse.neg(x);
+    y.dispose();
+    // Results made since may take the pooled buffers of what was disposed: not x's indices.
+    const z = webgpu.sparse.tensorToDense(js.sparse.neg(x));
+    expect(Array.from(x.indexData)).toEqual(Array.from(before));
+    expect(Array.from((await webgpu.sparse.abs(x).data()) as Float32Array)).toEqual(Array.from(x.values));
+    z.dispose();
+  });
+
   it('rt.prepare uploads a tensor once: later calls bind its values where they are', async () => {
     const { x, d1 } = operands(9);
     webgpu.prepare(x, d1);

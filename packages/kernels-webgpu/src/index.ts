@@ -21,7 +21,7 @@ import { tiled } from './tiling/tiled.js';
 import { atOnceKernels, type AtOnceKernel } from './resident/at-once.js';
 import { PreparedArrays } from './resident/prepared.js';
 import { DeviceArray } from './resident/device-array.js';
-import { GroupedRowsCache } from './resident/grouped-rows.js';
+import { StructureCache } from './resident/structure-cache.js';
 import { gradientAtOnceKernels } from './resident/gradients-at-once.js';
 
 export { REASONS } from './delegation.js';
@@ -117,8 +117,8 @@ export async function createWebGpuBackend(options: WebGpuBackendOptions = {}): P
   });
   const js = jsKernels as unknown as Record<string, JsKernel>;
   const prepared = new PreparedArrays(ctx);
-  const grouped = new GroupedRowsCache(ctx);
-  const atOnce = { ...atOnceKernels(ctx, prepared, grouped, js), ...gradientAtOnceKernels(ctx, prepared, js) };
+  const structures = new StructureCache(ctx);
+  const atOnce = { ...atOnceKernels(ctx, prepared, structures, js), ...gradientAtOnceKernels(ctx, prepared, js) };
   const synchronousKernels: Record<string, AtOnceKernel> = {};
   for (const [op, kernel] of Object.entries(js))
     synchronousKernels[op] = atOnce[op] ?? ((args) => delegate(kernel, args, REASONS.atOnce));
@@ -137,7 +137,7 @@ export async function createWebGpuBackend(options: WebGpuBackendOptions = {}): P
     prepare: (data) => prepared.keep(data),
     forget: (arrays) => {
       prepared.forget(arrays);
-      grouped.forget(arrays);
+      structures.forget(arrays);
     },
     adoptBuffer: (buffer, dtype, length, onRelease) => adoptBuffer(ctx, buffer, dtype, length, onRelease),
     device,

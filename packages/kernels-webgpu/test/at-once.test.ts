@@ -151,6 +151,21 @@ it('SpMM groups a matrix it sees again once: its structure stays on the GPU unti
   expect(backend.residentBytes()).toBe(held - 4 * (sp.values.length + 24 * 6));
 });
 
+it('a reduction groups a tensor it sees again once: the second call uploads only its parameters', async () => {
+  const sp = sparse(33);
+  markImmutable(sp.indices as object, sp.values as object);
+  backend.prepare(sp);
+  const args = { sp_input: sp, axis: [1], keepdims: false };
+  const want = bits(onJs<{ output: DenseData }>('sparse_reduce_sum', args).output.data);
+  const first = atOnce('sparse_reduce_sum', args);
+  const uploaded = backend.uploadedBytes();
+  const again = atOnce('sparse_reduce_sum', args);
+  expect(backend.uploadedBytes() - uploaded).toBeLessThan(64);
+  expect(bits(await stored(first).read())).toEqual(want);
+  expect(bits(await stored(again).read())).toEqual(want);
+  backend.forget([sp.indices as object, sp.values as object]);
+});
+
 it('a result on the GPU feeds the next op there; one read submits both', async () => {
   const sq = atOnce('sparse_square', { sp_input: sparse(10) }) as SparseData;
   const sum = atOnce('sparse_reduce_sum', { sp_input: sq, axis: [1], keepdims: false });

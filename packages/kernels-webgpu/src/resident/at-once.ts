@@ -17,8 +17,8 @@ import { REASONS } from '../delegation.js';
 import { WEBGPU_FAMILIES, type WebGpuFamilySource } from '../generated/families.js';
 import { inputsOk, kernelFor, params, scalarsOf, type GpuDtype, type GpuValues } from '../families/run.js';
 import type { Args, JsKernel } from '../kernel.js';
-import { INT32_MAX, sampledSource, spmmSource, strides } from '../matmul/spmm.js';
-import type { GroupedRowsCache, OnGpu } from './grouped-rows.js';
+import { INT32_MAX, rowOrder, sampledSource, spmmSource, strides } from '../matmul/spmm.js';
+import type { OnGpu, StructureCache } from './structure-cache.js';
 import { groupLayout, U32_MAX } from '../families/reduce.js';
 import { sumOfProducts } from '../families/sum-bound.js';
 import { DeviceArray } from './device-array.js';
@@ -173,7 +173,7 @@ function entrywiseAtOnce(
       length: sp.values.length,
       wrap: (values) => ({
         kind: 'sparse',
-        indices: sp.indices.slice(),
+        indices: sp.indices, // shared: tensors never change them, and the runtime counts who holds a buffer
         values: values as Values,
         shape: sp.shape.slice(),
         dtype: sp.dtype,
@@ -195,9 +195,41 @@ function entrywiseAtOnce(
   };
 }
 
+/**
+ * A reduction's groups of a tensor's entries and where its values go to lie group by group (reducePlan,
+ * groupLayout), kept for its indices where the cache can.
+ */
+function reduceLayout(
+  cache: StructureCache,
+  sp: SparseData,
+  axes: number[] | null,
+  keepdims: boolean,
+  output: 'dense' | 'sparse',
+) {
+  const key = `reduce:${axes === null ? '*' : axes.join(',')}:${keepdims}:${output}:${sp.shape.join(',')}`;
+  return cache.of(sp.indices as object, key, () => {
+    const plan = reducePlan(sp, axes, keepdims, output);
+    let longest = 0;
+    for (let k = 0; k < plan.groups; k++) longest = Math.max(longest, plan.count[k]);
+    const { start, cnt, to } = groupLayout(plan);
+    const { groups, groupSize, shape, indices } = plan;
+    return { host: { groups, groupSize, shape, indices, longest }, arrays: { start, cnt, to } };
+  });
+}
+
+/** A matrix's entries grouped by coordinate `rowDim` (rowOrder), kept for its indices where the cache can. */
+function groupedRows(cache: StructureCache, sp: SparseData, rowDim: 0 | 1, rows: number) {
+  const s = cache.of(sp.indices as object, `rows:${rowDim}:${rows}:${sp.shape.join(',')}`, () => {
+    const { rowPtr, col, to, longest } = rowOrder(sp, rowDim, rows);
+    return { host: longest, arrays: { rowPtr, col, to } };
+  });
+  return { ...s.arrays, longest: s.host };
+}
+
 function reduceAtOnce(
   ctx: WebGpuContext,
   prepared: PreparedArrays,
+  cache: StructureCache,
   src: WebGpuFamilySource,
   js: JsKernel,
 ): AtOnceKernel {
@@ -205,24 +237,31 @@ function reduceAtOnce(
     const sp = args[src.roles.sparse!] as SparseData;
     const axes = args[src.roles.axes!] as number[] | null;
     const keepdims = args[src.roles.keepdims!] as boolean;
-    const plan = reducePlan(sp, axes, keepdims, src.outputKind);
+    const layout = reduceLayout(cache, sp, axes, keepdims, src.outputKind);
+    const plan = layout.host;
     const g = plan.groups;
     const out: OutputShape = {
       name: src.output,
       dtype: sp.dtype as GpuDtype,
       length: g,
+      // A sparse output's indices are its own: the kept plan's are copied.
       wrap: (values) =>
         src.outputKind === 'dense'
-          ? { kind: 'dense', data: values as Values, shape: plan.shape, dtype: sp.dtype }
-          : { kind: 'sparse', indices: plan.indices!, values: values as Values, shape: plan.shape, dtype: sp.dtype },
+          ? { kind: 'dense', data: values as Values, shape: plan.shape.slice(), dtype: sp.dtype }
+          : {
+              kind: 'sparse',
+              indices: plan.indices!.slice(),
+              values: values as Values,
+              shape: plan.shape.slice(),
+              dtype: sp.dtype,
+            },
     };
     const x = operand(sp.values as Values | DeviceArray, prepared);
     const kernel = kernelFor(src, sp.dtype);
     if ('reason' in kernel) return elsewhere(ctx, js, args, [out], [x], kernel.reason);
     const scalars = scalarsOf(src, args, out.dtype);
     const n = sp.values.length;
-    let longest = 0;
-    for (let k = 0; k < g; k++) longest = Math.max(longest, plan.count[k]);
+    const longest = plan.longest;
     const f = src.float32;
     const s = screening(out.dtype, [x], scalars, (ms) => [
       groupBound(M, {
@@ -242,7 +281,7 @@ function reduceAtOnce(
       return elsewhere(ctx, js, args, [out], [x], REASONS.bindingLimit(ctx.maxBindingBytes));
     if (ctx.roomLeft() < 0) return elsewhere(ctx, js, args, [out], [x], REASONS.deviceBudget(ctx.heldBytes));
     // Each group's values laid out together in entry order, on the GPU.
-    const { start, cnt, to } = groupLayout(plan);
+    const { start, cnt, to } = layout.arrays;
     const word = Math.min(plan.groupSize, U32_MAX);
     const laid = laidOut(ctx, x, to, n, out.dtype);
     const inputs = [params(g, word, scalars), laid, start, cnt];
@@ -273,12 +312,7 @@ function laidOut(ctx: WebGpuContext, x: Operand, to: Uint32Array | OnGpu, n: num
 }
 
 /** sparse_tensor_dense_matmul: S·D (or D·S) one output element per invocation, as the asynchronous kernel. */
-function spmmAtOnce(
-  ctx: WebGpuContext,
-  prepared: PreparedArrays,
-  grouped: GroupedRowsCache,
-  js: JsKernel,
-): AtOnceKernel {
+function spmmAtOnce(ctx: WebGpuContext, prepared: PreparedArrays, cache: StructureCache, js: JsKernel): AtOnceKernel {
   return (args) => {
     const { sparseFirst, sp, dn, swapSparse, transposeDense, m, n } = matmulPlan(args as never);
     const dtype = sp.dtype as GpuDtype;
@@ -295,7 +329,7 @@ function spmmAtOnce(
     ];
     if (dtype !== 'float32' && dtype !== 'int32')
       return elsewhere(ctx, js, args, [out], [a, b], REASONS.notComputed(dtype));
-    const order = grouped.of(sp, swapSparse ? 1 : 0, m);
+    const order = groupedRows(cache, sp, swapSparse ? 1 : 0, m);
     // Each element sums up to `longest` products, in row order.
     const s = screening(dtype, [a, b], new Float32Array(0), (ms) => [sumOfProducts(ms[0], ms[1], order.longest)]);
     if ('reason' in s) return elsewhere(ctx, js, args, [out], [a, b], s.reason);
@@ -323,7 +357,7 @@ function spmmAtOnce(
 function spmmGradAtOnce(
   ctx: WebGpuContext,
   prepared: PreparedArrays,
-  grouped: GroupedRowsCache,
+  cache: StructureCache,
   js: JsKernel,
 ): AtOnceKernel {
   return (args) => {
@@ -353,7 +387,7 @@ function spmmGradAtOnce(
     if (nnz === 0 || dRows * dCols === 0 || !bytes.every((b) => ctx.fits(b)) || [m, n, k].some((d) => d > INT32_MAX))
       return away(REASONS.bindingLimit(ctx.maxBindingBytes));
     if (ctx.roomLeft() < 0) return away(REASONS.deviceBudget(ctx.heldBytes));
-    const order = grouped.of(sp, swapSparse ? 0 : 1, k);
+    const order = groupedRows(cache, sp, swapSparse ? 0 : 1, k);
     // A value's gradient sums n products of grad and the dense operand; the dense one's, of the values and grad.
     const s = screening(dtype, ops, new Float32Array(0), (ms) => [
       sumOfProducts(ms[2], ms[1], n),
@@ -403,17 +437,17 @@ export function elsewhere(
 export function atOnceKernels(
   ctx: WebGpuContext,
   prepared: PreparedArrays,
-  grouped: GroupedRowsCache,
+  cache: StructureCache,
   js: Record<string, JsKernel>,
 ): Record<string, AtOnceKernel> {
   const out: Record<string, AtOnceKernel> = {
-    sparse_tensor_dense_matmul: spmmAtOnce(ctx, prepared, grouped, js.sparse_tensor_dense_matmul),
-    sparse_tensor_dense_matmul_grad: spmmGradAtOnce(ctx, prepared, grouped, js.sparse_tensor_dense_matmul_grad),
+    sparse_tensor_dense_matmul: spmmAtOnce(ctx, prepared, cache, js.sparse_tensor_dense_matmul),
+    sparse_tensor_dense_matmul_grad: spmmGradAtOnce(ctx, prepared, cache, js.sparse_tensor_dense_matmul_grad),
   };
   for (const [op, src] of Object.entries(WEBGPU_FAMILIES)) {
     if (!js[op]) continue;
     if (src.family === 'map' || src.family === 'cwise') out[op] = entrywiseAtOnce(ctx, prepared, src, js[op]);
-    else if (src.family === 'reduce') out[op] = reduceAtOnce(ctx, prepared, src, js[op]);
+    else if (src.family === 'reduce') out[op] = reduceAtOnce(ctx, prepared, cache, src, js[op]);
   }
   return out;
 }
