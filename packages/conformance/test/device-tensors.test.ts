@@ -196,11 +196,10 @@ describe('the webgpu backend leaves results on the GPU', () => {
   it('an op with no kernel that takes GPU values says to read them, or runs through sparseAsync', async () => {
     const { x } = operands(5);
     const y = webgpu.sparse.neg(x);
-    expect(() => webgpu.sparse.reorder(y)).toThrow(
-      /sp_input holds values that live on the webgpu device.*rt\.runAsync/,
-    );
-    const r = await webgpu.sparseAsync.reorder(y);
-    expect(bits(r.values as Float32Array)).toEqual(bits(js.sparse.neg(x).values as Float32Array));
+    expect(() => webgpu.sparse.add(y, y)).toThrow(/a holds values that live on the webgpu device.*rt\.runAsync/);
+    const r = (await webgpu.sparseAsync.add(y, y)) as SparseTensor;
+    const n = js.sparse.neg(x);
+    expect(bits(r.values as Float32Array)).toEqual(bits((js.sparse.add(n, n) as SparseTensor).values as Float32Array));
   });
 
   it('a GPU result given to another backend says to read it first', async () => {
@@ -221,6 +220,68 @@ describe('the webgpu backend leaves results on the GPU', () => {
     expect(y.isDisposed).toBe(true);
     expect(() => y.values).toThrow(/disposed/);
   });
+});
+
+describe('the ops that only move values take them where they are on the GPU', () => {
+  /** x's entries in a shuffled order, float32 or int32 values. */
+  function shuffled(seed: number, dtype: 'float32' | 'int32') {
+    const { x } = operands(seed);
+    const r = rng(seed + 100);
+    const order = Array.from({ length: x.nnz }, (_, i) => i).sort(() => r.next() - 0.5);
+    const idx = x.indices;
+    const vals = x.values as Float32Array;
+    const values = order.map((e) => (dtype === 'int32' ? Math.round(vals[e] * 8) - 7 : vals[e]));
+    return new SparseTensor(
+      order.map((e) => idx[e]),
+      dtype === 'int32' ? Int32Array.from(values) : Float32Array.from(values),
+      [ROWS, COLS],
+    );
+  }
+  const CASES: [string, (x: SparseTensor, other: SparseTensor) => Record<string, unknown>][] = [
+    ['sparse_reorder', (x) => ({ sp_input: x })],
+    ['sparse_transpose', (x) => ({ sp_input: x, perm: [1, 0] })],
+    ['sparse_reshape', (x) => ({ sp_input: x, shape: [COLS, -1] })],
+    ['sparse_slice', (x) => ({ sp_input: x, start: [3, 2], size: [20, 9] })],
+    ['sparse_retain', (x) => ({ sp_input: x, to_retain: Array.from({ length: x.nnz }, (_, i) => i % 3 !== 1) })],
+    ['sparse_expand_dims', (x) => ({ sp_input: x, axis: 1 })],
+    ['sparse_reset_shape', (x) => ({ sp_input: x, new_shape: [ROWS + 2, COLS + 5] })],
+    ['sparse_fill_empty_rows', (x) => ({ sp_input: x, default_value: -2 })],
+    ['sparse_tensor_to_dense', (x) => ({ sp_input: x, default_value: 3, validate_indices: false })],
+    ['sparse_split', (x) => ({ sp_input: x, num_split: 3, axis: 1 })],
+    ['sparse_concat', (x, other) => ({ sp_inputs: [x, other, x], axis: 0 })],
+  ];
+  const valuesOf = (o: unknown) => (o instanceof SparseTensor ? o : (o as Tensor));
+  for (const dtype of ['float32', 'int32'] as const)
+    for (const [op, make] of CASES)
+      it(`${op} (${dtype}): recorded on the GPU, read back as js makes it`, async () => {
+        const host = shuffled(op.length, dtype);
+        // For fill_empty_rows, rows with no entry: every fourth row dropped.
+        const x =
+          op === 'sparse_fill_empty_rows'
+            ? webgpu.sparse.retain(
+                host,
+                host.indices.map((i) => i[0] % 4 !== 0),
+              )
+            : host;
+        const onGpu = webgpu.sparse.neg(x);
+        expect(onGpu.isOnDevice).toBe(true);
+        const other = shuffled(7, dtype);
+        const read = gpu.readbacks();
+        const got = webgpu.runWithReport(op, make(onGpu, other));
+        expect(got.delegated, op).toBeUndefined();
+        expect(gpu.readbacks() - read).toBe(0);
+        const want = js.run(op, make(js.sparse.neg(x), other));
+        for (const [name, w] of Object.entries(want)) {
+          const g = got.outputs[name];
+          const pairs: [unknown, unknown][] = Array.isArray(w) ? w.map((t, k) => [(g as unknown[])[k], t]) : [[g, w]];
+          for (const [gt, wt] of pairs) {
+            const [a, b] = [valuesOf(gt), valuesOf(wt)];
+            expect(Array.from(await a.data()), `${op} ${name}`).toEqual(Array.from(await b.data()));
+            if (a instanceof SparseTensor) expect(a.indices, `${op} ${name}`).toEqual((b as SparseTensor).indices);
+            expect(a.shape ?? (a as SparseTensor).denseShape).toEqual(b.shape ?? (b as SparseTensor).denseShape);
+          }
+        }
+      });
 });
 
 describe('GPU buffers handed in and out (rt.fromGPUBuffer, t.dataToGPU)', () => {

@@ -135,6 +135,13 @@ export class WebGpuContext {
     return dst;
   }
 
+  /** Records a copy of `bytes` from `src` at `from` into `dst` at `to` (in order with the passes recorded around it). */
+  copyInto(src: GPUBuffer, from: number, dst: GPUBuffer, to: number, bytes: number): void {
+    if (bytes === 0) return;
+    this.encoder ??= this.device.createCommandEncoder();
+    this.encoder.copyBufferToBuffer(src, from, dst, to, bytes);
+  }
+
   /** Whether a buffer of `bytes` can be bound. */
   fits(bytes: number): boolean {
     return bytes <= this.maxBindingBytes;

@@ -23,6 +23,7 @@ import { PreparedArrays } from './resident/prepared.js';
 import { DeviceArray } from './resident/device-array.js';
 import { StructureCache } from './resident/structure-cache.js';
 import { gradientAtOnceKernels } from './resident/gradients-at-once.js';
+import { moveAtOnceKernels } from './resident/moves-at-once.js';
 
 export { REASONS } from './delegation.js';
 export { WebGpuContext } from './context.js';
@@ -118,7 +119,11 @@ export async function createWebGpuBackend(options: WebGpuBackendOptions = {}): P
   const js = jsKernels as unknown as Record<string, JsKernel>;
   const prepared = new PreparedArrays(ctx);
   const structures = new StructureCache(ctx);
-  const atOnce = { ...atOnceKernels(ctx, prepared, structures, js), ...gradientAtOnceKernels(ctx, prepared, js) };
+  const atOnce = {
+    ...atOnceKernels(ctx, prepared, structures, js),
+    ...gradientAtOnceKernels(ctx, prepared, js),
+    ...moveAtOnceKernels(ctx, prepared, js),
+  };
   const synchronousKernels: Record<string, AtOnceKernel> = {};
   for (const [op, kernel] of Object.entries(js))
     synchronousKernels[op] = atOnce[op] ?? ((args) => delegate(kernel, args, REASONS.atOnce));

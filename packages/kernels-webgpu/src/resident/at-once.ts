@@ -118,12 +118,12 @@ export function record(
   out: OutputShape,
   /** The result's bound where it is screened (undefined for int32), or false where it is not. */
   bound: M.Maybe | false,
-  recipe: { js: JsKernel; args: Args },
+  recipe: { js: JsKernel; args: Args; item?: number },
   /**
    * Scratch buffers the kernel binds after its result (given back once submitted), and `flag`, one of them that the
    * kernel itself sets where its result is not to be taken (a tie), which the screen sets too.
    */
-  after: { scratch: GPUBuffer[]; flag?: GPUBuffer } = { scratch: [] },
+  after: { scratch: GPUBuffer[]; flag?: GPUBuffer; moves?: boolean } = { scratch: [] },
 ): DeviceArray {
   const transient: GPUBuffer[] = [...after.scratch.filter((b) => b !== after.flag)];
   const bind = (x: Operand | GpuValues | Uint32Array): GPUBuffer => {
@@ -135,7 +135,8 @@ export function record(
   const result = ctx.buffer(4 * out.length);
   ctx.dispatch({ code, buffers: [...buffers, result, ...after.scratch], threads });
   let flag: GPUBuffer | undefined;
-  if (out.dtype === 'float32' && bound !== false) {
+  // A kernel that only moves values computes none the GPU could get wrong: nothing to screen.
+  if (out.dtype === 'float32' && bound !== false && !after.moves) {
     flag = after.flag ?? ctx.buffer(4);
     const p = ctx.upload(Uint32Array.of(out.length));
     transient.push(p);

@@ -10,6 +10,8 @@ export interface Recipe {
   args: Args;
   /** The output they are, and its part: a sparse output's values, a dense output's data. */
   output: string;
+  /** Where the output is a list of tensors (sparse_split), the one they are. */
+  item?: number;
 }
 
 /** What a DeviceArray is made of besides its buffer. */
@@ -195,7 +197,11 @@ export class DeviceArray implements DeviceValues {
   async #onJs(): Promise<Values> {
     const recipe = this.#recipe!;
     const args = await hostArgs(recipe.args);
-    const out = recipe.js(args)[recipe.output] as { values?: Values; data?: Values };
+    const made = recipe.js(args)[recipe.output] as unknown;
+    const out = (recipe.item === undefined ? made : (made as unknown[])[recipe.item]) as {
+      values?: Values;
+      data?: Values;
+    };
     return (out.values ?? out.data)!;
   }
 }
