@@ -20,6 +20,19 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => gpu?.destroy());
 
+/**
+ * `f` on a webgpu backend of its own, for a test that counts the bytes the GPU holds: no result of another test, let
+ * go by the collector meanwhile, changes its counts.
+ */
+async function counted(f: (gpu: WebGpuBackend) => Promise<void> | void): Promise<void> {
+  const own = await createWebGpuBackend();
+  try {
+    await f(own);
+  } finally {
+    own.destroy();
+  }
+}
+
 const ROWS = 64;
 const COLS = 32;
 
@@ -137,24 +150,26 @@ describe('the webgpu backend leaves results on the GPU', () => {
     z.dispose();
   });
 
-  it('rt.prepare uploads a tensor once: later calls bind its values where they are', async () => {
-    const { x, d1 } = operands(9);
-    webgpu.prepare(x, d1);
-    const kept = webgpu.memory().residentBytes;
-    const uploaded = gpu.uploadedBytes();
-    const negated = webgpu.sparse.neg(x);
-    const y = webgpu.sparse.denseCwiseMul(negated, d1);
-    // What the two calls uploaded is their parameters and the broadcast offsets: neither x's values nor d1.
-    expect(gpu.uploadedBytes() - uploaded).toBeLessThan(4 * x.nnz + 64);
-    expect(bits((await y.data()) as Float32Array)).toEqual(
-      bits(js.sparse.denseCwiseMul(js.sparse.neg(x), d1).values as Float32Array),
-    );
-    negated.dispose();
-    expect(webgpu.memory().residentBytes).toBe(kept);
-    x.dispose();
-    d1.dispose();
-    expect(webgpu.memory().residentBytes).toBe(kept - 4 * (operands(9).x.nnz + ROWS * COLS));
-  });
+  it('rt.prepare uploads a tensor once: later calls bind its values where they are', () =>
+    counted(async (gpu) => {
+      const webgpu = new Runtime(gpu);
+      const { x, d1 } = operands(9);
+      webgpu.prepare(x, d1);
+      const kept = webgpu.memory().residentBytes;
+      const uploaded = gpu.uploadedBytes();
+      const negated = webgpu.sparse.neg(x);
+      const y = webgpu.sparse.denseCwiseMul(negated, d1);
+      // What the two calls uploaded is their parameters and the broadcast offsets: neither x's values nor d1.
+      expect(gpu.uploadedBytes() - uploaded).toBeLessThan(4 * x.nnz + 64);
+      expect(bits((await y.data()) as Float32Array)).toEqual(
+        bits(js.sparse.denseCwiseMul(js.sparse.neg(x), d1).values as Float32Array),
+      );
+      negated.dispose();
+      expect(webgpu.memory().residentBytes).toBe(kept);
+      x.dispose();
+      d1.dispose();
+      expect(webgpu.memory().residentBytes).toBe(kept - 4 * (operands(9).x.nnz + ROWS * COLS));
+    }));
 
   it('a later call of the same ops compiles no pipeline', async () => {
     await chain(webgpu, operands(2)).data();
@@ -211,15 +226,17 @@ describe('the webgpu backend leaves results on the GPU', () => {
     expect(js.sparse.abs(y).nnz).toBe(y.nnz);
   });
 
-  it('dispose() gives a result on the GPU back at once; memory() counts it until then', () => {
-    const before = webgpu.memory().residentBytes;
-    const y = webgpu.sparse.neg(operands(7).x);
-    expect(webgpu.memory().residentBytes - before).toBe(4 * y.nnz);
-    y.dispose();
-    expect(webgpu.memory().residentBytes).toBe(before);
-    expect(y.isDisposed).toBe(true);
-    expect(() => y.values).toThrow(/disposed/);
-  });
+  it('dispose() gives a result on the GPU back at once; memory() counts it until then', () =>
+    counted((gpu) => {
+      const webgpu = new Runtime(gpu);
+      const before = webgpu.memory().residentBytes;
+      const y = webgpu.sparse.neg(operands(7).x);
+      expect(webgpu.memory().residentBytes - before).toBe(4 * y.nnz);
+      y.dispose();
+      expect(webgpu.memory().residentBytes).toBe(before);
+      expect(y.isDisposed).toBe(true);
+      expect(() => y.values).toThrow(/disposed/);
+    }));
 });
 
 describe('the ops that only move values take them where they are on the GPU', () => {
@@ -350,30 +367,33 @@ describe('GPU buffers handed in and out (rt.fromGPUBuffer, t.dataToGPU)', () => 
 });
 
 describe('a loop that never yields and drops its results', () => {
-  it('keeps what the GPU holds within maxBytes: past it results are made in host memory; the last reads right', async () => {
-    const maxBytes = 2 ** 20;
-    const bounded = new Runtime(gpu, { maxBytes });
-    const n = 10_000;
-    const x = new SparseTensor(
-      Array.from({ length: n }, (_, i) => [i]),
-      Float32Array.from({ length: n }, (_, i) => 1 + (i % 7)),
-      [n],
-    );
-    const before = bounded.memory().residentBytes;
-    let held = 0;
-    let onHost = 0;
-    let y: SparseTensor | undefined;
-    for (let i = 0; i < 500; i++) {
-      const r = bounded.runWithReport('sparse_neg', { sp_input: x });
-      y = r.outputs.output as SparseTensor;
-      if (r.delegated) onHost++;
-      held = Math.max(held, bounded.memory().residentBytes - before);
-    }
-    expect(held).toBeGreaterThan(0);
-    expect(held).toBeLessThanOrEqual(maxBytes);
-    expect(onHost).toBeGreaterThan(400);
-    expect(Array.from((await y!.data()) as Float32Array)).toEqual(Array.from(js.sparse.neg(x).values as Float32Array));
-  });
+  it('keeps what the GPU holds within maxBytes: past it results are made in host memory; the last reads right', () =>
+    counted(async (gpu) => {
+      const maxBytes = 2 ** 20;
+      const bounded = new Runtime(gpu, { maxBytes });
+      const n = 10_000;
+      const x = new SparseTensor(
+        Array.from({ length: n }, (_, i) => [i]),
+        Float32Array.from({ length: n }, (_, i) => 1 + (i % 7)),
+        [n],
+      );
+      const before = bounded.memory().residentBytes;
+      let held = 0;
+      let onHost = 0;
+      let y: SparseTensor | undefined;
+      for (let i = 0; i < 500; i++) {
+        const r = bounded.runWithReport('sparse_neg', { sp_input: x });
+        y = r.outputs.output as SparseTensor;
+        if (r.delegated) onHost++;
+        held = Math.max(held, bounded.memory().residentBytes - before);
+      }
+      expect(held).toBeGreaterThan(0);
+      expect(held).toBeLessThanOrEqual(maxBytes);
+      expect(onHost).toBeGreaterThan(400);
+      expect(Array.from((await y!.data()) as Float32Array)).toEqual(
+        Array.from(js.sparse.neg(x).values as Float32Array),
+      );
+    }));
 });
 
 describe.each(['js', 'wasm', 'gpu', 'webgpu-counted'])('reads and disposal are the same on %s', (backend) => {

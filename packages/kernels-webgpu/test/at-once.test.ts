@@ -4,6 +4,7 @@ import { rng } from '@sparse/test-kit/seeded-random';
 import { MAX_RECORDED_PASSES } from '../src/context.js';
 import { REASONS } from '../src/delegation.js';
 import { DeviceArray } from '../src/resident/device-array.js';
+import { createWebGpuBackend, type WebGpuBackend } from '../src/index.js';
 import { backend, onJs, useBackend } from './backend.js';
 import { randomValues } from './random.js';
 
@@ -35,6 +36,19 @@ function atOnce(op: string, args: Args, name = 'output'): SparseData | DenseData
   const result = backend.synchronousKernels[op](args);
   expect(isDelegation(result)).toBe(false);
   return (result as Args)[name] as SparseData | DenseData;
+}
+
+/**
+ * `f` on a backend of its own, made for it and destroyed after: the byte counts it checks then hold no result of
+ * another test that the collector may let go of meanwhile.
+ */
+async function onOwnBackend(f: (b: WebGpuBackend) => Promise<void> | void): Promise<void> {
+  const own = await createWebGpuBackend();
+  try {
+    await f(own);
+  } finally {
+    own.destroy();
+  }
 }
 
 const stored = (t: SparseData | DenseData) => (t.kind === 'sparse' ? t.values : t.data) as unknown as DeviceArray;
@@ -128,7 +142,9 @@ describe("SpMM's gradient records both of its outputs on the GPU and reads back 
   });
 });
 
-it('SpMM groups a matrix it sees again once: its structure stays on the GPU until the tensor goes', async () => {
+it('SpMM groups a matrix it sees again once: its structure stays on the GPU until the tensor goes', () =>
+  onOwnBackend(async (backend) => {
+  const atOnce = (op: string, args: Args) => (backend.synchronousKernels[op](args) as Args).output as DenseData;
   const sp = sparse(31);
   const b = dense(32, [24, 6]);
   markImmutable(sp.indices as object, sp.values as object);
@@ -149,7 +165,7 @@ it('SpMM groups a matrix it sees again once: its structure stays on the GPU unti
   expect(backend.residentBytes() - held).toBe(grouping);
   backend.forget([sp.indices as object, sp.values as object, b.data as object]);
   expect(backend.residentBytes()).toBe(held - 4 * (sp.values.length + 24 * 6));
-});
+  }));
 
 it('a reduction groups a tensor it sees again once: the second call uploads only its parameters', async () => {
   const sp = sparse(33);
@@ -225,7 +241,9 @@ describe('a loop that never reads', () => {
     expect(bits(await stored(last!).read())).toEqual(bits(want.values));
   });
 
-  it('keeps what the GPU holds within the limit: past it, results are made on the JS kernels, saying so', async () => {
+  it('keeps what the GPU holds within the limit: past it, results are made on the JS kernels, saying so', () =>
+    onOwnBackend(async (backend) => {
+    const atOnce = (op: string, args: Args) => (backend.synchronousKernels[op](args) as Args).output as SparseData;
     const sp = sparse(16);
     const bytes = 4 * sp.values.length;
     const held = backend.residentBytes();
@@ -253,7 +271,7 @@ describe('a loop that never reads', () => {
     } finally {
       backend.limitResident(Infinity);
     }
-  });
+    }));
 
   it('a result past the limit, made from values on the GPU, is made on the JS kernels when read', async () => {
     const sp = sparse(17);
@@ -270,7 +288,8 @@ describe('a loop that never reads', () => {
     }
   });
 
-  it('prepares no tensor past the limit', () => {
+  it('prepares no tensor past the limit', () =>
+    onOwnBackend((backend) => {
     const sp = sparse(18);
     const held = backend.residentBytes();
     backend.limitResident(held + 4 * sp.values.length - 4);
@@ -284,5 +303,5 @@ describe('a loop that never reads', () => {
       backend.forget([sp.values]);
       backend.limitResident(Infinity);
     }
-  });
+    }));
 });
