@@ -144,27 +144,27 @@ describe("SpMM's gradient records both of its outputs on the GPU and reads back 
 
 it('SpMM groups a matrix it sees again once: its structure stays on the GPU until the tensor goes', () =>
   onOwnBackend(async (backend) => {
-  const atOnce = (op: string, args: Args) => (backend.synchronousKernels[op](args) as Args).output as DenseData;
-  const sp = sparse(31);
-  const b = dense(32, [24, 6]);
-  markImmutable(sp.indices as object, sp.values as object);
-  backend.prepare(sp);
-  backend.prepare(b);
-  const args = { sp_a: sp, b, adjoint_a: false, adjoint_b: false };
-  const want = bits(onJs<{ output: DenseData }>('sparse_tensor_dense_matmul', args).output.data);
-  const held = backend.residentBytes();
-  const first = atOnce('sparse_tensor_dense_matmul', args);
-  const grouping = 4 * (40 + 1 + 2 * sp.values.length);
-  expect(backend.residentBytes() - held).toBe(grouping + 4 * 40 * 6);
-  const uploaded = backend.uploadedBytes();
-  const again = atOnce('sparse_tensor_dense_matmul', args);
-  // Only the kernels' parameters went up: not the row offsets, columns or order of its entries.
-  expect(backend.uploadedBytes() - uploaded).toBeLessThan(64);
-  expect(bits(await stored(first).read())).toEqual(want);
-  expect(bits(await stored(again).read())).toEqual(want);
-  expect(backend.residentBytes() - held).toBe(grouping);
-  backend.forget([sp.indices as object, sp.values as object, b.data as object]);
-  expect(backend.residentBytes()).toBe(held - 4 * (sp.values.length + 24 * 6));
+    const atOnce = (op: string, args: Args) => (backend.synchronousKernels[op](args) as Args).output as DenseData;
+    const sp = sparse(31);
+    const b = dense(32, [24, 6]);
+    markImmutable(sp.indices as object, sp.values as object);
+    backend.prepare(sp);
+    backend.prepare(b);
+    const args = { sp_a: sp, b, adjoint_a: false, adjoint_b: false };
+    const want = bits(onJs<{ output: DenseData }>('sparse_tensor_dense_matmul', args).output.data);
+    const held = backend.residentBytes();
+    const first = atOnce('sparse_tensor_dense_matmul', args);
+    const grouping = 4 * (40 + 1 + 2 * sp.values.length);
+    expect(backend.residentBytes() - held).toBe(grouping + 4 * 40 * 6);
+    const uploaded = backend.uploadedBytes();
+    const again = atOnce('sparse_tensor_dense_matmul', args);
+    // Only the kernels' parameters went up: not the row offsets, columns or order of its entries.
+    expect(backend.uploadedBytes() - uploaded).toBeLessThan(64);
+    expect(bits(await stored(first).read())).toEqual(want);
+    expect(bits(await stored(again).read())).toEqual(want);
+    expect(backend.residentBytes() - held).toBe(grouping);
+    backend.forget([sp.indices as object, sp.values as object, b.data as object]);
+    expect(backend.residentBytes()).toBe(held - 4 * (sp.values.length + 24 * 6));
   }));
 
 it('a reduction groups a tensor it sees again once: the second call uploads only its parameters', async () => {
@@ -243,34 +243,34 @@ describe('a loop that never reads', () => {
 
   it('keeps what the GPU holds within the limit: past it, results are made on the JS kernels, saying so', () =>
     onOwnBackend(async (backend) => {
-    const atOnce = (op: string, args: Args) => (backend.synchronousKernels[op](args) as Args).output as SparseData;
-    const sp = sparse(16);
-    const bytes = 4 * sp.values.length;
-    const held = backend.residentBytes();
-    backend.limitResident(held + 5 * bytes);
-    try {
-      const results: Args[] = [];
-      for (let i = 0; i < 20; i++) {
-        results.push(backend.synchronousKernels.sparse_square({ sp_input: sp }) as Args);
-        expect(backend.residentBytes() - held).toBeLessThanOrEqual(6 * bytes);
+      const atOnce = (op: string, args: Args) => (backend.synchronousKernels[op](args) as Args).output as SparseData;
+      const sp = sparse(16);
+      const bytes = 4 * sp.values.length;
+      const held = backend.residentBytes();
+      backend.limitResident(held + 5 * bytes);
+      try {
+        const results: Args[] = [];
+        for (let i = 0; i < 20; i++) {
+          results.push(backend.synchronousKernels.sparse_square({ sp_input: sp }) as Args);
+          expect(backend.residentBytes() - held).toBeLessThanOrEqual(6 * bytes);
+        }
+        const kept = results.filter((r) => !isDelegation(r));
+        expect(kept.length).toBe(6);
+        const past = results.filter(isDelegation);
+        expect(past.length).toBe(14);
+        expect(past[0].reason).toBe(REASONS.deviceBudget(held + 6 * bytes));
+        const want = bits(onJs<{ output: SparseData }>('sparse_square', { sp_input: sp }).output.values);
+        for (const r of past) expect(bits((r.outputs as { output: SparseData }).output.values)).toEqual(want);
+        for (const r of kept) {
+          const values = stored(r.output as SparseData);
+          expect(bits(await values.read())).toEqual(want);
+        }
+        // Read, they are let go: the next result stays on the GPU again.
+        expect(backend.residentBytes()).toBe(held);
+        expect(stored(atOnce('sparse_square', { sp_input: sp })).buffer).toBeDefined();
+      } finally {
+        backend.limitResident(Infinity);
       }
-      const kept = results.filter((r) => !isDelegation(r));
-      expect(kept.length).toBe(6);
-      const past = results.filter(isDelegation);
-      expect(past.length).toBe(14);
-      expect(past[0].reason).toBe(REASONS.deviceBudget(held + 6 * bytes));
-      const want = bits(onJs<{ output: SparseData }>('sparse_square', { sp_input: sp }).output.values);
-      for (const r of past) expect(bits((r.outputs as { output: SparseData }).output.values)).toEqual(want);
-      for (const r of kept) {
-        const values = stored(r.output as SparseData);
-        expect(bits(await values.read())).toEqual(want);
-      }
-      // Read, they are let go: the next result stays on the GPU again.
-      expect(backend.residentBytes()).toBe(held);
-      expect(stored(atOnce('sparse_square', { sp_input: sp })).buffer).toBeDefined();
-    } finally {
-      backend.limitResident(Infinity);
-    }
     }));
 
   it('a result past the limit, made from values on the GPU, is made on the JS kernels when read', async () => {
@@ -290,18 +290,18 @@ describe('a loop that never reads', () => {
 
   it('prepares no tensor past the limit', () =>
     onOwnBackend((backend) => {
-    const sp = sparse(18);
-    const held = backend.residentBytes();
-    backend.limitResident(held + 4 * sp.values.length - 4);
-    try {
-      backend.prepare(sp);
-      expect(backend.residentBytes()).toBe(held);
-      backend.limitResident(held + 4 * sp.values.length);
-      backend.prepare(sp);
-      expect(backend.residentBytes()).toBe(held + 4 * sp.values.length);
-    } finally {
-      backend.forget([sp.values]);
-      backend.limitResident(Infinity);
-    }
+      const sp = sparse(18);
+      const held = backend.residentBytes();
+      backend.limitResident(held + 4 * sp.values.length - 4);
+      try {
+        backend.prepare(sp);
+        expect(backend.residentBytes()).toBe(held);
+        backend.limitResident(held + 4 * sp.values.length);
+        backend.prepare(sp);
+        expect(backend.residentBytes()).toBe(held + 4 * sp.values.length);
+      } finally {
+        backend.forget([sp.values]);
+        backend.limitResident(Infinity);
+      }
     }));
 });
