@@ -267,6 +267,19 @@ describe('the ops that only move values take them where they are on the GPU', ()
     ['sparse_split', (x) => ({ sp_input: x, num_split: 3, axis: 1 })],
     ['sparse_concat', (x, other) => ({ sp_inputs: [x, other, x], axis: 0 })],
   ];
+  it('a tensor moved again is not sorted again: its structure stays on the GPU, only parameters go up', async () => {
+    const x = webgpu.sparse.neg(shuffled(3, 'float32'));
+    const first = webgpu.sparse.reorder(x);
+    const uploaded = gpu.uploadedBytes();
+    const again = webgpu.sparse.reorder(x);
+    expect(gpu.uploadedBytes() - uploaded).toBeLessThan(64);
+    expect(again.indices).toEqual(first.indices);
+    expect(Array.from(await again.data())).toEqual(Array.from(await first.data()));
+    expect(Array.from(await first.data())).toEqual(
+      Array.from(js.sparse.reorder(js.sparse.neg(shuffled(3, 'float32'))).values),
+    );
+  });
+
   const valuesOf = (o: unknown) => (o instanceof SparseTensor ? o : (o as Tensor));
   for (const dtype of ['float32', 'int32'] as const)
     for (const [op, make] of CASES)

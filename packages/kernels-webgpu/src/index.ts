@@ -122,7 +122,7 @@ export async function createWebGpuBackend(options: WebGpuBackendOptions = {}): P
   const atOnce = {
     ...atOnceKernels(ctx, prepared, structures, js),
     ...gradientAtOnceKernels(ctx, prepared, js),
-    ...moveAtOnceKernels(ctx, prepared, js),
+    ...moveAtOnceKernels(ctx, prepared, structures, js),
   };
   const synchronousKernels: Record<string, AtOnceKernel> = {};
   for (const [op, kernel] of Object.entries(js))
