@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { getOpInfo, listOps, SparseTensor, Tensor, UnimplementedError, type OpMeta } from '@sparse/runtime';
 import { isTfSparse, isTfTensor, runOp, sparseDenseMatmul, sparseToTf, toTf, type TfOutput } from '../src/index.js';
 import { examplesByOp, narrow, pick, toValue } from './spec-examples.js';
+import { smallMatrix } from './fixtures/small-matrix.js';
 
 await tf.setBackend('cpu');
 
@@ -102,18 +103,7 @@ it('tf.variableGrads meets the same error, at the call', () => {
 
 describe('a differentiable op on a mixed path gives TensorFlow’s gradient', () => {
   // A = [[1, 0, 2], [0, 3, 0]] with its values as a TF.js tensor v; L = Σ A·b + Σ v + Σ b.
-  const sp = sparseToTf(
-    new SparseTensor(
-      [
-        [0, 0],
-        [0, 2],
-        [1, 1],
-      ],
-      [1, 2, 3],
-      [2, 3],
-      'float32',
-    ),
-  );
+  const sp = sparseToTf(smallMatrix());
   const b = tf.tensor2d([
     [1, 2],
     [3, 4],

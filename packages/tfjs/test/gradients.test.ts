@@ -5,21 +5,11 @@ import '@tensorflow/tfjs-core/dist/register_all_gradients';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createRuntime, SparseTensor, type Runtime } from '@sparse/runtime';
 import { runOp, sparseDenseMatmul, sparseToTf, type TfSparseTensor } from '../src/index.js';
+import { smallMatrix } from './fixtures/small-matrix.js';
 
 await tf.setBackend('cpu');
 
-/** A·x with A = [[1, 0, 2], [0, 3, 0]]. */
-const A = () =>
-  new SparseTensor(
-    [
-      [0, 0],
-      [0, 2],
-      [1, 1],
-    ],
-    [1, 2, 3],
-    [2, 3],
-    'float32',
-  );
+const A = smallMatrix;
 
 for (const backend of ['js', 'wasm']) {
   describe(`TF.js through the sparse ops on ${backend}`, () => {

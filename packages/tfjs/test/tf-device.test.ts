@@ -3,10 +3,11 @@ import * as tf from '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs-core/dist/register_all_gradients';
 import '@tensorflow/tfjs-backend-cpu';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRuntime, Runtime, SparseTensor, type Runtime as RuntimeType } from '@sparse/runtime';
+import { createRuntime, Runtime, type Runtime as RuntimeType } from '@sparse/runtime';
 import { createWebGpuBackend, type WebGpuBackend } from '@sparse/kernels-webgpu';
 import { tfjsOnWebGpu } from '@sparse/test-kit/tfjs-webgpu';
 import { sparseDenseMatmul, sparseReduceSum, sparseSoftmax, sparseSquare, sparseToTf } from '../src/index.js';
+import { smallMatrix } from './fixtures/small-matrix.js';
 
 // TF.js on its webgpu backend and sparse's webgpu backend on TF.js's own GPUDevice: tensors pass between them as
 // GPU buffers, forward and backward, with nothing read back to the host by sparse.
@@ -23,18 +24,7 @@ afterAll(async () => {
   await tf.setBackend('cpu');
 });
 
-/** A = [[1, 0, 2], [0, 3, 0]]. */
-const A = () =>
-  new SparseTensor(
-    [
-      [0, 0],
-      [0, 2],
-      [1, 1],
-    ],
-    [1, 2, 3],
-    [2, 3],
-    'float32',
-  );
+const A = smallMatrix;
 
 /** A TF.js tensor made on the GPU (a kernel's result), as a model's activations are. */
 const onGpu = (rows: number[][]) => tf.mul(tf.tensor2d(rows), tf.scalar(1));
