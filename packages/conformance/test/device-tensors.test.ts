@@ -150,6 +150,26 @@ describe('the webgpu backend leaves results on the GPU', () => {
     z.dispose();
   });
 
+  it('what the GPU keeps for a tensor stays while another tensor shares its indices', async () => {
+    const n = 20_000;
+    const x = new SparseTensor(
+      Array.from({ length: n }, (_, i) => [i % 100, Math.floor(i / 100)]),
+      Float32Array.from({ length: n }, (_, i) => 1 + (i % 3)),
+      [100, 200],
+    );
+    webgpu.prepare(x);
+    const sum = () => webgpu.sparse.reduceSum(x, { axis: [1] }) as Tensor;
+    const first = sum();
+    const y = webgpu.sparse.neg(x); // shares x's indices
+    y.dispose();
+    const uploaded = gpu.uploadedBytes();
+    const again = sum();
+    // x's groups and layout were kept: only the call's parameters went up.
+    expect(gpu.uploadedBytes() - uploaded).toBeLessThan(64);
+    expect(Array.from((await again.data()) as Float32Array)).toEqual(Array.from((await first.data()) as Float32Array));
+    x.dispose();
+  });
+
   it('rt.prepare uploads a tensor once: later calls bind its values where they are', () =>
     counted(async (gpu) => {
       const webgpu = new Runtime(gpu);

@@ -53,20 +53,31 @@ function count(buffer: ArrayBufferLike, large: ArrayBufferLike[]): void {
 
 const NO_BUFFERS: ArrayBufferLike[] = [];
 
-/** A tensor disposed: every backend drops what it holds for its arrays, and its large buffers are given back. */
+/**
+ * A tensor disposed: every backend drops what it holds for its arrays (but for an array another live tensor still
+ * holds, as a result shares its input's indices: what a backend keeps for it stays right), and its large buffers no
+ * other tensor holds are given back.
+ */
 export function disposeStorage(arrays: readonly Stored[], buffers: ArrayBufferLike[]): void {
-  for (const ref of holders) {
-    const backend = ref.deref();
-    if (backend) backend.forget!(arrays as unknown as object[]);
-    else holders.delete(ref);
-  }
+  const stillHeld = new Set<ArrayBufferLike>();
+  const released: ArrayBufferLike[] = [];
   for (const b of buffers) {
     const n = (owners.get(b) ?? 1) - 1;
     if (n > 0) {
       owners.set(b, n);
-      continue;
+      stillHeld.add(b);
+    } else {
+      owners.delete(b);
+      released.push(b);
     }
-    owners.delete(b);
-    if (b instanceof ArrayBuffer) recycleBuffer(b);
   }
+  const gone = stillHeld.size
+    ? arrays.filter((a) => !(byteLength(a) >= POOL_MIN_BYTES && stillHeld.has(a.buffer!)))
+    : arrays;
+  for (const ref of holders) {
+    const backend = ref.deref();
+    if (backend) backend.forget!(gone as unknown as object[]);
+    else holders.delete(ref);
+  }
+  for (const b of released) if (b instanceof ArrayBuffer) recycleBuffer(b);
 }

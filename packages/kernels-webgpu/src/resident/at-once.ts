@@ -162,6 +162,7 @@ export function record(
 function entrywiseAtOnce(
   ctx: WebGpuContext,
   prepared: PreparedArrays,
+  cache: StructureCache,
   src: WebGpuFamilySource,
   js: JsKernel,
 ): AtOnceKernel {
@@ -190,7 +191,13 @@ function entrywiseAtOnce(
     if (n === 0 || !ctx.fits(4 * n) || (dense && !ctx.fits(4 * dense.data.length)))
       return elsewhere(ctx, js, args, [out], ops, REASONS.bindingLimit(ctx.maxBindingBytes));
     if (ctx.roomLeft() < 0) return elsewhere(ctx, js, args, [out], ops, REASONS.deviceBudget(ctx.heldBytes));
-    const offsets = dense ? [Uint32Array.from(broadcastOffsets(sp, dense.shape))] : [];
+    // Each entry's offset in the dense operand, kept for a tensor seen again.
+    const offsetsOf = (shape: number[]) =>
+      cache.of(sp.indices as object, `offsets:${shape.join(',')}:${sp.shape.join(',')}`, () => ({
+        host: undefined,
+        arrays: { offsets: Uint32Array.from(broadcastOffsets(sp, shape)) },
+      })).arrays.offsets;
+    const offsets = dense ? [offsetsOf(dense.shape)] : [];
     const inputs = [params(n, 0, scalars), ...ops, ...offsets];
     return { [out.name]: out.wrap(record(ctx, kernel.wgsl, n, inputs, out, boundOf(s), { js, args })) };
   };
@@ -447,7 +454,7 @@ export function atOnceKernels(
   };
   for (const [op, src] of Object.entries(WEBGPU_FAMILIES)) {
     if (!js[op]) continue;
-    if (src.family === 'map' || src.family === 'cwise') out[op] = entrywiseAtOnce(ctx, prepared, src, js[op]);
+    if (src.family === 'map' || src.family === 'cwise') out[op] = entrywiseAtOnce(ctx, prepared, cache, src, js[op]);
     else if (src.family === 'reduce') out[op] = reduceAtOnce(ctx, prepared, cache, src, js[op]);
   }
   return out;
