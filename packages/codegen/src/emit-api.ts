@@ -3,6 +3,7 @@ import { buildTsFile } from './ts-file.js';
 import { camelCase, pascalCase } from './naming.js';
 import { callToTs, expectationText } from './render-example.js';
 import type { ArgSpec, LoadedSpec, ArgType, OutputType } from './spec-types.js';
+import { gradientOps } from './gradient-specs.js';
 
 const ARG_TS: Record<ArgType, string> = {
   sparse: 'SparseLike',
@@ -64,13 +65,16 @@ export function emitOpsApi(specs: LoadedSpec[]): string {
       ],
     });
 
+    const internal = gradientOps(specs);
+    // A gradient op is the runtime's, for vjp: in the API, but not in its reference (typedoc's excludeInternal).
+    const tag = (s: LoadedSpec, doc: string) => (internal.has(s.name) ? `${doc}\n\n@internal` : doc);
     for (const s of specs) {
       const optional = s.args.filter((a) => a.default !== undefined);
       if (optional.length) {
         f.addInterface({
           name: optionsName(s),
           isExported: true,
-          docs: [`Optional arguments of {@link SparseOps.${s.apiName}}.`],
+          docs: [tag(s, `Optional arguments of {@link SparseOps.${s.apiName}}.`)],
           properties: optional.flatMap((a) => optionProps(a)),
         });
       }
@@ -78,7 +82,7 @@ export function emitOpsApi(specs: LoadedSpec[]): string {
         f.addInterface({
           name: `${pascalCase(s.apiName)}Result`,
           isExported: true,
-          docs: [`The outputs of {@link SparseOps.${s.apiName}}.`],
+          docs: [tag(s, `The outputs of {@link SparseOps.${s.apiName}}.`)],
           properties: s.outputs.map((o) => ({
             name: camelCase(o.name),
             type: OUTPUT_TS[o.type],
@@ -98,12 +102,12 @@ export function emitOpsApi(specs: LoadedSpec[]): string {
         const params = paramsOf(s);
         const ret = returnType(s);
         return [
-          { name: s.apiName, parameters: params, returnType: ret, docs: [jsDoc(s)] },
+          { name: s.apiName, parameters: params, returnType: ret, docs: [tag(s, jsDoc(s))] },
           ...s.apiAliases.map((alias) => ({
             name: alias,
             parameters: params,
             returnType: ret,
-            docs: [`Alias of {@link SparseOps.${s.apiName}}: ${s.summary}`],
+            docs: [tag(s, `Alias of {@link SparseOps.${s.apiName}}: ${s.summary}`)],
           })),
         ];
       }),

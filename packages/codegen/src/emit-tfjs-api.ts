@@ -1,6 +1,7 @@
 import { buildTsFile } from './ts-file.js';
 import { camelCase, pascalCase } from './naming.js';
 import type { ArgSpec, ArgType, LoadedSpec, OutputSpec } from './spec-types.js';
+import { gradientOps } from './gradient-specs.js';
 
 // `tfjs/src/generated/ops.ts`: every op as a function of @sparse/tfjs, over `runOp`, typed from its spec. Names
 // follow TF.js, which camelCases TensorFlow's op names whole (`tf.sparseToDense`, `tf.sparse.sparseReshape`): the op
@@ -126,6 +127,9 @@ export function emitTfjsApi(specs: LoadedSpec[]): string {
     f.addImportDeclaration({ isTypeOnly: true, moduleSpecifier: '../tf-op.js', namedImports: ['RunOpOptions'] });
     f.addImportDeclaration({ moduleSpecifier: '../call-op.js', namedImports: ['callOp'] });
 
+    const internal = gradientOps(specs);
+    // A gradient op is the runtime's, for vjp: exported, but not in the reference (typedoc's excludeInternal).
+    const tag = (s: LoadedSpec, text: string) => (internal.has(s.name) ? `${text}\n\n@internal` : text);
     for (const s of specs) {
       const name = camelCase(s.name);
       // An op without optional arguments takes RunOpOptions itself.
@@ -134,7 +138,7 @@ export function emitTfjsApi(specs: LoadedSpec[]): string {
           name: optionsName(s),
           isExported: true,
           extends: ['RunOpOptions'],
-          docs: [`Options of {@link ${name}}: its optional arguments, and the runtime to run on.`],
+          docs: [tag(s, `Options of {@link ${name}}: its optional arguments, and the runtime to run on.`)],
           properties: s.args
             .filter((a) => a.default !== undefined)
             .flatMap((a) => [
@@ -161,7 +165,7 @@ export function emitTfjsApi(specs: LoadedSpec[]): string {
         f.addInterface({
           name: `${pascalCase(name)}Result`,
           isExported: true,
-          docs: [`The outputs of {@link ${name}}.`],
+          docs: [tag(s, `The outputs of {@link ${name}}.`)],
           properties: s.outputs.map((o) => ({ name: camelCase(o.name), type: outputTs(s, o), docs: [o.doc.trim()] })),
         });
       const required = s.args.filter((a) => a.default === undefined);
@@ -184,7 +188,7 @@ export function emitTfjsApi(specs: LoadedSpec[]): string {
         f.addFunction({
           name: fn,
           isExported: true,
-          docs: [doc(s, fn === name ? undefined : name)],
+          docs: [tag(s, doc(s, fn === name ? undefined : name))],
           parameters: [
             ...required.map((a) => ({ name: camelCase(a.name), type: argTs(a) })),
             { name: 'options', type: optionsName(s), hasQuestionToken: true },

@@ -287,3 +287,8 @@ export function resolveGradient(
   }
   return { op: g.op, args, outputs: g.outputs };
 }
+
+/** The ops that are another op's gradient: its `gradient.op`, or the `<op>_grad` derived from its expressions. */
+export function gradientOps(specs: readonly LoadedSpec[]): Set<string> {
+  return new Set(specs.flatMap((t) => (t.gradient ? [t.gradient.op ?? `${t.name}_grad`] : [])));
+}
