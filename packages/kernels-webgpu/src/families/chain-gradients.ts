@@ -103,8 +103,8 @@ export function reduceGradientKernel(ctx: WebGpuContext, src: WebGpuReduceGradie
     );
     const forward = src.readsAcc;
     // A max's or min's gradient moves grad or a zero (normal inputs: nothing to flush); the others' steps compute.
-    const bound = reduceGradientBound(src, magnitudesOf(x), magnitudesOf(g), scalars, groups.longest);
-    if (!src.selects && !bound) return delegate(js, args, REASONS.subnormal);
+    if (!src.selects && !reduceGradientBound(src, magnitudesOf(x), magnitudesOf(g), scalars, groups.longest))
+      return delegate(js, args, REASONS.subnormal);
     if (![n, plan.groups + 1].every((k) => ctx.fits(4 * k))) throw new BindingLimitError(ctx.maxBindingBytes);
     const { owned, up, out } = buffersOf(ctx);
     try {

@@ -137,8 +137,7 @@ function movesAtOnce(
     // What a result holds is what its inputs held, and the fill: their bounds joined.
     // (Unknown where a host value is inf, nan or a subnormal: the next op that computes then runs on the JS kernels.)
     const normal = (v: GpuValues) => !(v instanceof Float32Array) || allNormal(v);
-    let bound: M.Maybe = M.lit(m.fill && Number.isFinite(fill) ? fill : 0);
-    if (m.fill && !Number.isFinite(fill)) bound = undefined;
+    let bound: M.Maybe = !m.fill ? M.lit(0) : Number.isFinite(fill) ? M.lit(fill) : undefined;
     for (const o of ops) {
       const b = 'host' in o ? (normal(o.host) ? magnitudesOf(o.host) : undefined) : 'bound' in o ? o.bound : undefined;
       bound = bound && b && M.join(bound, b);
@@ -152,10 +151,11 @@ function movesAtOnce(
           ops,
           inputs.map((sp) => sp.values.length),
         );
-    let part = 0;
+    // The moved parts come in movedParts' order: each takes the next map.
+    let next = 0;
     const made = (name: string, ids: Float64Array, item?: number): DeviceArray => {
       const n = ids.length;
-      const map = maps[part++];
+      const map = maps[next++];
       const out: OutputShape = { name, dtype, length: n, wrap: () => undefined as never };
       const recipe = { js, args, item };
       if (!source || n === 0 || !ctx.fits(4 * n) || ctx.roomLeft() < 0)
